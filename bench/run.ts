@@ -1,0 +1,138 @@
+// npm run bench: grep and glob over a generated tree (≥ 50,000 files, ≥ 500 MB) against
+// ripgrep run directly and against a plain JS walk, and the bundle's cold start against
+// `node -e 0`. Medians, reported as ratios to the reference measured in the same run.
+// Figures go to stdout (a table) and .bench-cache/results.json; nothing is asserted.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { esbuildOptions, root } from '../scripts/esbuild-options.mjs';
+
+const cache = path.join(root, '.bench-cache');
+const tree = path.join(cache, 'tree-v1');
+const node = process.execPath;
+const bundle = path.join(root, 'dist/core-agent.mjs');
+const rg = path.join(root, 'dist/rg');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const DIRS = 500;
+const FILES_PER_DIR = 100;
+const FILE_BYTES = 10_600;
+const GREP_PATTERN = 'needle_[0-9]+_found';
+const GLOB_PATTERN = '*.rs';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Deterministic pseudo-random words, so every run searches the same bytes. */
+async function generateTree(): Promise<void> {
+  if (existsSync(path.join(tree, '.complete'))) return;
+  console.log(`generating ${DIRS * FILES_PER_DIR} files of ~${FILE_BYTES} bytes under ${tree} …`);
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'fn', 'let', 'const', 'return', 'value', 'error', 'config', 'kube', 'pod', 'node', 'x', 'count'];
+  let seed = 42;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  let needles = 0;
+  for (let d = 0; d < DIRS; d++) {
+    const dir = path.join(tree, `pkg${String(d).padStart(3, '0')}`, 'src');
+    await mkdir(dir, { recursive: true });
+    for (let f = 0; f < FILES_PER_DIR; f++) {
+      let text = '';
+      while (text.length < FILE_BYTES) {
+        let line = '';
+        while (line.length < 70) line += `${words[Math.floor(rand() * words.length)]} `;
+        if (rand() < 0.0015) {
+          line += `needle_${needles++}_found`;
+        }
+        text += `${line}\n`;
+      }
+      const ext = f % 10 === 0 ? 'rs' : f % 3 === 0 ? 'go' : 'ts';
+      await writeFile(path.join(dir, `file${f}.${ext}`), text);
+    }
+  }
+  await writeFile(path.join(tree, '.complete'), `${needles} needles\n`);
+}
+
+function timeCommand(cmd: string, args: string[], cwd: string): { ms: number; maxRssKb: number | null; stdout: string } {
+  const hasTime = existsSync('/usr/bin/time');
+  const t0 = performance.now();
+  const r = hasTime
+    ? spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 30 })
+    : spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const ms = performance.now() - t0;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
+  const rss = hasTime ? Number(r.stderr.trim().split('\n').pop()) : null;
+  return { ms, maxRssKb: Number.isFinite(rss) ? rss : null, stdout: r.stdout };
+}
+
+function repeat(cmd: string, args: string[], cwd: string, runs = RUNS) {
+  timeCommand(cmd, args, cwd); // warm the page cache and the binary
+  const samples = Array.from({ length: runs }, () => timeCommand(cmd, args, cwd));
+  return { ms: median(samples.map((s) => s.ms)), maxRssKb: Math.max(...samples.map((s) => s.maxRssKb ?? 0)) || null, stdout: samples[0]!.stdout };
+}
+
+function harness(script: string, args: string[]): { ms: number; maxRssKb: number; count: unknown } {
+  const r = spawnSync(node, [script, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`${script} failed: ${r.stderr}`);
+  const out = JSON.parse(r.stdout) as { times: number[]; maxRssKb: number; count: unknown };
+  return { ms: median(out.times), maxRssKb: out.maxRssKb, count: out.count };
+}
+
+async function bundleHarnesses(): Promise<{ inproc: string; baseline: string }> {
+  const inproc = path.join(cache, 'harness.mjs');
+  const baseline = path.join(cache, 'js-baseline.mjs');
+  await build({ ...(await esbuildOptions(path.join(root, 'bench/harness.ts'), inproc)), logLevel: 'error' });
+  await build({ ...(await esbuildOptions(path.join(root, 'bench/js-baseline.ts'), baseline)), logLevel: 'error' });
+  return { inproc, baseline };
+}
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed(0)} MiB`);
+
+await mkdir(cache, { recursive: true });
+await generateTree();
+const du = spawnSync('du', ['-sb', tree], { encoding: 'utf8' }).stdout.split('\t')[0];
+const files = spawnSync(rg, ['--files', tree], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout.split('\n').filter(Boolean).length;
+const { inproc, baseline } = await bundleHarnesses();
+console.log(`tree: ${files} files, ${(Number(du) / 1e6).toFixed(0)} MB; node ${process.version}; ${RUNS} runs, medians\n`);
+
+const rows: Array<[string, string, string, string]> = [];
+const results: Record<string, unknown> = { node: process.version, files, bytes: Number(du), runs: RUNS };
+
+// grep
+const rgGrep = repeat(rg, ['--no-config', '--line-number', '--with-filename', '--null', '--no-heading', '--color=never', `--regexp=${GREP_PATTERN}`, '--', '.'], tree);
+const rgMatches = rgGrep.stdout.split('\n').filter(Boolean).length;
+const grepArgs = JSON.stringify({ pattern: GREP_PATTERN });
+const ourGrep = harness(inproc, [tree, 'grep', grepArgs, String(RUNS)]);
+const cliGrep = repeat(node, [bundle, 'tools', 'call', 'grep', grepArgs, '--workspace', tree], root);
+const jsGrep = harness(baseline, [tree, 'grep', GREP_PATTERN, String(RUNS)]);
+rows.push(['rg (direct)', fmt(rgGrep.ms), '1.00×', rss(rgGrep.maxRssKb)]);
+rows.push(['grep tool, in process', fmt(ourGrep.ms), `${(ourGrep.ms / rgGrep.ms).toFixed(2)}×`, rss(ourGrep.maxRssKb)]);
+rows.push(['grep tool, `tools call` CLI', fmt(cliGrep.ms), `${(cliGrep.ms / rgGrep.ms).toFixed(2)}×`, rss(cliGrep.maxRssKb)]);
+rows.push(['plain JS walk + RegExp', fmt(jsGrep.ms), `${(jsGrep.ms / rgGrep.ms).toFixed(2)}×`, rss(jsGrep.maxRssKb)]);
+results.grep = { pattern: GREP_PATTERN, rgMatches, toolMatches: ourGrep.count, jsMatches: jsGrep.count, rg: rgGrep, inproc: ourGrep, cli: { ms: cliGrep.ms, maxRssKb: cliGrep.maxRssKb }, js: jsGrep };
+
+// glob
+const rgFiles = repeat(rg, ['--no-config', '--files', '--null', '--', '.'], tree);
+const globArgs = JSON.stringify({ pattern: GLOB_PATTERN });
+const ourGlob = harness(inproc, [tree, 'glob', globArgs, String(RUNS)]);
+const cliGlob = repeat(node, [bundle, 'tools', 'call', 'glob', globArgs, '--workspace', tree], root);
+const jsGlob = harness(baseline, [tree, 'glob', GLOB_PATTERN, String(RUNS)]);
+rows.push(['rg --files (direct)', fmt(rgFiles.ms), '1.00×', rss(rgFiles.maxRssKb)]);
+rows.push(['glob tool, in process', fmt(ourGlob.ms), `${(ourGlob.ms / rgFiles.ms).toFixed(2)}×`, rss(ourGlob.maxRssKb)]);
+rows.push(['glob tool, `tools call` CLI', fmt(cliGlob.ms), `${(cliGlob.ms / rgFiles.ms).toFixed(2)}×`, rss(cliGlob.maxRssKb)]);
+rows.push(['plain JS walk + match', fmt(jsGlob.ms), `${(jsGlob.ms / rgFiles.ms).toFixed(2)}×`, rss(jsGlob.maxRssKb)]);
+results.glob = { pattern: GLOB_PATTERN, toolMatches: ourGlob.count, jsMatches: jsGlob.count, rg: { ms: rgFiles.ms, maxRssKb: rgFiles.maxRssKb }, inproc: ourGlob, cli: { ms: cliGlob.ms, maxRssKb: cliGlob.maxRssKb }, js: jsGlob };
+
+// cold start
+const coldRuns = Math.max(RUNS, 20);
+const nodeBare = repeat(node, ['-e', '0'], root, coldRuns);
+const cold = repeat(node, [bundle, 'tools', 'list', '--json'], root, coldRuns);
+rows.push(['node -e 0', fmt(nodeBare.ms), '1.00×', rss(nodeBare.maxRssKb)]);
+rows.push(['core-agent tools list --json', fmt(cold.ms), `${(cold.ms / nodeBare.ms).toFixed(2)}×`, rss(cold.maxRssKb)]);
+results.coldStart = { runs: coldRuns, node: { ms: nodeBare.ms, maxRssKb: nodeBare.maxRssKb }, bundle: { ms: cold.ms, maxRssKb: cold.maxRssKb } };
+
+const width = Math.max(...rows.map((r) => r[0].length));
+console.log(`${'measurement'.padEnd(width)}  median      ratio   peak RSS`);
+for (const [name, ms, ratio, mem] of rows) console.log(`${name.padEnd(width)}  ${ms.padStart(10)}  ${ratio.padStart(6)}  ${mem.padStart(8)}`);
+console.log(`\ngrep matches: rg ${rgMatches}, tool ${String(ourGrep.count)}, JS ${String(jsGrep.count)}; glob matches: tool ${String(ourGlob.count)}, JS ${String(jsGlob.count)}`);
+await writeFile(path.join(cache, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`results: ${path.relative(root, path.join(cache, 'results.json'))}`);

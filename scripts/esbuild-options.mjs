@@ -1,0 +1,42 @@
+// The esbuild settings shared by the product bundle (scripts/build.mjs) and the
+// benchmark harness (bench/run.ts): Node 24 ESM, Markdown descriptions as text,
+// and the jq worker's source as a virtual module.
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { JQ_WORKER_MODULE, jqWorkerSource } from './worker-source.mjs';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+const virtualWorker = {
+  name: 'jq-worker-source',
+  setup(b) {
+    b.onResolve({ filter: /^virtual:jq-worker-source$/ }, () => ({ path: JQ_WORKER_MODULE, namespace: 'virtual' }));
+    b.onLoad({ filter: /.*/, namespace: 'virtual' }, async () => ({
+      contents: `export default ${JSON.stringify(await jqWorkerSource())};`,
+      loader: 'js',
+    }));
+  },
+};
+
+export async function esbuildOptions(entry, outfile) {
+  const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'));
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    // Without an explicit target the WASM loader emits Uint8Array.fromBase64, which Node 24 lacks.
+    target: 'node24',
+    minify: true,
+    keepNames: true,
+    legalComments: 'none',
+    loader: { '.md': 'text' },
+    define: { __CORE_AGENT_VERSION__: JSON.stringify(pkg.version) },
+    // CommonJS dependencies (pino) require() Node built-ins, which ESM output cannot do without this.
+    banner: { js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);" },
+    plugins: [virtualWorker],
+    metafile: true,
+    logLevel: 'warning',
+  };
+}

@@ -1,0 +1,2 @@
+export const JQ_WORKER_MODULE: string;
+export function jqWorkerSource(): Promise<string>;

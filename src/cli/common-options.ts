@@ -1,0 +1,46 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { LogLevel } from '../log.ts';
+import { parseLogLevel, parseMode, splitList, type FlagSettings } from '../runtime/settings.ts';
+import { UsageError } from './usage.ts';
+
+export const commonOptions = {
+  recipe: { type: 'string', short: 'c' },
+  workspace: { type: 'string', short: 'w' },
+  'disable-tools': { type: 'string', multiple: true },
+  'enable-tools': { type: 'string', multiple: true },
+  'log-level': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const modeOptions = {
+  mode: { type: 'string' },
+  yolo: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** node:util parseArgs, with its errors turned into usage errors for `command`. */
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, command: string) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/^TypeError \[\w+\]: /, ''), command);
+  }
+}
+
+type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
+
+export function flagSettings(values: Values): FlagSettings {
+  const list = (v: unknown) => (Array.isArray(v) ? v.flatMap((s) => splitList(String(s))) : undefined);
+  let mode = typeof values.mode === 'string' ? parseMode(values.mode, '--mode') : undefined;
+  if (values.yolo === true) {
+    if (mode !== undefined && mode !== 'yolo') throw new UsageError('--yolo and --mode are exclusive; give one');
+    mode = 'yolo';
+  }
+  return {
+    recipe: values.recipe as string | undefined,
+    workspace: values.workspace as string | undefined,
+    mode,
+    disableTools: list(values['disable-tools']),
+    enableTools: list(values['enable-tools']),
+    logLevel: typeof values['log-level'] === 'string' ? parseLogLevel(values['log-level'], '--log-level') : (undefined as LogLevel | undefined),
+  };
+}

@@ -1,0 +1,65 @@
+import { RecipeError } from '../config/load-recipe.ts';
+import { SettingsError } from '../runtime/settings.ts';
+import { recipeCommand } from './recipe-command.ts';
+import { toolsCommand } from './tools-command.ts';
+import { EXIT, UsageError, type Io } from './usage.ts';
+
+export const VERSION: string = typeof __CORE_AGENT_VERSION__ === 'string' ? __CORE_AGENT_VERSION__ : '0.0.0-dev';
+
+export const MAIN_HELP = `core-agent ${VERSION} — an agent runtime with a gated catalog of built-in tools
+
+Usage: core-agent <command> [options]
+
+Commands:
+  tools list [--json]        The tools a run registers, as the model sees them
+  tools call NAME [JSON]     Run one tool through the permission gate and output caps
+  recipe validate FILE       Check a recipe; errors as FILE:LINE:COL
+  recipe schema              The recipe's JSON Schema
+
+Options:
+  --version                  Print the version
+  -h, --help                 Show help (also: core-agent <command> --help)
+
+Exit status: 0 success, 1 a tool refused or failed, 2 a usage or recipe error.`;
+
+/** Runs one command line; returns the exit status. Never throws for user errors. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+        io.err(`${MAIN_HELP}\n`);
+        return EXIT.usage;
+      case '--version':
+      case '-v':
+      case 'version':
+        io.out(`${VERSION}\n`);
+        return EXIT.ok;
+      case '--help':
+      case '-h':
+      case 'help':
+        io.out(`${MAIN_HELP}\n`);
+        return EXIT.ok;
+      case 'tools':
+        return await toolsCommand(rest, io);
+      case 'recipe':
+        return await recipeCommand(rest, io);
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`core-agent: ${err.message}\nRun "core-agent ${err.command ? `${err.command} ` : ''}--help" for usage.\n`);
+      return EXIT.usage;
+    }
+    if (err instanceof RecipeError) {
+      io.err(`${err.problems.join('\n')}\n`);
+      return EXIT.usage;
+    }
+    if (err instanceof SettingsError) {
+      io.err(`core-agent: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  }
+}

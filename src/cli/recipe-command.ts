@@ -1,0 +1,46 @@
+import { recipeJsonSchema } from '../config/recipe-schema.ts';
+import { createRuntime } from '../runtime/runtime.ts';
+import { parse } from './common-options.ts';
+import { EXIT, UsageError, type Io } from './usage.ts';
+
+export const RECIPE_HELP = `Usage: core-agent recipe <command>
+
+Commands:
+  validate FILE   Check a recipe: YAML, every key and value, the tools it selects.
+                  Prints a summary and exits 0, or every problem as
+                  FILE:LINE:COL: message on stderr and exits 2.
+  schema          Print the recipe's JSON Schema (for editors: yaml-language-server).`;
+
+export async function recipeCommand(argv: string[], io: Io): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    io.out(`${RECIPE_HELP}\n`);
+    return sub === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const { values, positionals } = parse(rest, { help: { type: 'boolean', short: 'h' }, workspace: { type: 'string', short: 'w' } }, `recipe ${sub}`);
+  if (values.help) {
+    io.out(`${RECIPE_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (sub === 'schema') {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'recipe');
+    io.out(`${JSON.stringify(recipeJsonSchema(), null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (sub === 'validate') {
+    const [file, extra] = positionals;
+    if (file === undefined) throw new UsageError('recipe validate needs a FILE', 'recipe');
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, 'recipe');
+    // The same construction a run does, so a recipe that validates is one that boots.
+    const rt = await createRuntime({ flags: { recipe: file, workspace: values.workspace }, env: {} });
+    const scope = rt.gate.scope.describe();
+    io.out(
+      `${file}: ok\n` +
+        `  tools (${rt.catalog.names().length}): ${rt.catalog.names().join(', ')}\n` +
+        `  permission mode: ${rt.gate.mode}\n` +
+        `  path_scope: allow ${scope.allow.join(', ')}${scope.deny.length ? `; deny ${scope.deny.join(', ')}` : ''}\n`,
+    );
+    return EXIT.ok;
+  }
+  throw new UsageError(`unknown command "recipe ${sub}"`, 'recipe');
+}

@@ -1,0 +1,108 @@
+import { createLogger } from '../log.ts';
+import { TtyPrompter } from '../permissions/tty-prompter.ts';
+import { createRuntime } from '../runtime/runtime.ts';
+import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
+import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+
+export const TOOLS_HELP = `Usage: core-agent tools <command>
+
+Commands:
+  list [--json]              The tools a run registers, as the model sees them
+  call NAME [JSON|-]         Run one tool through the gate and output caps
+
+Run "core-agent tools <command> --help" for details.`;
+
+export const TOOLS_LIST_HELP = `Usage: core-agent tools list [--json] [options]
+
+Lists the registered tools: name, whether it is read-only, and its description
+exactly as the model sees it. --json prints an array of
+{name, description, read_only, input_schema} (input_schema is JSON Schema draft-7).
+
+${COMMON_OPTIONS_HELP}`;
+
+export const TOOLS_CALL_HELP = `Usage: core-agent tools call NAME [JSON|-] [options] [--mode MODE | --yolo]
+
+Runs one tool call through exactly the path a model's call takes: argument
+validation, path_scope, the permission gate, the deadline and the output caps.
+JSON is the arguments object (default {}); "-" reads it from stdin.
+Prints the result JSON on stdout and exits 0; a refusal or tool error prints
+{"error": "..."} and exits 1; a usage or recipe error exits 2.
+
+  --mode MODE   ask (default) | accept-edits | plan | yolo      [env CORE_AGENT_MODE]
+  --yolo        Same as --mode yolo
+In ask mode a call that changes state asks on a terminal; without one it is refused.
+
+Examples:
+  core-agent tools call read_file '{"path": "README.md", "limit": 20}'
+  core-agent tools call grep '{"pattern": "TODO", "include": "*.ts"}'
+  echo '{"path": "notes.txt", "content": "hi"}' | core-agent tools call write_file - --yolo
+
+${COMMON_OPTIONS_HELP}`;
+
+export async function toolsCommand(argv: string[], io: Io): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    io.out(`${TOOLS_HELP}\n`);
+    return sub === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (sub === 'list') return toolsList(rest, io);
+  if (sub === 'call') return toolsCall(rest, io);
+  throw new UsageError(`unknown command "tools ${sub}"`, 'tools');
+}
+
+async function toolsList(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { ...commonOptions, json: { type: 'boolean' } }, 'tools list');
+  if (values.help) {
+    io.out(`${TOOLS_LIST_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'tools list');
+  const flags = flagSettings(values);
+  const rt = await createRuntime({ flags, env: io.env, logger: createLogger(flags.logLevel ?? 'warn') });
+  const tools = rt.catalog.list();
+  if (values.json) {
+    const out = tools.map((t) => ({ name: t.name, description: t.description, read_only: t.readOnly, input_schema: t.inputSchema }));
+    io.out(`${JSON.stringify(out, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const width = Math.max(...tools.map((t) => t.name.length), 4);
+  const lines = [`${'NAME'.padEnd(width)}  READ-ONLY  DESCRIPTION`];
+  for (const t of tools) {
+    const firstSentence = t.description.split(/(?<=\.)\s/)[0] ?? t.description;
+    lines.push(`${t.name.padEnd(width)}  ${(t.readOnly ? 'yes' : 'no').padEnd(9)}  ${firstSentence}`);
+  }
+  io.out(`${lines.join('\n')}\n`);
+  return EXIT.ok;
+}
+
+async function toolsCall(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, { ...commonOptions, ...modeOptions }, 'tools call');
+  if (values.help) {
+    io.out(`${TOOLS_CALL_HELP}\n`);
+    return EXIT.ok;
+  }
+  const [name, json, extra] = positionals;
+  if (name === undefined) throw new UsageError('tools call needs a tool name', 'tools call');
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}" (quote the JSON arguments as one word)`, 'tools call');
+  const text = json === '-' ? await io.readStdin() : (json ?? '{}');
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`the arguments are not valid JSON: ${(err as Error).message}`, 'tools call');
+  }
+  const flags = flagSettings(values);
+  const rt = await createRuntime({
+    flags,
+    env: io.env,
+    logger: createLogger(flags.logLevel ?? 'warn'),
+    prompter: io.isTty && TtyPrompter.available() ? new TtyPrompter() : undefined,
+  });
+  const outcome = await rt.dispatcher.call(name, args);
+  if (!outcome.ok) {
+    io.out(`${JSON.stringify({ error: outcome.error }, null, 2)}\n`);
+    return EXIT.failure;
+  }
+  io.out(`${JSON.stringify(outcome.result, null, 2)}\n`);
+  return EXIT.ok;
+}

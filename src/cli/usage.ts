@@ -1,0 +1,32 @@
+/** A command line that cannot be run as written: exit status 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  constructor(
+    message: string,
+    /** The command whose --help would have helped, for the hint. */
+    readonly command: string = '',
+  ) {
+    super(message);
+  }
+}
+
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** Where a command writes: injectable so tests can run the CLI in-process. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  readStdin(): Promise<string>;
+  isTty: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export const COMMON_OPTIONS_HELP = `Common options:
+  -c, --recipe FILE        Recipe (YAML) to configure the run     [env CORE_AGENT_RECIPE]
+  -w, --workspace DIR      Workspace root (default: current dir) [env CORE_AGENT_WORKSPACE]
+      --disable-tools a,b  Leave these tools out of the catalog   [env CORE_AGENT_DISABLE_TOOLS]
+      --enable-tools a,b   Put these back after a disable         [env CORE_AGENT_ENABLE_TOOLS]
+      --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default warn; logs go to stderr as JSON)
+                                                                  [env CORE_AGENT_LOG_LEVEL]
+  -h, --help               Show help for the command
+Precedence: flags > environment > recipe > built-in defaults.`;

@@ -1,0 +1,24 @@
+/**
+ * The canonical names of the built-in tools this build implements, in catalog
+ * order. Recipes and --disable-tools are checked against this list, so a name
+ * from a newer build is an error here rather than a silent no-op. A tool joins
+ * the list when it is finished, not before.
+ */
+export const BUILTIN_TOOL_NAMES = [
+  'read_file',
+  'read_many_files',
+  'write_file',
+  'edit_file',
+  'delete_file',
+  'stat',
+  'list_dir',
+  'glob',
+  'grep',
+  'json_query',
+] as const;
+
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+
+export function isBuiltinToolName(name: string): name is BuiltinToolName {
+  return (BUILTIN_TOOL_NAMES as readonly string[]).includes(name);
+}

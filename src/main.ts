@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+import { main } from './cli/main.ts';
+import type { Io } from './cli/usage.ts';
+
+const io: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  isTty: Boolean(process.stdin.isTTY),
+  env: process.env,
+};
+
+// A reader that goes away (`| head`) is not an error worth a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
+main(process.argv.slice(2), io).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`core-agent: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

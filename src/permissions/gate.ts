@@ -1,0 +1,133 @@
+import { silentLogger, type Logger } from '../log.ts';
+import type { PathScope } from './path-scope.ts';
+import { parseRule, ruleMatches, type Rule, type Subject } from './rules.ts';
+
+export const PERMISSION_MODES = ['ask', 'accept-edits', 'plan', 'yolo'] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** One call as the gate sees it. */
+export interface GateRequest {
+  readonly tool: string;
+  readonly readOnly: boolean;
+  /** A file write that accept-edits approves. */
+  readonly fileEdit: boolean;
+  /** What the call acts on (paths), each in every spelling a rule may use. */
+  readonly subjects: readonly Subject[];
+}
+
+export type GateDecision = { readonly allowed: true; readonly rule: string } | { readonly allowed: false; readonly reason: string };
+
+export type PromptAnswer = 'once' | 'session' | 'deny';
+
+/** Asks a person. Present only on an interactive terminal. */
+export interface Prompter {
+  ask(req: GateRequest & { namespace: string }): Promise<PromptAnswer>;
+}
+
+export interface GateOptions {
+  mode: PermissionMode;
+  allow?: readonly string[];
+  deny?: readonly string[];
+  scope: PathScope;
+  prompter?: Prompter | undefined;
+  logger?: Logger;
+}
+
+/**
+ * The permission gate. Every tool call passes here under `tool.<name>`, in this
+ * order: deny rules (deny wins, in every mode), then the mode — yolo allows,
+ * plan allows read-only tools only, accept-edits and ask allow read-only tools
+ * and ask for the rest unless an allow rule or a session grant covers the call.
+ * Asking needs a terminal; without one the call is refused and the reason names
+ * the rule and how to change it. path_scope is checked separately, per path,
+ * by `checkPath` (the dispatcher does both before a tool runs).
+ */
+export class Gate {
+  private modeValue: PermissionMode;
+  private readonly allowRules: readonly Rule[];
+  private readonly denyRules: readonly Rule[];
+  private readonly sessionGrants = new Set<string>();
+  readonly scope: PathScope;
+  private readonly prompter: Prompter | undefined;
+  private readonly log: Logger;
+
+  constructor(opts: GateOptions) {
+    this.modeValue = opts.mode;
+    this.allowRules = (opts.allow ?? []).map(parseRule);
+    this.denyRules = (opts.deny ?? []).map(parseRule);
+    this.scope = opts.scope;
+    this.prompter = opts.prompter;
+    this.log = opts.logger ?? silentLogger;
+  }
+
+  get mode(): PermissionMode {
+    return this.modeValue;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.modeValue = mode;
+  }
+
+  /** Allow every call of `tool` (or only those on `subject`) for the rest of the session. */
+  grantSession(tool: string, subject?: string): void {
+    this.sessionGrants.add(grantKey(tool, subject));
+  }
+
+  async check(req: GateRequest): Promise<GateDecision> {
+    const decision = await this.decide(req);
+    this.log.debug({ tool: req.tool, mode: this.modeValue, allowed: decision.allowed }, 'gate');
+    return decision;
+  }
+
+  /** Deny rules alone: what per-entry checks in batch tools need (read-only calls never ask). */
+  denyingRule(tool: string, subjects: readonly Subject[]): string | null {
+    const rule = this.denyRules.find((r) => ruleMatches(r, `tool.${tool}`, subjects, 'any'));
+    return rule ? rule.source : null;
+  }
+
+  private async decide(req: GateRequest): Promise<GateDecision> {
+    const namespace = `tool.${req.tool}`;
+    const denied = this.denyingRule(req.tool, req.subjects);
+    if (denied !== null) {
+      return { allowed: false, reason: `${req.tool} is denied by permissions.deny rule "${denied}"` };
+    }
+    const mode = this.modeValue;
+    if (mode === 'yolo') return { allowed: true, rule: 'mode yolo' };
+    if (req.readOnly) return { allowed: true, rule: `read-only tool (mode ${mode})` };
+    if (mode === 'plan') {
+      return {
+        allowed: false,
+        reason: `${req.tool} changes state and permission mode "plan" allows read-only tools only (rule: mode plan)`,
+      };
+    }
+    if (mode === 'accept-edits' && req.fileEdit) return { allowed: true, rule: 'mode accept-edits (file edit)' };
+
+    const allowed = this.allowRules.find((r) => ruleMatches(r, namespace, req.subjects, 'all'));
+    if (allowed) return { allowed: true, rule: `permissions.allow rule "${allowed.source}"` };
+    if (this.sessionGrants.has(grantKey(req.tool)) || this.hasSubjectGrant(req)) {
+      return { allowed: true, rule: 'session grant' };
+    }
+    if (!this.prompter) {
+      const example = req.subjects[0]?.[0] ? `"${namespace}:${req.subjects[0][0]}"` : `"${namespace}"`;
+      return {
+        allowed: false,
+        reason:
+          `${req.tool} needs approval: permission mode "${mode}" asks before a call that changes state, ` +
+          `and there is no terminal to ask on (rule: mode ${mode}, headless). ` +
+          `To allow it, add ${example} or "${namespace}" to permissions.allow, or use --mode accept-edits (file edits) or --yolo.`,
+      };
+    }
+    const answer = await this.prompter.ask({ ...req, namespace });
+    if (answer === 'deny') return { allowed: false, reason: `${req.tool} was denied by the operator at the prompt` };
+    if (answer === 'session') this.grantSession(req.tool);
+    return { allowed: true, rule: answer === 'session' ? 'operator (session)' : 'operator (once)' };
+  }
+
+  private hasSubjectGrant(req: GateRequest): boolean {
+    return req.subjects.length > 0 && req.subjects.every((s) => s.some((form) => this.sessionGrants.has(grantKey(req.tool, form))));
+  }
+}
+
+function grantKey(tool: string, subject?: string): string {
+  return subject === undefined ? tool : `${tool}\0${subject}`;
+}

@@ -1,0 +1,93 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { loadRecipe } from '../config/load-recipe.ts';
+import type { Recipe } from '../config/recipe-schema.ts';
+import { silentLogger, type Logger } from '../log.ts';
+import { Gate, type Prompter } from '../permissions/gate.ts';
+import { PathScope } from '../permissions/path-scope.ts';
+import { BUILTIN_TOOLS } from '../tools/builtin.ts';
+import { Catalog, CatalogError } from '../tools/catalog.ts';
+import { Dispatcher } from '../tools/dispatch.ts';
+import { foldToolToggles, mergeFlagsWithEnv, SettingsError, type FlagSettings } from './settings.ts';
+
+/** Everything one run needs, wired once: the composition root. */
+export interface Runtime {
+  readonly workspace: string;
+  readonly recipe: Recipe;
+  readonly catalog: Catalog;
+  readonly gate: Gate;
+  readonly dispatcher: Dispatcher;
+}
+
+export interface RuntimeOptions {
+  flags: FlagSettings;
+  env?: NodeJS.ProcessEnv;
+  /** Present when a person can answer permission prompts (a TTY). */
+  prompter?: Prompter | undefined;
+  logger?: Logger;
+  /** Test seam, passed to the dispatcher. */
+  afterGate?: (tool: string) => void | Promise<void>;
+}
+
+/**
+ * Precedence, highest first: flags, environment (CORE_AGENT_*), the recipe,
+ * built-in defaults. Throws SettingsError / RecipeError for anything unusable,
+ * before a single tool exists.
+ */
+export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const env = opts.env ?? process.env;
+  const logger = opts.logger ?? silentLogger;
+  const s = mergeFlagsWithEnv(opts.flags, env);
+  const recipe: Recipe = s.recipe ? await loadRecipe(s.recipe) : {};
+
+  const workspace = await resolveWorkspace(s.workspace ?? process.cwd());
+  const disable = foldToolToggles([
+    { name: 'recipe tools', disable: recipe.tools?.disable ?? [], enable: recipe.tools?.enable ?? [] },
+    { name: 'CORE_AGENT_DISABLE_TOOLS / CORE_AGENT_ENABLE_TOOLS', disable: s.envDisable, enable: s.envEnable },
+    { name: '--disable-tools / --enable-tools', disable: s.disableTools ?? [], enable: s.enableTools ?? [] },
+  ]);
+  let catalog: Catalog;
+  try {
+    catalog = Catalog.build(BUILTIN_TOOLS, { disable });
+  } catch (err) {
+    if (err instanceof CatalogError) throw new SettingsError(err.message);
+    throw err;
+  }
+  for (const skipped of catalog.skipped) logger.info({ tool: skipped.name, reason: skipped.reason }, 'tool not registered');
+
+  const perms = recipe.permissions ?? {};
+  const scope = await PathScope.create(workspace, perms.path_scope ?? {});
+  const gate = new Gate({
+    mode: s.mode ?? perms.mode ?? 'ask',
+    allow: perms.allow ?? [],
+    deny: perms.deny ?? [],
+    scope,
+    prompter: opts.prompter,
+    logger,
+  });
+  const toolSettings = Object.fromEntries(
+    Object.entries(recipe.tools ?? {}).filter(([k]) => k !== 'disable' && k !== 'enable'),
+  ) as Record<string, Record<string, unknown>>;
+  const dispatcher = new Dispatcher({
+    catalog,
+    gate,
+    workspace,
+    toolOutput: recipe.tool_output ?? {},
+    toolSettings,
+    logger,
+    afterGate: opts.afterGate,
+  });
+  logger.info({ workspace, mode: gate.mode, tools: catalog.names(), path_scope: scope.describe() }, 'runtime ready');
+  return { workspace, recipe, catalog, gate, dispatcher };
+}
+
+async function resolveWorkspace(dir: string): Promise<string> {
+  const abs = path.resolve(dir);
+  try {
+    if (!(await stat(abs)).isDirectory()) throw new SettingsError(`workspace ${abs} is not a directory`);
+    return await realpath(abs);
+  } catch (err) {
+    if (err instanceof SettingsError) throw err;
+    throw new SettingsError(`workspace ${abs} does not exist`);
+  }
+}

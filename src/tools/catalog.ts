@@ -1,0 +1,95 @@
+import * as z from 'zod';
+import { unknownName } from '../config/did-you-mean.ts';
+import { renderDescription } from './describe.ts';
+import type { AnyTool } from './tool.ts';
+
+/** A tool as the model sees it: its rendered description and its JSON Schema. */
+export interface RegisteredTool {
+  readonly def: AnyTool;
+  readonly name: string;
+  readonly description: string;
+  readonly readOnly: boolean;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+export class CatalogError extends Error {
+  override readonly name = 'CatalogError';
+}
+
+export interface CatalogSelection {
+  /** Canonical names to leave out (`tools.disable`, `--disable-tools`). */
+  readonly disable?: readonly string[];
+  /** Canonical names to put back after a disable from a lower layer. */
+  readonly enable?: readonly string[];
+  /**
+   * Conditional registration: a tool for which this returns a reason is left
+   * out (and the reason reported), e.g. a network tool with no allowlist.
+   */
+  readonly unavailable?: (tool: AnyTool) => string | null;
+}
+
+/**
+ * The registry of tools one run exposes. Built once per run from the built-in
+ * definitions (in canonical order) and a selection; descriptions are rendered
+ * against the final set, so a passage naming a tool that is not registered is
+ * gone before the model reads it.
+ */
+export class Catalog {
+  private readonly byName: ReadonlyMap<string, RegisteredTool>;
+
+  private constructor(
+    private readonly ordered: readonly RegisteredTool[],
+    /** Tools left out by conditional registration, with the reason. */
+    readonly skipped: ReadonlyArray<{ name: string; reason: string }>,
+  ) {
+    this.byName = new Map(ordered.map((t) => [t.name, t]));
+  }
+
+  static build(defs: readonly AnyTool[], selection: CatalogSelection = {}): Catalog {
+    const known = defs.map((d) => d.name);
+    const check = (list: readonly string[] | undefined, where: string) => {
+      for (const name of list ?? []) {
+        if (!known.includes(name)) {
+          throw new CatalogError(`${where}: ${unknownName('tool', name, known)}`);
+        }
+      }
+    };
+    check(selection.disable, 'disabled tools');
+    check(selection.enable, 'enabled tools');
+    const disabled = new Set(selection.disable ?? []);
+    for (const name of selection.enable ?? []) disabled.delete(name);
+
+    const skipped: Array<{ name: string; reason: string }> = [];
+    const chosen = defs.filter((d) => {
+      if (disabled.has(d.name)) return false;
+      const reason = selection.unavailable?.(d) ?? null;
+      if (reason !== null) skipped.push({ name: d.name, reason });
+      return reason === null;
+    });
+    const names = new Set(chosen.map((d) => d.name));
+    const registered = chosen.map((def) => ({
+      def,
+      name: def.name,
+      description: renderDescription(def.description, (n) => names.has(n)),
+      readOnly: def.readOnly,
+      inputSchema: z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }) as Record<string, unknown>,
+    }));
+    return new Catalog(registered, skipped);
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.byName.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  names(): string[] {
+    return this.ordered.map((t) => t.name);
+  }
+
+  list(): readonly RegisteredTool[] {
+    return this.ordered;
+  }
+}

@@ -1,0 +1,63 @@
+import * as z from 'zod';
+import { readChecked } from '../files/safe-fs.ts';
+import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
+import { JqTimeoutError, sharedJqRunner } from './jq-runner.ts';
+import description from './json-query.md';
+
+export const JSON_QUERY_DEFAULTS = { timeout_seconds: 10, max_input_bytes: 64 * 1024 * 1024 } as const;
+
+export const jsonQueryTool = defineTool({
+  name: 'json_query',
+  description,
+  readOnly: true,
+  narrowHint: 'Narrow the jq expression so it selects less.',
+  // The Go original calls these `query` and `json`; both spellings are accepted.
+  aliases: { query: 'expression', json: 'data' },
+  args: z
+    .strictObject({
+      expression: z.string().min(1).describe('The jq program, e.g. ".items[] | .name".'),
+      path: z.string().min(1).optional().describe('A JSON file to read, relative to the workspace root (or absolute).'),
+      data: z
+        .unknown()
+        .optional()
+        .describe('Inline input: a string holding JSON text, or any JSON value.'),
+    })
+    .refine((a) => (a.path === undefined) !== (a.data === undefined), {
+      message: 'give exactly one input: "path" (a JSON file) or "data" (inline JSON)',
+    }),
+  paths: (a) => (a.path !== undefined ? [{ arg: 'path', path: a.path, access: 'read' as const }] : []),
+  async run(args, ctx) {
+    const timeoutSeconds = (ctx.settings.timeout_seconds as number | undefined) ?? JSON_QUERY_DEFAULTS.timeout_seconds;
+    const maxInput = (ctx.settings.max_input_bytes as number | undefined) ?? JSON_QUERY_DEFAULTS.max_input_bytes;
+    let input: string;
+    if (args.path !== undefined) {
+      const target = ctx.paths.get('path')!;
+      if (!target.exists) throw new ToolError(`file not found: ${ctx.display(target.real)}`);
+      input = (await readChecked(target.real, maxInput)).toString('utf8');
+    } else {
+      input = typeof args.data === 'string' ? args.data : JSON.stringify(args.data);
+      if (Buffer.byteLength(input) > maxInput) throw new ToolError(`data is larger than the ${maxInput}-byte limit`);
+    }
+
+    let res;
+    try {
+      // Twice the byte cap crosses threads, so the caps layer still sees that more existed.
+      res = await sharedJqRunner.run(input, args.expression, timeoutSeconds * 1000, ctx.caps.maxBytes * 2, ctx.signal);
+    } catch (err) {
+      if (err instanceof JqTimeoutError) throw new ToolError(err.message);
+      throw err;
+    }
+    if (res.exitCode !== 0) {
+      const message = res.stderr.trim() || `jq exited with status ${res.exitCode}`;
+      const kind = res.exitCode === 3 ? 'invalid jq expression' : res.exitCode === 2 || /parse error/.test(message) ? 'invalid JSON input' : 'jq error';
+      throw new ToolError(`${kind}: ${message}`);
+    }
+    const results: JsonValue[] = res.stdout.length === 0 ? [] : res.stdout.split('\n').map((line) => JSON.parse(line) as JsonValue);
+    const result: JsonObject = { count: results.length, results };
+    if (res.outputCut) {
+      result.truncated = true;
+      result.note = 'The output was cut; narrow the jq expression so it selects less.';
+    }
+    return result;
+  },
+});

@@ -1,0 +1,209 @@
+import path from 'node:path';
+import { unknownName } from '../config/did-you-mean.ts';
+import { silentLogger, type Logger } from '../log.ts';
+import type { Gate } from '../permissions/gate.ts';
+import { PathResolutionError, resolvePath, type ResolvedPath } from '../permissions/resolve-path.ts';
+import type { Subject } from '../permissions/rules.ts';
+import { formatArgIssues } from './arg-errors.ts';
+import type { Catalog, RegisteredTool } from './catalog.ts';
+import { applyCaps, capsFor, type CapsConfig } from './output.ts';
+import { ToolError, type FileAccess, type JsonObject, type ToolContext } from './tool.ts';
+
+export type ToolCallResult =
+  | { readonly ok: true; readonly result: JsonObject }
+  | { readonly ok: false; readonly error: string };
+
+export interface DispatcherOptions {
+  catalog: Catalog;
+  gate: Gate;
+  /** The workspace root, symlinks resolved. */
+  workspace: string;
+  toolOutput?: CapsConfig;
+  /** Validated `tools.<name>` settings from the recipe. */
+  toolSettings?: Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
+  logger?: Logger;
+  /** The longest one call may run before it is aborted. */
+  deadlineMs?: number;
+  /** Test seam: runs after the gate has passed a call and before the tool starts. */
+  afterGate?: (tool: string) => void | Promise<void>;
+}
+
+export const DEFAULT_DEADLINE_MS = 300_000;
+
+/**
+ * The one path every tool call takes — from a model, from `tools call`, from a
+ * tool that polls another. Find the tool, validate its arguments, resolve and
+ * scope-check its paths, ask the gate, run it with a deadline, cap its output.
+ * Every failure comes back as `{ok: false, error}` for the model to read; a
+ * tool call never throws out of here.
+ */
+export class Dispatcher {
+  private readonly log: Logger;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.log = opts.logger ?? silentLogger;
+  }
+
+  get catalog(): Catalog {
+    return this.opts.catalog;
+  }
+
+  async call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallResult> {
+    const started = performance.now();
+    const outcome = await this.callInner(name, rawArgs, signal).catch((err: unknown) => failure(name, err));
+    this.log.info(
+      { tool: name, ok: outcome.ok, ms: Math.round(performance.now() - started), truncated: outcome.ok ? outcome.result.truncated === true : undefined },
+      'tool call',
+    );
+    return outcome;
+  }
+
+  private async callInner(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallResult> {
+    const tool = this.opts.catalog.get(name);
+    if (!tool) {
+      const names = this.opts.catalog.names();
+      return { ok: false, error: unknownName('tool', name, names) };
+    }
+    const def = tool.def;
+
+    const parsedArgs = this.parseArgs(tool, rawArgs);
+    if (!parsedArgs.ok) return parsedArgs;
+    const args = parsedArgs.args;
+
+    // Resolve every path the call names, so the gate and the tool see the same
+    // physical location (symlinks and `..` already applied).
+    const resolved = new Map<string, ResolvedPath>();
+    const subjects: Subject[] = [];
+    for (const claim of def.paths?.(args) ?? []) {
+      let r: ResolvedPath;
+      try {
+        r = await resolvePath(claim.path, this.opts.workspace, { followFinal: claim.followFinal ?? true });
+      } catch (err) {
+        if (err instanceof PathResolutionError) return { ok: false, error: `${name}: ${err.message}` };
+        throw err;
+      }
+      const refusal = this.opts.gate.scope.refusal(r.real, claim.path);
+      if (refusal !== null) return { ok: false, error: `${name}: permission denied: ${refusal}` };
+      resolved.set(claim.arg, r);
+      subjects.push(this.subjectOf(r.real));
+    }
+
+    const decision = await this.opts.gate.check({ tool: name, readOnly: def.readOnly, fileEdit: def.fileEdit === true, subjects });
+    if (!decision.allowed) return { ok: false, error: `${name}: permission denied: ${decision.reason}` };
+    await this.opts.afterGate?.(name);
+
+    const caps = capsFor(name, this.opts.toolOutput);
+    const deadline = AbortSignal.timeout(this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS);
+    const callSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    const ctx: ToolContext = {
+      workspace: this.opts.workspace,
+      paths: resolved,
+      caps,
+      settings: this.opts.toolSettings?.[name] ?? {},
+      signal: callSignal,
+      display: (p) => this.display(p),
+      readable: (p) => this.opts.gate.scope.allows(p) && this.opts.gate.denyingRule(name, [this.subjectOf(p)]) === null,
+      hasTool: (n) => this.opts.catalog.has(n),
+      authorizePath: (p, access) => this.authorizePath(name, p, access),
+    };
+
+    const result = await raceAbort(def.run(args, ctx), callSignal);
+    return { ok: true, result: applyCaps(result, caps, def.narrowHint) };
+  }
+
+  private parseArgs(tool: RegisteredTool, rawArgs: unknown): { ok: true; args: unknown } | { ok: false; error: string } {
+    let input: unknown = rawArgs ?? {};
+    if (typeof input === 'string') {
+      try {
+        input = JSON.parse(input) as unknown;
+      } catch (err) {
+        return { ok: false, error: `${tool.name}: arguments are not valid JSON: ${(err as Error).message}` };
+      }
+    }
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      return { ok: false, error: `${tool.name}: arguments must be a JSON object` };
+    }
+    const aliases = tool.def.aliases ?? {};
+    const mapped: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+    for (const [alias, canonical] of Object.entries(aliases)) {
+      if (!(alias in mapped)) continue;
+      if (canonical in mapped) {
+        return { ok: false, error: `${tool.name}: give either "${canonical}" or its alias "${alias}", not both` };
+      }
+      mapped[canonical] = mapped[alias];
+      delete mapped[alias];
+    }
+    const parsed = tool.def.args.safeParse(mapped);
+    if (!parsed.success) {
+      const valid = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
+      return { ok: false, error: `${tool.name}: invalid arguments: ${formatArgIssues(parsed.error.issues, valid)}` };
+    }
+    return { ok: true, args: parsed.data };
+  }
+
+  private async authorizePath(tool: string, p: string, access: FileAccess): Promise<ResolvedPath | { refused: string }> {
+    let r: ResolvedPath;
+    try {
+      r = await resolvePath(p, this.opts.workspace);
+    } catch (err) {
+      if (err instanceof PathResolutionError) return { refused: err.message };
+      throw err;
+    }
+    const refusal = this.opts.gate.scope.refusal(r.real, p);
+    if (refusal !== null) return { refused: `permission denied: ${refusal}` };
+    const def = this.opts.catalog.get(tool)?.def;
+    const decision = await this.opts.gate.check({
+      tool,
+      readOnly: access === 'read' && def?.readOnly === true,
+      fileEdit: def?.fileEdit === true,
+      subjects: [this.subjectOf(r.real)],
+    });
+    return decision.allowed ? r : { refused: `permission denied: ${decision.reason}` };
+  }
+
+  private subjectOf(real: string): Subject {
+    const shown = this.display(real);
+    return shown === real ? [real] : [shown, real];
+  }
+
+  private display(real: string): string {
+    const ws = this.opts.workspace;
+    if (real === ws) return '.';
+    if (real.startsWith(ws === '/' ? '/' : `${ws}/`)) return path.relative(ws, real);
+    return real;
+  }
+}
+
+function failure(name: string, err: unknown): ToolCallResult {
+  if (err instanceof ToolError) return { ok: false, error: `${name}: ${err.message}` };
+  const e = err as NodeJS.ErrnoException;
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return { ok: false, error: `${name}: ${e.message}` };
+  return { ok: false, error: `${name} failed: ${e?.message ?? String(err)}` };
+}
+
+/** Settle with the tool's result, or reject as soon as the call's signal aborts. */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason = signal.reason as Error | undefined;
+  const timedOut = reason?.name === 'TimeoutError';
+  const e = new Error(timedOut ? 'call exceeded its deadline and was aborted' : 'call was cancelled');
+  e.name = 'AbortError';
+  return e;
+}

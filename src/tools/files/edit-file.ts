@@ -1,0 +1,78 @@
+import { lstat } from 'node:fs/promises';
+import * as z from 'zod';
+import { defineTool, ToolError } from '../tool.ts';
+import description from './edit-file.md';
+import { atomicWrite, looksBinary, readChecked } from './safe-fs.ts';
+
+const MAX_EDIT_BYTES = 16 * 1024 * 1024;
+const BOM = '\uFEFF';
+
+export const editFileTool = defineTool({
+  name: 'edit_file',
+  description,
+  readOnly: false,
+  fileEdit: true,
+  narrowHint: '',
+  args: z.strictObject({
+    path: z.string().min(1).describe('File to edit, relative to the workspace root (or absolute).'),
+    old_string: z.string().describe('The exact text to replace; must occur exactly once unless replace_all is true.'),
+    new_string: z.string().describe('The replacement text, inserted literally.'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one. Default false.'),
+  }),
+  paths: (a) => [{ arg: 'path', path: a.path, access: 'write' }],
+  async run(args, ctx) {
+    const target = ctx.paths.get('path')!;
+    const shown = ctx.display(target.real);
+    if (args.old_string.length === 0) {
+      throw new ToolError(`old_string is empty; give the exact text to replace${ctx.hasTool('write_file') ? ' (to write a whole file, use write_file)' : ''}`);
+    }
+    if (args.old_string.trim().length === 0) {
+      throw new ToolError('old_string is only whitespace; include neighbouring text so the match is unambiguous');
+    }
+    if (args.old_string === args.new_string) throw new ToolError('old_string and new_string are identical; nothing to change');
+    if (!target.exists) {
+      throw new ToolError(`file not found: ${shown}${ctx.hasTool('write_file') ? ' (to create a file, use write_file)' : ''}`);
+    }
+    const mode = (await lstat(target.real)).mode & 0o7777;
+    const raw = await readChecked(target.real, MAX_EDIT_BYTES);
+    if (looksBinary(raw)) throw new ToolError(`${shown} is a binary file; edit_file edits text`);
+
+    let text = raw.toString('utf8');
+    const hasBom = text.startsWith(BOM);
+    if (hasBom) text = text.slice(1);
+    // A CRLF file stays CRLF: models write "\n", so both strings are converted
+    // to the file's convention before matching and splicing.
+    const crlf = text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
+    const oldString = crlf ? toCrlf(args.old_string) : args.old_string;
+    const newString = crlf ? toCrlf(args.new_string) : args.new_string;
+
+    const positions: number[] = [];
+    for (let i = text.indexOf(oldString); i !== -1; i = text.indexOf(oldString, i + oldString.length)) positions.push(i);
+    if (positions.length === 0) {
+      throw new ToolError(
+        `old_string was not found in ${shown} (0 matches); it must match exactly, including whitespace and indentation${ctx.hasTool('read_file') ? ' — read_file shows the current text' : ''}`,
+      );
+    }
+    if (positions.length > 1 && args.replace_all !== true) {
+      throw new ToolError(
+        `old_string matches ${positions.length} times in ${shown}; include more surrounding text so it matches once, or pass replace_all: true to replace all ${positions.length}`,
+      );
+    }
+    // Splice by index: never String.replace, whose replacement patterns ($&, $1, $$)
+    // would rewrite the model's text.
+    const parts: string[] = [];
+    let from = 0;
+    for (const at of positions) {
+      parts.push(text.slice(from, at), newString);
+      from = at + oldString.length;
+    }
+    parts.push(text.slice(from));
+    const updated = (hasBom ? BOM : '') + parts.join('');
+    await atomicWrite(target.real, updated, mode);
+    return { path: shown, replacements: positions.length, line_endings: crlf ? 'crlf' : 'lf' };
+  },
+});
+
+function toCrlf(s: string): string {
+  return s.replace(/\r?\n/g, '\r\n');
+}

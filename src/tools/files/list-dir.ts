@@ -1,0 +1,44 @@
+import { lstat, readdir, realpath } from 'node:fs/promises';
+import * as z from 'zod';
+import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import description from './list-dir.md';
+
+export const listDirTool = defineTool({
+  name: 'list_dir',
+  description,
+  readOnly: true,
+  narrowHint: 'List a subdirectory, or find files by name pattern instead.',
+  args: z.strictObject({
+    path: z.string().min(1).optional().describe('Directory to list, relative to the workspace root (or absolute). Default: the workspace root.'),
+  }),
+  paths: (a) => [{ arg: 'path', path: a.path ?? '.', access: 'read' }],
+  async run(_args, ctx) {
+    const target = ctx.paths.get('path')!;
+    const shown = ctx.display(target.real);
+    if (!target.exists) throw new ToolError(`directory not found: ${shown}`);
+    let dirents;
+    try {
+      dirents = await readdir(target.real, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') throw new ToolError(`${shown} is a file, not a directory`);
+      throw err;
+    }
+    // A directory swapped for a symlink after the permission check would list
+    // somewhere else; confirm the path still leads where the gate looked.
+    if ((await realpath(target.real)) !== target.real) throw new ToolError(`${shown} moved after the permission check; refused`);
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Sizes cost a stat each; only the entries that can be shown need one.
+    const shownCount = Math.min(dirents.length, ctx.caps.maxLines);
+    const entries: JsonObject[] = [];
+    for (const [i, d] of dirents.entries()) {
+      const type = d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other';
+      const entry: JsonObject = { name: d.name, type };
+      if (type === 'file' && i < shownCount) {
+        const st = await lstat(`${target.real}/${d.name}`).catch(() => null);
+        if (st) entry.size = st.size;
+      }
+      entries.push(entry);
+    }
+    return { path: shown, count: entries.length, entries };
+  },
+});

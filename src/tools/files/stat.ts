@@ -1,0 +1,42 @@
+import { stat } from 'node:fs/promises';
+import * as z from 'zod';
+import { defineTool, type JsonObject } from '../tool.ts';
+import description from './stat.md';
+
+export const statTool = defineTool({
+  name: 'stat',
+  description,
+  readOnly: true,
+  narrowHint: '',
+  args: z.strictObject({
+    path: z.string().min(1).describe('File or directory to inspect, relative to the workspace root (or absolute).'),
+  }),
+  paths: (a) => [{ arg: 'path', path: a.path, access: 'read' }],
+  async run(_args, ctx) {
+    const target = ctx.paths.get('path')!;
+    const shown = ctx.display(target.real);
+    if (!target.exists) return { path: shown, exists: false };
+    const st = await stat(target.real);
+    const result: JsonObject = {
+      path: shown,
+      exists: true,
+      type: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other',
+      is_dir: st.isDirectory(),
+      size: st.size,
+      mtime: st.mtime.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      mode: (st.mode & 0o7777).toString(8).padStart(4, '0'),
+      permissions: permissionString(st.mode),
+    };
+    return result;
+  },
+});
+
+function permissionString(mode: number): string {
+  const kind = (mode & 0o170000) === 0o040000 ? 'd' : (mode & 0o170000) === 0o120000 ? 'l' : '-';
+  const bits = ['r', 'w', 'x'];
+  let s = kind;
+  for (let shift = 6; shift >= 0; shift -= 3) {
+    for (let i = 0; i < 3; i++) s += mode & (1 << (shift + 2 - i)) ? bits[i] : '-';
+  }
+  return s;
+}

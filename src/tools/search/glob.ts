@@ -1,0 +1,38 @@
+import { stat } from 'node:fs/promises';
+import * as z from 'zod';
+import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import { listFiles } from './file-list.ts';
+import description from './glob.md';
+import { compileNamePattern } from './name-pattern.ts';
+import { chooseEngine } from './ripgrep.ts';
+
+export const globTool = defineTool({
+  name: 'glob',
+  description,
+  readOnly: true,
+  narrowHint: 'Narrow `path` or make `pattern` more specific.',
+  args: z.strictObject({
+    pattern: z.string().min(1).describe('File-name pattern, e.g. "*.go"; with a "/" it matches the relative path, e.g. "cmd/**/main.go".'),
+    path: z.string().min(1).optional().describe('Directory to search, relative to the workspace root (or absolute). Default: the workspace root.'),
+  }),
+  paths: (a) => [{ arg: 'path', path: a.path ?? '.', access: 'read' }],
+  async run(args, ctx) {
+    const root = ctx.paths.get('path')!;
+    const shownRoot = ctx.display(root.real);
+    if (!root.exists) throw new ToolError(`directory not found: ${shownRoot}`);
+    if (!(await stat(root.real)).isDirectory()) throw new ToolError(`${shownRoot} is a file; glob searches directories`);
+    const matches = compileNamePattern(args.pattern);
+    const { files, complete } = await listFiles(root.real, chooseEngine(ctx.settings), ctx.signal, ctx.workspace);
+    const prefix = root.real === '/' ? 1 : root.real.length + 1;
+    const paths = files
+      .filter((f) => matches(f.slice(prefix)) && ctx.readable(f))
+      .map((f) => ctx.display(f))
+      .sort();
+    const result: JsonObject = { path: shownRoot, pattern: args.pattern, count: paths.length, paths };
+    if (!complete) {
+      result.truncated = true;
+      result.note = 'The tree is larger than one listing covers; narrow `path`.';
+    }
+    return result;
+  },
+});

@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { RE2JS } from 're2js';
+import { looksBinary } from '../files/safe-fs.ts';
+import { ToolError } from '../tool.ts';
+import { compileNamePattern } from './name-pattern.ts';
+import { walkFiles } from './walk.ts';
+
+/** Lines longer than this are elided as ripgrep's --max-columns-preview does. */
+const MAX_COLUMNS = 500;
+/** The in-process engine reads whole files; larger ones are skipped rather than loaded. */
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+export function compileRe2(pattern: string, ignoreCase: boolean, extraFlags = 0): RE2JS {
+  try {
+    return RE2JS.compile(pattern, (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | extraFlags);
+  } catch (err) {
+    throw new ToolError(`invalid pattern (RE2 syntax: no look-around or backreferences): ${(err as Error).message}`);
+  }
+}
+
+export interface InProcessGrep {
+  root: string;
+  isFile: boolean;
+  pattern: string;
+  ignoreCase: boolean;
+  include: string | undefined;
+  signal: AbortSignal;
+  workspace: string;
+  /** Return false to stop the search. */
+  onMatch(absPath: string, line: number, text: string): boolean;
+}
+
+/**
+ * The engine used where no ripgrep binary exists: the same file selection as
+ * rg (see walk.ts) and RE2 semantics through re2js, which runs in linear time
+ * — a pathological pattern such as `(a+)+$` cannot stall it.
+ */
+export async function grepInProcess(opts: InProcessGrep): Promise<void> {
+  const perLine = compileRe2(opts.pattern, opts.ignoreCase);
+  // A whole-file pre-check (multi-line mode, so ^ and $ still mean line edges)
+  // skips most files without splitting them into lines.
+  const wholeFile = compileRe2(opts.pattern, opts.ignoreCase, RE2JS.MULTILINE);
+  const include = opts.include !== undefined ? compileNamePattern(opts.include) : null;
+  const files = opts.isFile ? single(opts.root) : walkFiles(opts.root, opts.signal, opts.workspace);
+  for await (const abs of files) {
+    if (opts.signal.aborted) return;
+    if (include && !opts.isFile && !include(path.relative(opts.root, abs))) continue;
+    let buf: Buffer;
+    try {
+      buf = await readFile(abs);
+    } catch {
+      continue;
+    }
+    if (buf.length > MAX_FILE_BYTES || looksBinary(buf)) continue;
+    const text = buf.toString('utf8');
+    if (!wholeFile.matcher(text).find()) continue;
+    const lines = text.split('\n');
+    if (text.endsWith('\n')) lines.pop(); // the newline ends the last line; it does not start another
+    let lineNo = 0;
+    for (const line of lines) {
+      lineNo += 1;
+      if (!perLine.matcher(line).find()) continue;
+      const shown = line.length > MAX_COLUMNS ? `${line.slice(0, MAX_COLUMNS)} [... omitted end of long line]` : line;
+      if (!opts.onMatch(abs, lineNo, shown)) return;
+    }
+  }
+}
+
+async function* single(file: string): AsyncGenerator<string> {
+  yield file;
+}

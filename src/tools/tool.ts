@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import type { ResolvedPath } from '../permissions/resolve-path.ts';
+import type { OutputCaps } from './output.ts';
+
+/** Anything JSON can carry; a tool result is always a JSON object. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export type FileAccess = 'read' | 'write';
+
+/** A path argument the gate must check before the tool runs. */
+export interface PathClaim {
+  /** The argument it came from, so the tool can find its resolved form. */
+  arg: string;
+  /** What the model sent (relative to the workspace, absolute, or `~/…`). */
+  path: string;
+  access: FileAccess;
+  /**
+   * Resolve a symlink in the last component (default). delete_file says false:
+   * removing a link must remove the link, not its target.
+   */
+  followFinal?: boolean;
+}
+
+/**
+ * Refusals and failures the model should see. Thrown by a tool's `run`; the
+ * dispatcher turns it into `{"error": message}` and never into a crash.
+ */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+}
+
+/** What the dispatcher hands a tool for one call. */
+export interface ToolContext {
+  /** The workspace root, symlinks resolved. */
+  readonly workspace: string;
+  /** Paths named by `paths(args)`, resolved and already passed by the gate, by argument name. */
+  readonly paths: ReadonlyMap<string, ResolvedPath>;
+  /**
+   * Resolve and gate a further path the tool discovers or was given in a batch
+   * (read_many_files entries, walk results). Resolves to a reason string when
+   * the gate refuses, so batch tools can report it per entry and carry on.
+   */
+  authorizePath(path: string, access: FileAccess): Promise<ResolvedPath | { refused: string }>;
+  /** Workspace-relative for paths inside the workspace, absolute otherwise. */
+  display(realPath: string): string;
+  /**
+   * Whether path_scope and the deny rules let this tool read an already-physical
+   * path (walk results: the walk never follows symlinks, so no resolution needed).
+   */
+  readable(realPath: string): boolean;
+  /** The caps the output layer will apply; tools use them to stop early. */
+  readonly caps: OutputCaps;
+  /** This tool's settings from the recipe (`tools.<name>`), already validated. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** Whether a tool is registered in this catalog (for messages that name another tool). */
+  hasTool(name: string): boolean;
+  /** Aborted at the call's deadline. */
+  readonly signal: AbortSignal;
+}
+
+export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
+  /** Canonical name: the gate key is `tool.<name>`. */
+  readonly name: string;
+  /**
+   * The model-facing description, a template: `{{#other_tool}}…{{/other_tool}}`
+   * keeps a passage only when other_tool is registered, `{{^other_tool}}…{{/other_tool}}`
+   * only when it is not (see catalog.ts, "descriptions follow the catalog").
+   */
+  readonly description: string;
+  readonly args: Args;
+  /** Changes nothing outside the process: may run without approval and concurrently. */
+  readonly readOnly: boolean;
+  /** A file write that `accept-edits` mode approves without asking. */
+  readonly fileEdit?: boolean;
+  /** Alternative argument names accepted and mapped before validation (`query` → `expression`). */
+  readonly aliases?: Readonly<Record<string, string>>;
+  /** The paths this call touches, for path_scope and per-path permission rules. */
+  paths?(args: z.output<Args>): PathClaim[];
+  /** How to narrow a result that hit the output caps; goes into the truncation note. */
+  readonly narrowHint: string;
+  run(args: z.output<Args>, ctx: ToolContext): Promise<JsonObject>;
+}
+
+/** Helps TypeScript infer `Args` from the schema when declaring a tool. */
+export function defineTool<Args extends z.ZodType>(def: ToolDefinition<Args>): ToolDefinition<Args> {
+  return def;
+}
+
+export type AnyTool = ToolDefinition<z.ZodType>;

@@ -1,0 +1,80 @@
+import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import type { Prompter } from '../../src/permissions/gate.ts';
+import { createRuntime, type Runtime } from '../../src/runtime/runtime.ts';
+import type { FlagSettings } from '../../src/runtime/settings.ts';
+import type { JsonObject } from '../../src/tools/tool.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+/** A fresh directory (symlinks resolved), removed after the test. */
+export async function tempDir(prefix = 'core-agent-test-'): Promise<string> {
+  const dir = await realpath(await mkdtemp(path.join(tmpdir(), prefix)));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export type Tree = Record<string, string | Buffer | { symlink: string } | null>;
+
+/** Write files (`null` makes a directory, `{symlink}` a link) under `root`. */
+export async function writeTree(root: string, tree: Tree): Promise<void> {
+  for (const [rel, content] of Object.entries(tree)) {
+    const abs = path.join(root, rel);
+    await mkdir(path.dirname(abs), { recursive: true });
+    if (content === null) await mkdir(abs, { recursive: true });
+    else if (typeof content === 'object' && !Buffer.isBuffer(content)) await symlink(content.symlink, abs);
+    else await writeFile(abs, content);
+  }
+}
+
+export interface TestRuntime extends Runtime {
+  /** Call a tool through the dispatcher; returns the result or throws with the error text. */
+  ok(name: string, args: unknown): Promise<JsonObject>;
+  /** Call a tool and expect a refusal; returns the error text. */
+  refused(name: string, args: unknown): Promise<string>;
+}
+
+export interface RuntimeSetup {
+  tree?: Tree;
+  recipe?: string;
+  flags?: FlagSettings;
+  prompter?: Prompter;
+  afterGate?: (tool: string) => void | Promise<void>;
+  workspace?: string;
+}
+
+/** A workspace with files and a runtime over it, as `tools call` builds one. */
+export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { dir: string }> {
+  const dir = opts.workspace ?? (await tempDir());
+  if (opts.tree) await writeTree(dir, opts.tree);
+  let recipe: string | undefined;
+  if (opts.recipe !== undefined) {
+    recipe = path.join(await tempDir('core-agent-recipe-'), 'recipe.yaml');
+    await writeFile(recipe, opts.recipe);
+  }
+  const rt = await createRuntime({
+    flags: { workspace: dir, recipe, ...opts.flags },
+    env: {},
+    prompter: opts.prompter,
+    afterGate: opts.afterGate,
+  });
+  return {
+    ...rt,
+    dir,
+    async ok(name, args) {
+      const r = await rt.dispatcher.call(name, args);
+      if (!r.ok) throw new Error(`expected ${name} to succeed, got: ${r.error}`);
+      return r.result;
+    },
+    async refused(name, args) {
+      const r = await rt.dispatcher.call(name, args);
+      if (r.ok) throw new Error(`expected ${name} to be refused, got: ${JSON.stringify(r.result).slice(0, 300)}`);
+      return r.error;
+    },
+  };
+}

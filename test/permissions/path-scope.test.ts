@@ -1,0 +1,167 @@
+import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolvePath } from '../../src/permissions/resolve-path.ts';
+import { setup, tempDir } from '../helpers/workspace.ts';
+
+const fileTools = (p: string) =>
+  [
+    ['read_file', { path: p }],
+    ['read_many_files', { pattern: '*', path: p }],
+    ['write_file', { path: p, content: 'pwned' }],
+    ['edit_file', { path: p, old_string: 'secret', new_string: 'pwned' }],
+    ['delete_file', { path: p }],
+    ['stat', { path: p }],
+    ['list_dir', { path: p }],
+    ['glob', { pattern: '*', path: p }],
+    ['grep', { pattern: 'secret', path: p }],
+    ['json_query', { expression: '.', path: p }],
+  ] as const;
+
+async function outsideDir(): Promise<string> {
+  const dir = await tempDir('core-agent-outside-');
+  await writeFile(path.join(dir, 'secret.txt'), 'secret\n');
+  await mkdir(path.join(dir, 'sub'));
+  await writeFile(path.join(dir, 'sub', 'secret.txt'), 'secret\n');
+  return dir;
+}
+
+describe('path_scope escapes are refused for every file tool, in yolo mode too', () => {
+  it.each(['..', 'absolute', 'symlink-file', 'symlink-dir', 'dotdot-through-link', 'dangling-link'])('%s', async (kind) => {
+    const outside = await outsideDir();
+    const rt = await setup({ flags: { mode: 'yolo' } });
+    await symlink(path.join(outside, 'secret.txt'), path.join(rt.dir, 'link-file'));
+    await symlink(outside, path.join(rt.dir, 'link-dir'));
+    await symlink(path.join(outside, 'sub'), path.join(rt.dir, 'link-sub'));
+    await symlink(path.join(outside, 'new-file.txt'), path.join(rt.dir, 'dangling'));
+    const target = {
+      '..': path.relative(rt.dir, path.join(outside, 'secret.txt')),
+      absolute: path.join(outside, 'secret.txt'),
+      'symlink-file': 'link-file',
+      'symlink-dir': 'link-dir',
+      // link-sub → outside/sub; `..` after following it is outside/, not the workspace
+      'dotdot-through-link': 'link-sub/../secret.txt',
+      'dangling-link': 'dangling',
+    }[kind]!;
+    // delete_file on a link removes the link itself, which lives inside: tested below.
+    const linkItself = ['symlink-file', 'symlink-dir', 'dangling-link'].includes(kind);
+    for (const [tool, args] of fileTools(target)) {
+      if (tool === 'delete_file' && linkItself) continue;
+      const r = await rt.dispatcher.call(tool, args);
+      expect(r.ok, `${tool} on ${target}`).toBe(false);
+      expect(!r.ok && r.error, `${tool} on ${target}`).toMatch(/outside path_scope/);
+    }
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
+    await expect(readFile(path.join(outside, 'new-file.txt'))).rejects.toThrow();
+  });
+
+  it('delete_file on a link to outside removes only the link (the link is inside)', async () => {
+    const outside = await outsideDir();
+    const rt = await setup({ flags: { mode: 'yolo' } });
+    await symlink(path.join(outside, 'secret.txt'), path.join(rt.dir, 'link-file'));
+    await symlink(outside, path.join(rt.dir, 'link-dir'));
+    await symlink(path.join(outside, 'none'), path.join(rt.dir, 'dangling'));
+    for (const link of ['link-file', 'link-dir', 'dangling']) {
+      expect(await rt.ok('delete_file', { path: link })).toMatchObject({ deleted: true, note: 'removed the symlink; its target is untouched' });
+    }
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
+    expect(await readFile(path.join(outside, 'sub', 'secret.txt'), 'utf8')).toBe('secret\n');
+    // …but a path *through* a link to outside is outside.
+    await symlink(outside, path.join(rt.dir, 'link-dir'));
+    expect(await rt.refused('delete_file', { path: 'link-dir/secret.txt' })).toMatch(/outside path_scope/);
+  });
+
+  it('the refusal names path_scope and what the path resolved to', async () => {
+    const outside = await outsideDir();
+    const rt = await setup();
+    await symlink(path.join(outside, 'secret.txt'), path.join(rt.dir, 'link'));
+    const err = await rt.refused('read_file', { path: 'link' });
+    expect(err).toBe(
+      `read_file: permission denied: link (resolved to ${path.join(outside, 'secret.txt')}) is outside path_scope ` +
+        `(allowed: .; relative entries are under ${rt.dir}). To grant it, add the path to permissions.path_scope.allow in the recipe.`,
+    );
+  });
+
+  it('a symlink loop is refused, not followed forever', async () => {
+    const rt = await setup({ flags: { mode: 'yolo' } });
+    await symlink('loop-b', path.join(rt.dir, 'loop-a'));
+    await symlink('loop-a', path.join(rt.dir, 'loop-b'));
+    for (const [tool, args] of fileTools('loop-a')) {
+      if (tool === 'delete_file') continue; // removes the link itself, which is fine
+      expect(await rt.refused(tool, args)).toMatch(/symlink loop/);
+    }
+  });
+
+  it('a directory swapped for a symlink after the check is caught at open', async () => {
+    const outside = await outsideDir();
+    let swap = false;
+    const rt = await setup({
+      tree: { 'dir/secret.txt': 'inside\n' },
+      flags: { mode: 'yolo' },
+      async afterGate() {
+        if (!swap) return;
+        await rename(path.join(rt.dir, 'dir'), path.join(rt.dir, 'dir-old'));
+        await symlink(path.join(outside, 'sub'), path.join(rt.dir, 'dir'));
+      },
+    });
+    const reset = async () => {
+      const { rm } = await import('node:fs/promises');
+      await rm(path.join(rt.dir, 'dir'), { force: true });
+      await rename(path.join(rt.dir, 'dir-old'), path.join(rt.dir, 'dir'));
+    };
+    for (const [tool, args] of [
+      ['read_file', { path: 'dir/secret.txt' }],
+      ['edit_file', { path: 'dir/secret.txt', old_string: 'secret', new_string: 'pwned' }],
+      ['json_query', { expression: '.', path: 'dir/secret.txt' }],
+      ['list_dir', { path: 'dir' }],
+    ] as const) {
+      swap = true;
+      const err = await rt.refused(tool, args);
+      swap = false;
+      expect(err, tool).toMatch(/after the permission check/);
+      await reset();
+    }
+    swap = true;
+    const many = await rt.ok('read_many_files', { paths: ['dir/secret.txt'] });
+    swap = false;
+    expect(JSON.stringify(many)).not.toContain('secret\\n');
+    expect(await readFile(path.join(outside, 'sub', 'secret.txt'), 'utf8')).toBe('secret\n');
+  });
+
+  it('path_scope.allow extends access; path_scope.deny carves out of it', async () => {
+    const outside = await outsideDir();
+    const rt = await setup({
+      tree: { 'src/a.ts': 'a', '.env': 'KEY=1', 'certs/x.pem': 'p' },
+      recipe: `permissions:\n  path_scope:\n    allow: [".", "${outside}"]\n    deny: [".env", "**/*.pem"]\n`,
+    });
+    expect((await rt.ok('read_file', { path: path.join(outside, 'secret.txt') })).content).toBe('secret\n');
+    expect(await rt.refused('read_file', { path: '.env' })).toMatch(/path_scope.deny entry ".env"/);
+    expect(await rt.refused('read_file', { path: 'certs/x.pem' })).toMatch(/path_scope.deny entry "\*\*\/\*.pem"/);
+    await rt.ok('read_file', { path: 'src/a.ts' });
+  });
+
+  it('a narrowed allow list keeps the rest of the workspace out', async () => {
+    const rt = await setup({ tree: { 'src/a.ts': 'a', 'other/b.ts': 'b' }, recipe: 'permissions:\n  path_scope:\n    allow: ["src"]\n' });
+    await rt.ok('read_file', { path: 'src/a.ts' });
+    expect(await rt.refused('read_file', { path: 'other/b.ts' })).toMatch(/outside path_scope \(allowed: src/);
+  });
+});
+
+describe('resolvePath', () => {
+  it('applies .. to the physical directory after following a link', async () => {
+    const base = await tempDir();
+    await mkdir(path.join(base, 'a/b'), { recursive: true });
+    await symlink(path.join(base, 'a/b'), path.join(base, 'l'));
+    expect((await resolvePath('l/../x', base)).real).toBe(path.join(base, 'a/x'));
+    expect((await resolvePath('l/new/file', base)).real).toBe(path.join(base, 'a/b/new/file'));
+    expect((await resolvePath('l', base, { followFinal: false })).real).toBe(path.join(base, 'l'));
+  });
+
+  it('refuses empty and NUL paths and a file used as a directory', async () => {
+    const base = await tempDir();
+    await writeFile(path.join(base, 'f'), '');
+    await expect(resolvePath('', base)).rejects.toThrow(/empty/);
+    await expect(resolvePath('a\0b', base)).rejects.toThrow(/NUL/);
+    await expect(resolvePath('f/x', base)).rejects.toThrow(/not a directory/);
+  });
+});

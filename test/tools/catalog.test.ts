@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { BUILTIN_TOOL_NAMES } from '../../src/config/tool-names.ts';
+import { BUILTIN_TOOLS } from '../../src/tools/builtin.ts';
+import { Catalog, CatalogError } from '../../src/tools/catalog.ts';
+import { referencedTools, renderDescription } from '../../src/tools/describe.ts';
+import { defineTool, type AnyTool } from '../../src/tools/tool.ts';
+
+/** Every way a description or schema could name a tool: `name` in backticks, or the bare word. */
+function mentions(text: string, tool: string): boolean {
+  return new RegExp(`(^|[^A-Za-z0-9_])${tool}([^A-Za-z0-9_]|$)`).test(text);
+}
+
+describe('the built-in catalog', () => {
+  it('registers every implemented tool in canonical order by default', () => {
+    expect(Catalog.build(BUILTIN_TOOLS).names()).toEqual([...BUILTIN_TOOL_NAMES]);
+  });
+
+  it('disables by canonical name, and an unknown name is an error listing the valid ones', () => {
+    expect(Catalog.build(BUILTIN_TOOLS, { disable: ['grep', 'write_file'] }).names()).not.toContain('grep');
+    expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(CatalogError);
+    expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(/unknown tool "gerp" — did you mean "grep"\? Valid: read_file, /);
+    expect(() => Catalog.build(BUILTIN_TOOLS, { enable: ['bash'] })).toThrow(/unknown tool "bash"/);
+  });
+
+  it('enable puts back what disable removed', () => {
+    expect(Catalog.build(BUILTIN_TOOLS, { disable: ['grep'], enable: ['grep'] }).has('grep')).toBe(true);
+  });
+
+  it('leaves out a tool whose registration condition fails, and reports why', () => {
+    const cat = Catalog.build(BUILTIN_TOOLS, { unavailable: (t) => (t.name === 'json_query' ? 'no jq here' : null) });
+    expect(cat.has('json_query')).toBe(false);
+    expect(cat.skipped).toEqual([{ name: 'json_query', reason: 'no jq here' }]);
+  });
+
+  it('gives every tool a draft-7 JSON Schema with no extra properties allowed', () => {
+    for (const t of Catalog.build(BUILTIN_TOOLS).list()) {
+      expect(t.inputSchema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.inputSchema.additionalProperties).toBe(false);
+    }
+  });
+
+  it('has descriptions that name only registered tools, for every single disabled tool', () => {
+    for (const gone of BUILTIN_TOOL_NAMES) {
+      const cat = Catalog.build(BUILTIN_TOOLS, { disable: [gone] });
+      for (const t of cat.list()) {
+        const surface = JSON.stringify({ d: t.description, s: t.inputSchema });
+        expect(mentions(surface, gone), `${t.name} mentions disabled ${gone}: ${t.description}`).toBe(false);
+      }
+    }
+  });
+
+  it('has descriptions that keep their cross-references when the other tool is registered', () => {
+    const all = Catalog.build(BUILTIN_TOOLS);
+    expect(all.get('read_file')!.description).toContain('`read_many_files`');
+    expect(all.get('grep')!.description).toContain('`read_file` as `offset`');
+    const alone = Catalog.build(BUILTIN_TOOLS, { disable: BUILTIN_TOOL_NAMES.filter((n) => n !== 'grep') });
+    expect(alone.get('grep')!.description).not.toMatch(/read_file/);
+  });
+
+  it('never names bash while this build has no bash tool', () => {
+    for (const t of Catalog.build(BUILTIN_TOOLS).list()) expect(mentions(t.description, 'bash')).toBe(false);
+  });
+
+  it('only references tools by sections the renderer understands', () => {
+    for (const def of BUILTIN_TOOLS) {
+      for (const ref of referencedTools(def.description)) expect(ref).toMatch(/^[a-z_]+$/);
+      expect(() => renderDescription(def.description, () => true)).not.toThrow();
+    }
+  });
+});
+
+describe('renderDescription', () => {
+  it('keeps {{#x}} passages when x is registered and {{^x}} passages when it is not', () => {
+    const t = 'Base.{{#grep}} Use `grep`.{{/grep}}{{^grep}} No search.{{/grep}}';
+    expect(renderDescription(t, (n) => n === 'grep')).toBe('Base. Use `grep`.');
+    expect(renderDescription(t, () => false)).toBe('Base. No search.');
+  });
+
+  it('rejects an unbalanced section', () => {
+    expect(() => renderDescription('A {{#grep}} oops', () => true)).toThrow(/unbalanced/);
+  });
+});
+
+describe('a custom tool through the framework', () => {
+  it('validates its arguments and renders its description against the catalog', () => {
+    const echo = defineTool({
+      name: 'echo',
+      description: 'Echo.{{#read_file}} See `read_file`.{{/read_file}}',
+      readOnly: true,
+      narrowHint: '',
+      args: z.strictObject({ text: z.string() }),
+      run: async (a) => ({ text: a.text }),
+    }) as unknown as AnyTool;
+    const cat = Catalog.build([echo]);
+    expect(cat.get('echo')!.description).toBe('Echo.');
+    expect(cat.get('echo')!.inputSchema.required).toEqual(['text']);
+  });
+});
