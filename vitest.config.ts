@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vitest/config';
-import { JQ_WORKER_MODULE, jqWorkerSource } from './scripts/worker-source.mjs';
+import { JQ_WORKER_MODULE, jqWorkerModule } from './scripts/worker-source.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -12,7 +12,7 @@ const coreAgentLoaders: Plugin = {
     return id === JQ_WORKER_MODULE ? `\0${JQ_WORKER_MODULE}` : null;
   },
   async load(id) {
-    if (id === `\0${JQ_WORKER_MODULE}`) return `export default ${JSON.stringify(await jqWorkerSource())};`;
+    if (id === `\0${JQ_WORKER_MODULE}`) return jqWorkerModule();
     if (id.endsWith('.md')) return `export default ${JSON.stringify(readFileSync(id, 'utf8'))};`;
     return null;
   },

@@ -18,7 +18,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DIRS = 500;
 const FILES_PER_DIR = 100;
 const FILE_BYTES = 10_600;
-const GREP_PATTERN = 'needle_[0-9]+_found';
+const GREP_PATTERN = 'needle_12[0-9][0-9]_found';
 const GLOB_PATTERN = '*.rs';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -27,9 +27,26 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function generateTree(): Promise<void> {
   if (existsSync(path.join(tree, '.complete'))) return;
   console.log(`generating ${DIRS * FILES_PER_DIR} files of ~${FILE_BYTES} bytes under ${tree} …`);
-  const words = ['alpha', 'beta', 'gamma', 'delta', 'fn', 'let', 'const', 'return', 'value', 'error', 'config', 'kube', 'pod', 'node', 'x', 'count'];
+  const words = [
+    'alpha',
+    'beta',
+    'gamma',
+    'delta',
+    'fn',
+    'let',
+    'const',
+    'return',
+    'value',
+    'error',
+    'config',
+    'kube',
+    'pod',
+    'node',
+    'x',
+    'count',
+  ];
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   let needles = 0;
   for (let d = 0; d < DIRS; d++) {
     const dir = path.join(tree, `pkg${String(d).padStart(3, '0')}`, 'src');
@@ -66,7 +83,11 @@ function timeCommand(cmd: string, args: string[], cwd: string): { ms: number; ma
 function repeat(cmd: string, args: string[], cwd: string, runs = RUNS) {
   timeCommand(cmd, args, cwd); // warm the page cache and the binary
   const samples = Array.from({ length: runs }, () => timeCommand(cmd, args, cwd));
-  return { ms: median(samples.map((s) => s.ms)), maxRssKb: Math.max(...samples.map((s) => s.maxRssKb ?? 0)) || null, stdout: samples[0]!.stdout };
+  return {
+    ms: median(samples.map((s) => s.ms)),
+    maxRssKb: Math.max(...samples.map((s) => s.maxRssKb ?? 0)) || null,
+    stdout: samples[0]!.stdout,
+  };
 }
 
 function harness(script: string, args: string[]): { ms: number; maxRssKb: number; count: unknown } {
@@ -90,7 +111,9 @@ const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed
 await mkdir(cache, { recursive: true });
 await generateTree();
 const du = spawnSync('du', ['-sb', tree], { encoding: 'utf8' }).stdout.split('\t')[0];
-const files = spawnSync(rg, ['--files', tree], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout.split('\n').filter(Boolean).length;
+const files = spawnSync(rg, ['--files', tree], { encoding: 'utf8', maxBuffer: 1 << 30 })
+  .stdout.split('\n')
+  .filter(Boolean).length;
 const { inproc, baseline } = await bundleHarnesses();
 console.log(`tree: ${files} files, ${(Number(du) / 1e6).toFixed(0)} MB; node ${process.version}; ${RUNS} runs, medians\n`);
 
@@ -98,7 +121,11 @@ const rows: Array<[string, string, string, string]> = [];
 const results: Record<string, unknown> = { node: process.version, files, bytes: Number(du), runs: RUNS };
 
 // grep
-const rgGrep = repeat(rg, ['--no-config', '--line-number', '--with-filename', '--null', '--no-heading', '--color=never', `--regexp=${GREP_PATTERN}`, '--', '.'], tree);
+const rgGrep = repeat(
+  rg,
+  ['--no-config', '--line-number', '--with-filename', '--null', '--no-heading', '--color=never', `--regexp=${GREP_PATTERN}`, '--', '.'],
+  tree,
+);
 const rgMatches = rgGrep.stdout.split('\n').filter(Boolean).length;
 const grepArgs = JSON.stringify({ pattern: GREP_PATTERN });
 const ourGrep = harness(inproc, [tree, 'grep', grepArgs, String(RUNS)]);
@@ -108,7 +135,16 @@ rows.push(['rg (direct)', fmt(rgGrep.ms), '1.00×', rss(rgGrep.maxRssKb)]);
 rows.push(['grep tool, in process', fmt(ourGrep.ms), `${(ourGrep.ms / rgGrep.ms).toFixed(2)}×`, rss(ourGrep.maxRssKb)]);
 rows.push(['grep tool, `tools call` CLI', fmt(cliGrep.ms), `${(cliGrep.ms / rgGrep.ms).toFixed(2)}×`, rss(cliGrep.maxRssKb)]);
 rows.push(['plain JS walk + RegExp', fmt(jsGrep.ms), `${(jsGrep.ms / rgGrep.ms).toFixed(2)}×`, rss(jsGrep.maxRssKb)]);
-results.grep = { pattern: GREP_PATTERN, rgMatches, toolMatches: ourGrep.count, jsMatches: jsGrep.count, rg: rgGrep, inproc: ourGrep, cli: { ms: cliGrep.ms, maxRssKb: cliGrep.maxRssKb }, js: jsGrep };
+results.grep = {
+  pattern: GREP_PATTERN,
+  rgMatches,
+  toolMatches: ourGrep.count,
+  jsMatches: jsGrep.count,
+  rg: rgGrep,
+  inproc: ourGrep,
+  cli: { ms: cliGrep.ms, maxRssKb: cliGrep.maxRssKb },
+  js: jsGrep,
+};
 
 // glob
 const rgFiles = repeat(rg, ['--no-config', '--files', '--null', '--', '.'], tree);
@@ -120,7 +156,15 @@ rows.push(['rg --files (direct)', fmt(rgFiles.ms), '1.00×', rss(rgFiles.maxRssK
 rows.push(['glob tool, in process', fmt(ourGlob.ms), `${(ourGlob.ms / rgFiles.ms).toFixed(2)}×`, rss(ourGlob.maxRssKb)]);
 rows.push(['glob tool, `tools call` CLI', fmt(cliGlob.ms), `${(cliGlob.ms / rgFiles.ms).toFixed(2)}×`, rss(cliGlob.maxRssKb)]);
 rows.push(['plain JS walk + match', fmt(jsGlob.ms), `${(jsGlob.ms / rgFiles.ms).toFixed(2)}×`, rss(jsGlob.maxRssKb)]);
-results.glob = { pattern: GLOB_PATTERN, toolMatches: ourGlob.count, jsMatches: jsGlob.count, rg: { ms: rgFiles.ms, maxRssKb: rgFiles.maxRssKb }, inproc: ourGlob, cli: { ms: cliGlob.ms, maxRssKb: cliGlob.maxRssKb }, js: jsGlob };
+results.glob = {
+  pattern: GLOB_PATTERN,
+  toolMatches: ourGlob.count,
+  jsMatches: jsGlob.count,
+  rg: { ms: rgFiles.ms, maxRssKb: rgFiles.maxRssKb },
+  inproc: ourGlob,
+  cli: { ms: cliGlob.ms, maxRssKb: cliGlob.maxRssKb },
+  js: jsGlob,
+};
 
 // cold start
 const coldRuns = Math.max(RUNS, 20);
@@ -128,11 +172,18 @@ const nodeBare = repeat(node, ['-e', '0'], root, coldRuns);
 const cold = repeat(node, [bundle, 'tools', 'list', '--json'], root, coldRuns);
 rows.push(['node -e 0', fmt(nodeBare.ms), '1.00×', rss(nodeBare.maxRssKb)]);
 rows.push(['core-agent tools list --json', fmt(cold.ms), `${(cold.ms / nodeBare.ms).toFixed(2)}×`, rss(cold.maxRssKb)]);
-results.coldStart = { runs: coldRuns, node: { ms: nodeBare.ms, maxRssKb: nodeBare.maxRssKb }, bundle: { ms: cold.ms, maxRssKb: cold.maxRssKb } };
+results.coldStart = {
+  runs: coldRuns,
+  node: { ms: nodeBare.ms, maxRssKb: nodeBare.maxRssKb },
+  bundle: { ms: cold.ms, maxRssKb: cold.maxRssKb },
+};
 
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(`${'measurement'.padEnd(width)}  median      ratio   peak RSS`);
-for (const [name, ms, ratio, mem] of rows) console.log(`${name.padEnd(width)}  ${ms.padStart(10)}  ${ratio.padStart(6)}  ${mem.padStart(8)}`);
-console.log(`\ngrep matches: rg ${rgMatches}, tool ${String(ourGrep.count)}, JS ${String(jsGrep.count)}; glob matches: tool ${String(ourGlob.count)}, JS ${String(jsGlob.count)}`);
+for (const [name, ms, ratio, mem] of rows)
+  console.log(`${name.padEnd(width)}  ${ms.padStart(10)}  ${ratio.padStart(6)}  ${mem.padStart(8)}`);
+console.log(
+  `\ngrep matches: rg ${rgMatches}, tool ${String(ourGrep.count)}, JS ${String(jsGrep.count)}; glob matches: tool ${String(ourGlob.count)}, JS ${String(jsGlob.count)}`,
+);
 await writeFile(path.join(cache, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 console.log(`results: ${path.relative(root, path.join(cache, 'results.json'))}`);

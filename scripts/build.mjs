@@ -19,7 +19,9 @@ try {
   await copyFile(rg, `${root}/dist/rg`);
   await chmod(`${root}/dist/rg`, 0o755);
 } catch (err) {
-  console.warn(`build: no ripgrep binary for ${process.platform}-${process.arch}; grep/glob will use the in-process engine (${err.message})`);
+  console.warn(
+    `build: no ripgrep binary for ${process.platform}-${process.arch}; grep/glob will use the in-process engine (${err.message})`,
+  );
 }
 
 const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);

@@ -3,7 +3,7 @@
 // and the jq worker's source as a virtual module.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { JQ_WORKER_MODULE, jqWorkerSource } from './worker-source.mjs';
+import { JQ_WORKER_MODULE, jqWorkerModule } from './worker-source.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -12,7 +12,7 @@ const virtualWorker = {
   setup(b) {
     b.onResolve({ filter: /^virtual:jq-worker-source$/ }, () => ({ path: JQ_WORKER_MODULE, namespace: 'virtual' }));
     b.onLoad({ filter: /.*/, namespace: 'virtual' }, async () => ({
-      contents: `export default ${JSON.stringify(await jqWorkerSource())};`,
+      contents: await jqWorkerModule(),
       loader: 'js',
     }));
   },
@@ -34,7 +34,9 @@ export async function esbuildOptions(entry, outfile) {
     loader: { '.md': 'text' },
     define: { __CORE_AGENT_VERSION__: JSON.stringify(pkg.version) },
     // CommonJS dependencies (pino) require() Node built-ins, which ESM output cannot do without this.
-    banner: { js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);",
+    },
     plugins: [virtualWorker],
     metafile: true,
     logLevel: 'warning',

@@ -8,8 +8,8 @@ declare module '*.md' {
 // The jq worker's bundled source, produced by scripts/worker-source.mjs at build
 // (and test) time, so the single-file bundle can start the worker with eval.
 declare module 'virtual:jq-worker-source' {
-  const source: string;
-  export default source;
+  /** The worker's source, brotli-compressed and base64-encoded (a third of the size to parse at start-up). */
+  export default function compressedJqWorkerSource(): string;
 }
 
 // Replaced by esbuild's `define` with package.json's version; vitest defines it too.

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { main } from './cli/main.ts';
+import { flushLogs } from './log.ts';
 import type { Io } from './cli/usage.ts';
 
 const io: Io = {
@@ -20,12 +21,14 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-main(process.argv.slice(2), io).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`core-agent: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+main(process.argv.slice(2), io)
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`core-agent: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    },
+  )
+  .then(flushLogs);

@@ -41,6 +41,7 @@ export function flagSettings(values: Values): FlagSettings {
     mode,
     disableTools: list(values['disable-tools']),
     enableTools: list(values['enable-tools']),
-    logLevel: typeof values['log-level'] === 'string' ? parseLogLevel(values['log-level'], '--log-level') : (undefined as LogLevel | undefined),
+    logLevel:
+      typeof values['log-level'] === 'string' ? parseLogLevel(values['log-level'], '--log-level') : (undefined as LogLevel | undefined),
   };
 }

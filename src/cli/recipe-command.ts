@@ -17,7 +17,11 @@ export async function recipeCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${RECIPE_HELP}\n`);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  const { values, positionals } = parse(rest, { help: { type: 'boolean', short: 'h' }, workspace: { type: 'string', short: 'w' } }, `recipe ${sub}`);
+  const { values, positionals } = parse(
+    rest,
+    { help: { type: 'boolean', short: 'h' }, workspace: { type: 'string', short: 'w' } },
+    `recipe ${sub}`,
+  );
   if (values.help) {
     io.out(`${RECIPE_HELP}\n`);
     return EXIT.ok;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isMap, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import type { z } from 'zod';
 import { unknownName } from './did-you-mean.ts';
 import { recipeSchema, type Recipe } from './recipe-schema.ts';
@@ -23,8 +23,13 @@ export async function loadRecipe(file: string): Promise<Recipe> {
   return parseRecipe(text, file);
 }
 
+type Yaml = typeof import('yaml');
+
 /** Parse and validate recipe text; all problems are reported at once, each with its position. */
-export function parseRecipe(text: string, file: string): Recipe {
+export async function parseRecipe(text: string, file: string): Promise<Recipe> {
+  // Loaded only when there is a recipe: a run without one should not pay for a YAML parser.
+  const yaml: Yaml = await import('yaml');
+  const { LineCounter, parseDocument } = yaml;
   const lines = new LineCounter();
   // Duplicate keys are found below, so they can be reported where the second one is.
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
@@ -32,24 +37,26 @@ export function parseRecipe(text: string, file: string): Recipe {
     const pos = e.linePos?.[0];
     return `${file}:${pos?.line ?? 1}:${pos?.col ?? 1}: YAML ${e.message.split('\n')[0]}`;
   });
-  const duplicates = duplicateKeys(doc, lines, file);
+  const duplicates = duplicateKeys(yaml, doc, lines, file);
   if (syntax.length > 0 || duplicates.length > 0) throw new RecipeError([...syntax, ...duplicates]);
   const value: unknown = doc.toJS() ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new RecipeError([`${file}:1:1: a recipe is a mapping of keys (tools, tool_output, permissions), not a ${Array.isArray(value) ? 'list' : typeof value}`]);
+    throw new RecipeError([
+      `${file}:1:1: a recipe is a mapping of keys (tools, tool_output, permissions), not a ${Array.isArray(value) ? 'list' : typeof value}`,
+    ]);
   }
-  const parsed = recipeSchema.safeParse(value);
+  const parsed = recipeSchema().safeParse(value);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.flatMap((issue) => describeIssue(issue, doc, lines, file));
+  const problems = parsed.error.issues.flatMap((issue) => describeIssue(yaml, issue, doc, lines, file));
   throw new RecipeError(problems);
 }
 
-function describeIssue(issue: z.core.$ZodIssue, doc: Document, lines: LineCounter, file: string): string[] {
+function describeIssue(yaml: Yaml, issue: z.core.$ZodIssue, doc: Document, lines: LineCounter, file: string): string[] {
   const dotted = (p: readonly PropertyKey[]) => p.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
     const known = keysAt(issue.path);
     return issue.keys.map((key) => {
-      const where = position(keyNode(doc, issue.path, key) ?? nodeAt(doc, issue.path), lines);
+      const where = position(keyNode(yaml, doc, issue.path, key) ?? nodeAt(doc, issue.path), lines);
       const under = issue.path.length > 0 ? `${dotted(issue.path)}: ` : '';
       return `${file}:${where}: ${under}${unknownName('key', key, known)}`;
     });
@@ -58,7 +65,7 @@ function describeIssue(issue: z.core.$ZodIssue, doc: Document, lines: LineCounte
   return [`${file}:${where}: ${dotted(issue.path) || '(recipe)'}: ${issue.message}`];
 }
 
-function duplicateKeys(doc: Document, lines: LineCounter, file: string): string[] {
+function duplicateKeys({ visit, isScalar }: Yaml, doc: Document, lines: LineCounter, file: string): string[] {
   const found: string[] = [];
   visit(doc, {
     Map(_key, map) {
@@ -84,7 +91,7 @@ function nodeAt(doc: Document, path: readonly PropertyKey[]): Node | null {
   return doc.contents as Node | null;
 }
 
-function keyNode(doc: Document, path: readonly PropertyKey[], key: string): Node | null {
+function keyNode({ isMap, isScalar }: Yaml, doc: Document, path: readonly PropertyKey[], key: string): Node | null {
   const parent = path.length === 0 ? doc.contents : doc.getIn(path as unknown[], true);
   if (!isMap(parent)) return null;
   const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
@@ -99,7 +106,7 @@ function position(node: Node | null, lines: LineCounter): string {
 
 /** The keys the schema accepts at `path` (for "did you mean" and the list of valid keys). */
 function keysAt(path: readonly PropertyKey[]): string[] {
-  let schema: unknown = recipeSchema;
+  let schema: unknown = recipeSchema();
   for (const seg of path) {
     schema = unwrap(schema);
     const def = (schema as { _zod?: { def?: Record<string, unknown> } })._zod?.def;

@@ -12,100 +12,130 @@ import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from './tool-names.ts';
  * implements.
  */
 
-const toolName = z.string().superRefine((name, ctx) => {
-  if (!isBuiltinToolName(name)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: unknownName('tool', name, BUILTIN_TOOL_NAMES),
-    });
-  }
-});
+/** Built on first use (a run without a recipe never needs it). */
+export const recipeSchema = memo(() => buildRecipeSchema());
 
-const permissionRule = z.string().superRefine((rule, ctx) => {
-  try {
-    parseRule(rule);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    return;
-  }
-  const name = ruleToolName(rule);
-  if (name !== null && !isBuiltinToolName(name)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `rule "${rule}" names an ${unknownName('tool', name, BUILTIN_TOOL_NAMES)}`,
-    });
-  }
-});
+function buildRecipeSchema() {
+  const toolName = z.string().superRefine((name, ctx) => {
+    if (!isBuiltinToolName(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: unknownName('tool', name, BUILTIN_TOOL_NAMES),
+      });
+    }
+  });
 
-const caps = z.strictObject({
-  max_bytes: z.int().min(256).max(64 * 1024 * 1024).optional().describe('Largest result, in bytes of JSON.'),
-  max_lines: z.int().min(1).max(1_000_000).optional().describe('Most lines (file lines, matches, entries) in a result.'),
-});
+  const permissionRule = z.string().superRefine((rule, ctx) => {
+    try {
+      parseRule(rule);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return;
+    }
+    const name = ruleToolName(rule);
+    if (name !== null && !isBuiltinToolName(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `rule "${rule}" names an ${unknownName('tool', name, BUILTIN_TOOL_NAMES)}`,
+      });
+    }
+  });
 
-const searchEngine = {
-  engine: z
-    .enum(['auto', 'ripgrep', 're2'])
-    .optional()
-    .describe('auto: ripgrep when its binary is found, else the in-process RE2 engine.'),
-  ripgrep_path: z.string().min(1).optional().describe('Path to an rg binary to use instead of the bundled one.'),
-};
+  const caps = z.strictObject({
+    max_bytes: z
+      .int()
+      .min(256)
+      .max(64 * 1024 * 1024)
+      .optional()
+      .describe('Largest result, in bytes of JSON.'),
+    max_lines: z.int().min(1).max(1_000_000).optional().describe('Most lines (file lines, matches, entries) in a result.'),
+  });
 
-/** Per-tool settings: `tools.<name>`. Tools without settings take none. */
-export const toolSettingsSchemas = {
-  grep: z.strictObject(searchEngine),
-  glob: z.strictObject(searchEngine),
-  read_many_files: z.strictObject({
-    max_file_bytes: z.int().min(1).max(64 * 1024 * 1024).optional().describe('Most bytes read from any one file (default 65536).'),
-    max_files: z.int().min(1).max(10_000).optional().describe('Most files read in one call (default 200).'),
-  }),
-  json_query: z.strictObject({
-    timeout_seconds: z.number().positive().max(600).optional().describe('Wall-clock limit for one jq program (default 10).'),
-    max_input_bytes: z.int().min(1).max(1024 * 1024 * 1024).optional().describe('Largest JSON input accepted (default 67108864).'),
-  }),
-} as const;
+  const searchEngine = {
+    engine: z
+      .enum(['auto', 'ripgrep', 're2'])
+      .optional()
+      .describe('auto: ripgrep when its binary is found, else the in-process RE2 engine.'),
+    ripgrep_path: z.string().min(1).optional().describe('Path to an rg binary to use instead of the bundled one.'),
+  };
 
-export const recipeSchema = z
-  .strictObject({
-    tools: z
-      .strictObject({
-        disable: z.array(toolName).optional().describe('Built-in tools to leave out of the catalog.'),
-        enable: z.array(toolName).optional().describe('Built-in tools to put back (after a disable from a lower layer).'),
-        ...Object.fromEntries(Object.entries(toolSettingsSchemas).map(([k, v]) => [k, v.optional()])),
-      } as { disable: z.ZodOptional<z.ZodArray<typeof toolName>>; enable: z.ZodOptional<z.ZodArray<typeof toolName>> } & {
-        [K in keyof typeof toolSettingsSchemas]: z.ZodOptional<(typeof toolSettingsSchemas)[K]>;
-      })
-      .optional(),
-    tool_output: z
-      .strictObject({
-        max_bytes: caps.shape.max_bytes,
-        max_lines: caps.shape.max_lines,
-        per_tool: z
-          .strictObject(Object.fromEntries(BUILTIN_TOOL_NAMES.map((n) => [n, caps.optional()])) as Record<(typeof BUILTIN_TOOL_NAMES)[number], z.ZodOptional<typeof caps>>)
-          .optional()
-          .describe('Caps for one tool, overriding max_bytes / max_lines.'),
-      })
-      .optional(),
-    permissions: z
-      .strictObject({
-        mode: z.enum(PERMISSION_MODES).optional().describe('ask (default), accept-edits, plan or yolo.'),
-        allow: z.array(permissionRule).optional().describe('Rules for calls that run without asking: tool.<name>[:<glob>].'),
-        deny: z.array(permissionRule).optional().describe('Rules for calls that never run, in any mode. Deny wins.'),
-        path_scope: z
-          .strictObject({
-            allow: z.array(z.string().min(1)).optional().describe('Paths or globs file tools may touch. Default: ["."], the workspace.'),
-            deny: z.array(z.string().min(1)).optional().describe('Paths or globs refused even inside an allowed path.'),
-          })
-          .optional(),
-      })
-      .optional(),
-  })
-  .describe('core-agent recipe');
+  /** Per-tool settings: `tools.<name>`. Tools without settings take none. */
+  const toolSettingsSchemas = {
+    grep: z.strictObject(searchEngine),
+    glob: z.strictObject(searchEngine),
+    read_many_files: z.strictObject({
+      max_file_bytes: z
+        .int()
+        .min(1)
+        .max(64 * 1024 * 1024)
+        .optional()
+        .describe('Most bytes read from any one file (default 65536).'),
+      max_files: z.int().min(1).max(10_000).optional().describe('Most files read in one call (default 200).'),
+    }),
+    json_query: z.strictObject({
+      timeout_seconds: z.number().positive().max(600).optional().describe('Wall-clock limit for one jq program (default 10).'),
+      max_input_bytes: z
+        .int()
+        .min(1)
+        .max(1024 * 1024 * 1024)
+        .optional()
+        .describe('Largest JSON input accepted (default 67108864).'),
+    }),
+  } as const;
 
-export type Recipe = z.output<typeof recipeSchema>;
+  return z
+    .strictObject({
+      tools: z
+        .strictObject({
+          disable: z.array(toolName).optional().describe('Built-in tools to leave out of the catalog.'),
+          enable: z.array(toolName).optional().describe('Built-in tools to put back (after a disable from a lower layer).'),
+          ...Object.fromEntries(Object.entries(toolSettingsSchemas).map(([k, v]) => [k, v.optional()])),
+        } as { disable: z.ZodOptional<z.ZodArray<typeof toolName>>; enable: z.ZodOptional<z.ZodArray<typeof toolName>> } & {
+          [K in keyof typeof toolSettingsSchemas]: z.ZodOptional<(typeof toolSettingsSchemas)[K]>;
+        })
+        .optional(),
+      tool_output: z
+        .strictObject({
+          max_bytes: caps.shape.max_bytes,
+          max_lines: caps.shape.max_lines,
+          per_tool: z
+            .strictObject(
+              Object.fromEntries(BUILTIN_TOOL_NAMES.map((n) => [n, caps.optional()])) as Record<
+                (typeof BUILTIN_TOOL_NAMES)[number],
+                z.ZodOptional<typeof caps>
+              >,
+            )
+            .optional()
+            .describe('Caps for one tool, overriding max_bytes / max_lines.'),
+        })
+        .optional(),
+      permissions: z
+        .strictObject({
+          mode: z.enum(PERMISSION_MODES).optional().describe('ask (default), accept-edits, plan or yolo.'),
+          allow: z.array(permissionRule).optional().describe('Rules for calls that run without asking: tool.<name>[:<glob>].'),
+          deny: z.array(permissionRule).optional().describe('Rules for calls that never run, in any mode. Deny wins.'),
+          path_scope: z
+            .strictObject({
+              allow: z.array(z.string().min(1)).optional().describe('Paths or globs file tools may touch. Default: ["."], the workspace.'),
+              deny: z.array(z.string().min(1)).optional().describe('Paths or globs refused even inside an allowed path.'),
+            })
+            .optional(),
+        })
+        .optional(),
+    })
+    .describe('core-agent recipe');
+}
+
+export type Recipe = z.output<ReturnType<typeof buildRecipeSchema>>;
+
+function memo<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
 
 export function recipeJsonSchema(): Record<string, unknown> {
   return {
     title: 'core-agent recipe',
-    ...(z.toJSONSchema(recipeSchema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>),
+    ...(z.toJSONSchema(recipeSchema(), { target: 'draft-7', io: 'input' }) as Record<string, unknown>),
   };
 }

@@ -79,6 +79,10 @@ export class Gate {
     return decision;
   }
 
+  get hasDenyRules(): boolean {
+    return this.denyRules.length > 0;
+  }
+
   /** Deny rules alone: what per-entry checks in batch tools need (read-only calls never ask). */
   denyingRule(tool: string, subjects: readonly Subject[]): string | null {
     const rule = this.denyRules.find((r) => ruleMatches(r, `tool.${tool}`, subjects, 'any'));

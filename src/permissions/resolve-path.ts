@@ -27,11 +27,7 @@ const MAX_SYMLINK_HOPS = 40; // Linux's own limit (MAXSYMLINKS)
  * are appended literally (a new file's path). With `followFinal: false` the
  * last component is left as is, so deleting a symlink deletes the link.
  */
-export async function resolvePath(
-  input: string,
-  base: string,
-  opts: { followFinal?: boolean } = {},
-): Promise<ResolvedPath> {
+export async function resolvePath(input: string, base: string, opts: { followFinal?: boolean } = {}): Promise<ResolvedPath> {
   const followFinal = opts.followFinal ?? true;
   if (input.length === 0) throw new PathResolutionError('path is empty');
   if (input.includes('\0')) throw new PathResolutionError('path contains a NUL byte');

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import type { GateRequest, PromptAnswer, Prompter } from './gate.ts';
 
 /**
@@ -18,7 +17,11 @@ export class TtyPrompter implements Prompter {
   }
 
   async ask(req: GateRequest & { namespace: string }): Promise<PromptAnswer> {
-    const target = req.subjects.map((s) => s[0]).filter(Boolean).join(', ');
+    const target = req.subjects
+      .map((s) => s[0])
+      .filter(Boolean)
+      .join(', ');
+    const { createInterface } = await import('node:readline/promises'); // only when someone is asked
     const rl = createInterface({ input: this.input, output: this.output, terminal: true });
     try {
       for (;;) {

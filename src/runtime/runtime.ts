@@ -65,9 +65,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     prompter: opts.prompter,
     logger,
   });
-  const toolSettings = Object.fromEntries(
-    Object.entries(recipe.tools ?? {}).filter(([k]) => k !== 'disable' && k !== 'enable'),
-  ) as Record<string, Record<string, unknown>>;
+  const toolSettings = Object.fromEntries(Object.entries(recipe.tools ?? {}).filter(([k]) => k !== 'disable' && k !== 'enable')) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const dispatcher = new Dispatcher({
     catalog,
     gate,

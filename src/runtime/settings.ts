@@ -28,7 +28,10 @@ export const ENV = {
 } as const;
 
 /** Flags over environment: the recipe (and defaults) are folded in by the runtime. */
-export function mergeFlagsWithEnv(flags: FlagSettings, env: NodeJS.ProcessEnv): FlagSettings & { envDisable: string[]; envEnable: string[] } {
+export function mergeFlagsWithEnv(
+  flags: FlagSettings,
+  env: NodeJS.ProcessEnv,
+): FlagSettings & { envDisable: string[]; envEnable: string[] } {
   const mode = flags.mode ?? (env[ENV.mode] ? parseMode(env[ENV.mode]!, ENV.mode) : undefined);
   const logLevel = flags.logLevel ?? (env[ENV.logLevel] ? parseLogLevel(env[ENV.logLevel]!, ENV.logLevel) : undefined);
   return {

@@ -10,9 +10,7 @@ export function formatArgIssues(issues: readonly z.core.$ZodIssue[], validArgs: 
     .map((issue) => {
       const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'arguments';
       if (issue.code === 'unrecognized_keys') {
-        return issue.keys
-          .map((k) => `unknown argument "${k}"${suggestion(k, validArgs)} (valid: ${validArgs.join(', ')})`)
-          .join('; ');
+        return issue.keys.map((k) => `unknown argument "${k}"${suggestion(k, validArgs)} (valid: ${validArgs.join(', ')})`).join('; ');
       }
       if (issue.code === 'invalid_type' && issue.input === undefined) return `${where} is required (${issue.expected})`;
       return `${where}: ${issue.message}`;

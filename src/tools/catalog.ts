@@ -67,13 +67,20 @@ export class Catalog {
       return reason === null;
     });
     const names = new Set(chosen.map((d) => d.name));
-    const registered = chosen.map((def) => ({
-      def,
-      name: def.name,
-      description: renderDescription(def.description, (n) => names.has(n)),
-      readOnly: def.readOnly,
-      inputSchema: z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }) as Record<string, unknown>,
-    }));
+    const registered = chosen.map((def): RegisteredTool => {
+      let schema: Record<string, unknown> | undefined;
+      return {
+        def,
+        name: def.name,
+        description: renderDescription(def.description, (n) => names.has(n)),
+        readOnly: def.readOnly,
+        // Computed on first use: a single `tools call` never needs the other tools' schemas.
+        get inputSchema() {
+          schema ??= z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+          return schema;
+        },
+      };
+    });
     return new Catalog(registered, skipped);
   }
 

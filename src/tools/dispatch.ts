@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { unknownName } from '../config/did-you-mean.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Gate } from '../permissions/gate.ts';
@@ -9,9 +8,7 @@ import type { Catalog, RegisteredTool } from './catalog.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { ToolError, type FileAccess, type JsonObject, type ToolContext } from './tool.ts';
 
-export type ToolCallResult =
-  | { readonly ok: true; readonly result: JsonObject }
-  | { readonly ok: false; readonly error: string };
+export type ToolCallResult = { readonly ok: true; readonly result: JsonObject } | { readonly ok: false; readonly error: string };
 
 export interface DispatcherOptions {
   catalog: Catalog;
@@ -52,7 +49,12 @@ export class Dispatcher {
     const started = performance.now();
     const outcome = await this.callInner(name, rawArgs, signal).catch((err: unknown) => failure(name, err));
     this.log.info(
-      { tool: name, ok: outcome.ok, ms: Math.round(performance.now() - started), truncated: outcome.ok ? outcome.result.truncated === true : undefined },
+      {
+        tool: name,
+        ok: outcome.ok,
+        ms: Math.round(performance.now() - started),
+        truncated: outcome.ok ? outcome.result.truncated === true : undefined,
+      },
       'tool call',
     );
     return outcome;
@@ -102,7 +104,8 @@ export class Dispatcher {
       settings: this.opts.toolSettings?.[name] ?? {},
       signal: callSignal,
       display: (p) => this.display(p),
-      readable: (p) => this.opts.gate.scope.allows(p) && this.opts.gate.denyingRule(name, [this.subjectOf(p)]) === null,
+      readable: (p) =>
+        this.opts.gate.scope.allows(p) && (!this.opts.gate.hasDenyRules || this.opts.gate.denyingRule(name, [this.subjectOf(p)]) === null),
       hasTool: (n) => this.opts.catalog.has(n),
       authorizePath: (p, access) => this.authorizePath(name, p, access),
     };
@@ -166,11 +169,12 @@ export class Dispatcher {
     return shown === real ? [real] : [shown, real];
   }
 
+  /** Paths here are physical and normalised, so plain slicing is exact (and cheap per walk result). */
   private display(real: string): string {
     const ws = this.opts.workspace;
     if (real === ws) return '.';
-    if (real.startsWith(ws === '/' ? '/' : `${ws}/`)) return path.relative(ws, real);
-    return real;
+    if (ws === '/') return real.slice(1);
+    return real.startsWith(`${ws}/`) ? real.slice(ws.length + 1) : real;
   }
 }
 

@@ -62,6 +62,8 @@ interface Budget {
   lines: number;
   chars: number;
   cut: boolean;
+  /** Array elements' costs, computed once per applyCaps (the search below re-cuts many times). */
+  costs: Map<JsonValue[], Array<{ lines: number; chars: number }>>;
 }
 
 /**
@@ -78,12 +80,13 @@ export function applyCaps(result: JsonObject, caps: OutputCaps, narrowHint: stri
 
   // Binary search for the largest character budget whose encoding fits: JSON
   // escaping makes the encoded size a bit larger than the characters kept.
+  const costs: Budget['costs'] = new Map();
   let lo = 0;
   let hi = caps.maxBytes;
-  let best = truncateWith(result, caps.maxLines, 0);
+  let best = truncateWith(result, caps.maxLines, 0, costs);
   while (lo <= hi) {
     const mid = Math.floor((lo + hi) / 2);
-    const candidate = truncateWith(result, caps.maxLines, mid);
+    const candidate = truncateWith(result, caps.maxLines, mid, costs);
     if (byteLength(candidate) + 400 <= caps.maxBytes) {
       best = candidate;
       lo = mid + 1;
@@ -96,18 +99,30 @@ export function applyCaps(result: JsonObject, caps: OutputCaps, narrowHint: stri
   return { ...best, truncated: true, note: `${note} ${narrowHint}` };
 }
 
-function truncateWith(result: JsonObject, maxLines: number, maxChars: number): JsonObject {
-  const budget: Budget = { lines: maxLines, chars: maxChars, cut: false };
+function truncateWith(result: JsonObject, maxLines: number, maxChars: number, costs: Budget['costs']): JsonObject {
+  const budget: Budget = { lines: maxLines, chars: maxChars, cut: false, costs };
   return cut(result, budget) as JsonObject;
+}
+
+function elementCosts(arr: JsonValue[], b: Budget): Array<{ lines: number; chars: number }> {
+  let costs = b.costs.get(arr);
+  if (!costs) {
+    costs = arr.map((el) => ({
+      lines: Math.max(1, countLines(el)),
+      chars: (typeof el === 'string' ? el.length + 2 : JSON.stringify(el).length) + 1,
+    }));
+    b.costs.set(arr, costs);
+  }
+  return costs;
 }
 
 function cut(v: JsonValue, b: Budget): JsonValue {
   if (typeof v === 'string') return cutString(v, b);
   if (Array.isArray(v)) {
     const out: JsonValue[] = [];
-    for (const el of v) {
-      const elLines = Math.max(1, countLines(el));
-      const elChars = JSON.stringify(el).length + 1;
+    const costs = elementCosts(v, b);
+    for (const [i, el] of v.entries()) {
+      const { lines: elLines, chars: elChars } = costs[i]!;
       if (elLines <= b.lines && elChars <= b.chars) {
         out.push(el);
         b.lines -= elLines;

@@ -25,14 +25,19 @@ describe('core-agent CLI (the bundle)', () => {
     expect(run(['--version'])).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
 
-  it.each([['--help'], ['tools', '--help'], ['tools', 'list', '--help'], ['tools', 'call', '--help'], ['recipe', '--help'], ['recipe', 'validate', '--help'], ['recipe', 'schema', '--help']])(
-    '%s … prints usage and exits 0',
-    (...args) => {
-      const r = run(args);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/Usage: core-agent/);
-    },
-  );
+  it.each([
+    ['--help'],
+    ['tools', '--help'],
+    ['tools', 'list', '--help'],
+    ['tools', 'call', '--help'],
+    ['recipe', '--help'],
+    ['recipe', 'validate', '--help'],
+    ['recipe', 'schema', '--help'],
+  ])('%s … prints usage and exits 0', (...args) => {
+    const r = run(args);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage: core-agent/);
+  });
 
   it('usage errors exit 2 with a hint', () => {
     expect(run([]).code).toBe(2);
@@ -53,7 +58,16 @@ describe('core-agent CLI (the bundle)', () => {
     expect(r.code).toBe(0);
     const tools = JSON.parse(r.stdout) as Array<{ name: string }>;
     expect(tools.map((t) => t.name)).toEqual([
-      'read_file', 'read_many_files', 'write_file', 'edit_file', 'delete_file', 'stat', 'list_dir', 'glob', 'grep', 'json_query',
+      'read_file',
+      'read_many_files',
+      'write_file',
+      'edit_file',
+      'delete_file',
+      'stat',
+      'list_dir',
+      'glob',
+      'grep',
+      'json_query',
     ]);
     await expect(r.stdout).toMatchFileSnapshot('__snapshots__/tools-list.json');
   });
@@ -93,7 +107,10 @@ describe('core-agent CLI (the bundle)', () => {
   it('edit_file writes "$&$1$$" literally', async () => {
     const ws = await tempDir();
     await writeTree(ws, { 'f.txt': 'before PLACEHOLDER after\n' });
-    const r = run(['tools', 'call', 'edit_file', JSON.stringify({ path: 'f.txt', old_string: 'PLACEHOLDER', new_string: '$&$1$$' }), '--yolo'], { cwd: ws });
+    const r = run(
+      ['tools', 'call', 'edit_file', JSON.stringify({ path: 'f.txt', old_string: 'PLACEHOLDER', new_string: '$&$1$$' }), '--yolo'],
+      { cwd: ws },
+    );
     expect(r.code).toBe(0);
     expect(await readFile(path.join(ws, 'f.txt'), 'utf8')).toBe('before $&$1$$ after\n');
   });
@@ -137,10 +154,15 @@ describe('core-agent CLI (the bundle)', () => {
 
   it('a recipe given with -c applies: caps and disabled tools', async () => {
     const ws = await tempDir();
-    await writeTree(ws, { 'r.yaml': 'tools:\n  disable: [grep]\ntool_output:\n  per_tool:\n    read_file: { max_lines: 2 }\n', 'a.txt': '1\n2\n3\n4\n' });
+    await writeTree(ws, {
+      'r.yaml': 'tools:\n  disable: [grep]\ntool_output:\n  per_tool:\n    read_file: { max_lines: 2 }\n',
+      'a.txt': '1\n2\n3\n4\n',
+    });
     const r = run(['tools', 'call', 'read_file', '{"path": "a.txt"}', '-c', 'r.yaml'], { cwd: ws });
     expect(JSON.parse(r.stdout)).toMatchObject({ content: '1\n2\n', truncated: true, next_offset: 3 });
-    expect(JSON.parse(run(['tools', 'call', 'grep', '{"pattern": "1"}', '-c', 'r.yaml'], { cwd: ws }).stdout).error).toMatch(/unknown tool "grep"/);
+    expect(JSON.parse(run(['tools', 'call', 'grep', '{"pattern": "1"}', '-c', 'r.yaml'], { cwd: ws }).stdout).error).toMatch(
+      /unknown tool "grep"/,
+    );
   });
 
   it('the bundle needs no node_modules: it runs from a copy elsewhere, with rg beside it or without', async () => {
@@ -151,7 +173,9 @@ describe('core-agent CLI (the bundle)', () => {
     const bin = path.join(dir, 'core-agent.mjs');
     const grep = run(['tools', 'call', 'grep', '{"pattern": "needle"}'], { cwd: ws, bin });
     expect(JSON.parse(grep.stdout).matches).toEqual([{ path: 'src/a.ts', line: 1, text: 'const needle = 1;' }]);
-    expect(JSON.parse(run(['tools', 'call', 'json_query', '{"expression": ".x | add", "path": "data.json"}'], { cwd: ws, bin }).stdout)).toEqual({
+    expect(
+      JSON.parse(run(['tools', 'call', 'json_query', '{"expression": ".x | add", "path": "data.json"}'], { cwd: ws, bin }).stdout),
+    ).toEqual({
       count: 1,
       results: [3],
     });
@@ -165,7 +189,10 @@ describe('core-agent CLI (the bundle)', () => {
     const r = run(['tools', 'call', 'stat', '{"path": "."}', '--log-level', 'info'], { cwd: ws });
     expect(r.code).toBe(0);
     JSON.parse(r.stdout);
-    const lines = r.stderr.trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string });
     expect(lines.map((l) => l.msg)).toContain('tool call');
   });
 });

@@ -5,9 +5,9 @@ import { loadRecipe, parseRecipe, RecipeError } from '../../src/config/load-reci
 import { recipeJsonSchema } from '../../src/config/recipe-schema.ts';
 import { tempDir } from '../helpers/workspace.ts';
 
-function problems(text: string): string[] {
+async function problems(text: string): Promise<string[]> {
   try {
-    parseRecipe(text, 'r.yaml');
+    await parseRecipe(text, 'r.yaml');
   } catch (err) {
     if (err instanceof RecipeError) return [...err.problems];
     throw err;
@@ -37,49 +37,59 @@ permissions:
 `;
 
 describe('recipes', () => {
-  it('accepts every key this build implements', () => {
-    const r = parseRecipe(full, 'r.yaml');
+  it('accepts every key this build implements', async () => {
+    const r = await parseRecipe(full, 'r.yaml');
     expect(r.tools?.json_query?.timeout_seconds).toBe(5);
     expect(r.permissions?.path_scope?.deny).toEqual(['.env']);
-    expect(parseRecipe('', 'empty.yaml')).toEqual({});
+    expect(await parseRecipe('', 'empty.yaml')).toEqual({});
   });
 
-  it('rejects a misspelt top-level key with line:col and a suggestion', () => {
-    expect(problems('tools:\n  disable: []\ntool_outptu:\n  max_bytes: 10\n')).toEqual([
+  it('rejects a misspelt top-level key with line:col and a suggestion', async () => {
+    expect(await problems('tools:\n  disable: []\ntool_outptu:\n  max_bytes: 10\n')).toEqual([
       'r.yaml:3:1: unknown key "tool_outptu" — did you mean "tool_output"? Valid: tools, tool_output, permissions',
     ]);
   });
 
-  it('rejects nested unknown keys, a key from a newer build, and names the parent', () => {
-    expect(problems('permissions:\n  mdoe: ask\n')).toEqual([
+  it('rejects nested unknown keys, a key from a newer build, and names the parent', async () => {
+    expect(await problems('permissions:\n  mdoe: ask\n')).toEqual([
       'r.yaml:2:3: permissions: unknown key "mdoe" — did you mean "mode"? Valid: mode, allow, deny, path_scope',
     ]);
-    expect(problems('url_scope:\n  allow: [example.com]\n')[0]).toMatch(/^r.yaml:1:1: unknown key "url_scope"\. Valid: tools, tool_output, permissions$/);
-    expect(problems('tools:\n  gerp: { engine: re2 }\n')[0]).toMatch(/^r.yaml:2:3: tools: unknown key "gerp" — did you mean "grep"\?/);
-    expect(problems('tool_output:\n  per_tool:\n    read_fiel: { max_lines: 1 }\n')[0]).toMatch(/3:5: tool_output.per_tool: unknown key "read_fiel" — did you mean "read_file"/);
+    expect((await problems('url_scope:\n  allow: [example.com]\n'))[0]).toMatch(
+      /^r.yaml:1:1: unknown key "url_scope"\. Valid: tools, tool_output, permissions$/,
+    );
+    expect((await problems('tools:\n  gerp: { engine: re2 }\n'))[0]).toMatch(
+      /^r.yaml:2:3: tools: unknown key "gerp" — did you mean "grep"\?/,
+    );
+    expect((await problems('tool_output:\n  per_tool:\n    read_fiel: { max_lines: 1 }\n'))[0]).toMatch(
+      /3:5: tool_output.per_tool: unknown key "read_fiel" — did you mean "read_file"/,
+    );
   });
 
-  it('points at the offending value for a bad value', () => {
-    expect(problems('tools:\n  disable: [read_file, gerp]\n')).toEqual([
+  it('points at the offending value for a bad value', async () => {
+    expect(await problems('tools:\n  disable: [read_file, gerp]\n')).toEqual([
       expect.stringMatching(/^r.yaml:2:24: tools.disable.1: unknown tool "gerp" — did you mean "grep"\? Valid: read_file/),
     ]);
-    expect(problems('permissions:\n  mode: sometimes\n')[0]).toMatch(/^r.yaml:2:9: permissions.mode: /);
-    expect(problems('tool_output:\n  max_bytes: -5\n')[0]).toMatch(/^r.yaml:2:14: tool_output.max_bytes: /);
-    expect(problems('permissions:\n  deny: ["read_file"]\n')[0]).toMatch(/2:10: permissions.deny.0: "read_file" is not a permission rule; expected tool.<name>/);
-    expect(problems('permissions:\n  allow: ["tool.writefile"]\n')[0]).toMatch(/names an unknown tool "writefile" — did you mean "write_file"/);
+    expect((await problems('permissions:\n  mode: sometimes\n'))[0]).toMatch(/^r.yaml:2:9: permissions.mode: /);
+    expect((await problems('tool_output:\n  max_bytes: -5\n'))[0]).toMatch(/^r.yaml:2:14: tool_output.max_bytes: /);
+    expect((await problems('permissions:\n  deny: ["read_file"]\n'))[0]).toMatch(
+      /2:10: permissions.deny.0: "read_file" is not a permission rule; expected tool.<name>/,
+    );
+    expect((await problems('permissions:\n  allow: ["tool.writefile"]\n'))[0]).toMatch(
+      /names an unknown tool "writefile" — did you mean "write_file"/,
+    );
   });
 
-  it('reports YAML syntax errors and duplicate keys with their position', () => {
-    expect(problems('tools:\n  disable: [a\n')[0]).toMatch(/^r.yaml:\d+:\d+: YAML /);
-    expect(problems('tools: {}\ntools: {}\n')).toEqual(['r.yaml:2:1: duplicate key "tools" (first at 1:1)']);
+  it('reports YAML syntax errors and duplicate keys with their position', async () => {
+    expect((await problems('tools:\n  disable: [a\n'))[0]).toMatch(/^r.yaml:\d+:\d+: YAML /);
+    expect(await problems('tools: {}\ntools: {}\n')).toEqual(['r.yaml:2:1: duplicate key "tools" (first at 1:1)']);
   });
 
-  it('reports every problem at once', () => {
-    expect(problems('tool_outptu: {}\npermissions:\n  mode: nope\n')).toHaveLength(2);
+  it('reports every problem at once', async () => {
+    expect(await problems('tool_outptu: {}\npermissions:\n  mode: nope\n')).toHaveLength(2);
   });
 
   it('rejects a recipe that is not a mapping, and a missing file', async () => {
-    expect(problems('- a\n- b\n')[0]).toMatch(/a recipe is a mapping.*not a list/);
+    expect((await problems('- a\n- b\n'))[0]).toMatch(/a recipe is a mapping.*not a list/);
     await expect(loadRecipe('/nonexistent/recipe.yaml')).rejects.toThrow(/cannot read the recipe \(no such file\)/);
   });
 

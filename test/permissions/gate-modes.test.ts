@@ -49,7 +49,11 @@ describe('deny rules', () => {
   });
 
   it('a path-scoped deny rule only stops calls on matching paths', async () => {
-    const rt = await setup({ tree: { ...tree, 'secrets/k.pem': 'key' }, flags: { mode: 'yolo' }, recipe: 'permissions:\n  deny: ["tool.read_file:secrets/**"]\n' });
+    const rt = await setup({
+      tree: { ...tree, 'secrets/k.pem': 'key' },
+      flags: { mode: 'yolo' },
+      recipe: 'permissions:\n  deny: ["tool.read_file:secrets/**"]\n',
+    });
     expect(await rt.refused('read_file', { path: 'secrets/k.pem' })).toMatch(/rule "tool.read_file:secrets\/\*\*"/);
     await rt.ok('read_file', { path: 'a.txt' });
   });

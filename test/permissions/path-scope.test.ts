@@ -62,7 +62,10 @@ describe('path_scope escapes are refused for every file tool, in yolo mode too',
     await symlink(outside, path.join(rt.dir, 'link-dir'));
     await symlink(path.join(outside, 'none'), path.join(rt.dir, 'dangling'));
     for (const link of ['link-file', 'link-dir', 'dangling']) {
-      expect(await rt.ok('delete_file', { path: link })).toMatchObject({ deleted: true, note: 'removed the symlink; its target is untouched' });
+      expect(await rt.ok('delete_file', { path: link })).toMatchObject({
+        deleted: true,
+        note: 'removed the symlink; its target is untouched',
+      });
     }
     expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
     expect(await readFile(path.join(outside, 'sub', 'secret.txt'), 'utf8')).toBe('secret\n');

@@ -17,8 +17,12 @@ describe('precedence: flags > environment > recipe > defaults', () => {
     const r = await recipe('permissions:\n  mode: plan\n');
     expect((await createRuntime({ flags: { workspace: ws }, env: {} })).gate.mode).toBe('ask');
     expect((await createRuntime({ flags: { workspace: ws, recipe: r }, env: {} })).gate.mode).toBe('plan');
-    expect((await createRuntime({ flags: { workspace: ws, recipe: r }, env: { CORE_AGENT_MODE: 'accept-edits' } })).gate.mode).toBe('accept-edits');
-    expect((await createRuntime({ flags: { workspace: ws, recipe: r, mode: 'yolo' }, env: { CORE_AGENT_MODE: 'accept-edits' } })).gate.mode).toBe('yolo');
+    expect((await createRuntime({ flags: { workspace: ws, recipe: r }, env: { CORE_AGENT_MODE: 'accept-edits' } })).gate.mode).toBe(
+      'accept-edits',
+    );
+    expect(
+      (await createRuntime({ flags: { workspace: ws, recipe: r, mode: 'yolo' }, env: { CORE_AGENT_MODE: 'accept-edits' } })).gate.mode,
+    ).toBe('yolo');
   });
 
   it('recipe and workspace from the environment', async () => {

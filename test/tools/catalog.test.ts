@@ -19,7 +19,9 @@ describe('the built-in catalog', () => {
   it('disables by canonical name, and an unknown name is an error listing the valid ones', () => {
     expect(Catalog.build(BUILTIN_TOOLS, { disable: ['grep', 'write_file'] }).names()).not.toContain('grep');
     expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(CatalogError);
-    expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(/unknown tool "gerp" — did you mean "grep"\? Valid: read_file, /);
+    expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(
+      /unknown tool "gerp" — did you mean "grep"\? Valid: read_file, /,
+    );
     expect(() => Catalog.build(BUILTIN_TOOLS, { enable: ['bash'] })).toThrow(/unknown tool "bash"/);
   });
 

@@ -11,7 +11,9 @@ const pods = JSON.stringify({
 describe('json_query', () => {
   it('runs jq over a file', async () => {
     const rt = await setup({ tree: { 'pods.json': pods } });
-    expect(await rt.ok('json_query', { expression: '.items[] | select(.status.phase == "Running") | .metadata.name', path: 'pods.json' })).toEqual({
+    expect(
+      await rt.ok('json_query', { expression: '.items[] | select(.status.phase == "Running") | .metadata.name', path: 'pods.json' }),
+    ).toEqual({
       count: 1,
       results: ['api-1'],
     });

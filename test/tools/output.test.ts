@@ -6,7 +6,10 @@ describe('capsFor', () => {
     expect(capsFor('stat')).toEqual(DEFAULT_CAPS);
     expect(capsFor('grep')).toEqual({ maxBytes: 64 * 1024, maxLines: 500 });
     expect(capsFor('grep', { max_bytes: 1000 })).toEqual({ maxBytes: 1000, maxLines: 500 });
-    expect(capsFor('grep', { max_bytes: 1000, max_lines: 7, per_tool: { grep: { max_lines: 3 } } })).toEqual({ maxBytes: 1000, maxLines: 3 });
+    expect(capsFor('grep', { max_bytes: 1000, max_lines: 7, per_tool: { grep: { max_lines: 3 } } })).toEqual({
+      maxBytes: 1000,
+      maxLines: 3,
+    });
   });
 });
 

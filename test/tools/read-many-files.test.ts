@@ -20,7 +20,12 @@ describe('read_many_files', () => {
   it('never aborts: each failure is a skipped entry with its reason', async () => {
     const outside = await setup({ tree: { 'secret.txt': 's' } });
     const rt = await setup({
-      tree: { 'ok.txt': 'fine', dir: null, 'bin.dat': Buffer.from([0, 1, 2]), 'out.txt': { symlink: path.join(outside.dir, 'secret.txt') } },
+      tree: {
+        'ok.txt': 'fine',
+        dir: null,
+        'bin.dat': Buffer.from([0, 1, 2]),
+        'out.txt': { symlink: path.join(outside.dir, 'secret.txt') },
+      },
       recipe: 'permissions:\n  deny: ["tool.read_many_files:ok2.txt"]\n',
     });
     await rt.ok('write_file', { path: 'x', content: 'x' }).catch(() => undefined);

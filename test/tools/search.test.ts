@@ -115,7 +115,10 @@ describe.each(engines)('glob and grep with the %s engine', (_engine, recipe) => 
 
   it('grep stops at the match cap and says so', async () => {
     const lines = Array.from({ length: 500 }, (_, i) => `hit ${i}`).join('\n');
-    const rt = await setup({ tree: { 'many.txt': `${lines}\n` }, recipe: `${recipe}tool_output:\n  per_tool:\n    grep: { max_lines: 20 }\n` });
+    const rt = await setup({
+      tree: { 'many.txt': `${lines}\n` },
+      recipe: `${recipe}tool_output:\n  per_tool:\n    grep: { max_lines: 20 }\n`,
+    });
     const r = await rt.ok('grep', { pattern: 'hit' });
     expect(r).toMatchObject({ count: 20, truncated: true });
     expect((r.matches as unknown[]).length).toBe(20);

@@ -49,7 +49,9 @@ describe('edit_file', () => {
 
   it('refuses 0 and >1 matches, naming the count and replace_all, and writes nothing', async () => {
     const rt = await setup({ ...yolo, tree: { 'f.txt': 'foo foo foo\n' } });
-    expect(await rt.refused('edit_file', { path: 'f.txt', old_string: 'bar', new_string: 'x' })).toMatch(/not found in f.txt \(0 matches\)/);
+    expect(await rt.refused('edit_file', { path: 'f.txt', old_string: 'bar', new_string: 'x' })).toMatch(
+      /not found in f.txt \(0 matches\)/,
+    );
     const many = await rt.refused('edit_file', { path: 'f.txt', old_string: 'foo', new_string: 'x' });
     expect(many).toMatch(/matches 3 times/);
     expect(many).toMatch(/replace_all: true/);
@@ -58,7 +60,9 @@ describe('edit_file', () => {
 
   it('replaces every occurrence with replace_all', async () => {
     const rt = await setup({ ...yolo, tree: { 'f.txt': 'foo foo foo\n' } });
-    expect(await rt.ok('edit_file', { path: 'f.txt', old_string: 'foo', new_string: 'foofoo', replace_all: true })).toMatchObject({ replacements: 3 });
+    expect(await rt.ok('edit_file', { path: 'f.txt', old_string: 'foo', new_string: 'foofoo', replace_all: true })).toMatchObject({
+      replacements: 3,
+    });
     expect(await readFile(path.join(rt.dir, 'f.txt'), 'utf8')).toBe('foofoo foofoo foofoo\n');
   });
 
@@ -129,7 +133,7 @@ describe('stat and list_dir', () => {
   });
 
   it('list_dir lists entries sorted, hidden ones included, links not followed', async () => {
-    const rt = await setup({ tree: { 'b.txt': 'bb', 'a.txt': 'a', '.hidden': '', sub: null, 'ln': { symlink: 'a.txt' } } });
+    const rt = await setup({ tree: { 'b.txt': 'bb', 'a.txt': 'a', '.hidden': '', sub: null, ln: { symlink: 'a.txt' } } });
     expect(await rt.ok('list_dir', {})).toEqual({
       path: '.',
       count: 5,

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
-import workerSource from 'virtual:jq-worker-source';
+import type { Worker } from 'node:worker_threads';
+import compressedWorkerSource from 'virtual:jq-worker-source';
 import type { JqRequest, JqResponse } from './jq-worker.ts';
 
 export class JqTimeoutError extends Error {
@@ -18,9 +18,10 @@ const MAX_IDLE_WORKERS = 2;
 export class JqRunner {
   private readonly idle: Worker[] = [];
   private nextId = 1;
+  private source: string | undefined;
 
   async run(input: string, expression: string, timeoutMs: number, maxOutputBytes: number, signal?: AbortSignal): Promise<JqResponse> {
-    const worker = this.idle.pop() ?? this.spawn();
+    const worker = this.idle.pop() ?? (await this.spawn());
     worker.ref();
     const id = this.nextId++;
     return new Promise<JqResponse>((resolve, reject) => {
@@ -65,8 +66,11 @@ export class JqRunner {
     await Promise.all(this.idle.splice(0).map((w) => w.terminate()));
   }
 
-  private spawn(): Worker {
-    return new Worker(workerSource, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+  private async spawn(): Promise<Worker> {
+    // Loaded on first use: most runs never call jq, and these cost start-up time.
+    const [{ Worker: WorkerThread }, { brotliDecompressSync }] = await Promise.all([import('node:worker_threads'), import('node:zlib')]);
+    this.source ??= brotliDecompressSync(Buffer.from(compressedWorkerSource(), 'base64')).toString('utf8');
+    return new WorkerThread(this.source, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } });
   }
 }
 

@@ -17,10 +17,7 @@ export const jsonQueryTool = defineTool({
     .strictObject({
       expression: z.string().min(1).describe('The jq program, e.g. ".items[] | .name".'),
       path: z.string().min(1).optional().describe('A JSON file to read, relative to the workspace root (or absolute).'),
-      data: z
-        .unknown()
-        .optional()
-        .describe('Inline input: a string holding JSON text, or any JSON value.'),
+      data: z.unknown().optional().describe('Inline input: a string holding JSON text, or any JSON value.'),
     })
     .refine((a) => (a.path === undefined) !== (a.data === undefined), {
       message: 'give exactly one input: "path" (a JSON file) or "data" (inline JSON)',
@@ -49,7 +46,12 @@ export const jsonQueryTool = defineTool({
     }
     if (res.exitCode !== 0) {
       const message = res.stderr.trim() || `jq exited with status ${res.exitCode}`;
-      const kind = res.exitCode === 3 ? 'invalid jq expression' : res.exitCode === 2 || /parse error/.test(message) ? 'invalid JSON input' : 'jq error';
+      const kind =
+        res.exitCode === 3
+          ? 'invalid jq expression'
+          : res.exitCode === 2 || /parse error/.test(message)
+            ? 'invalid JSON input'
+            : 'jq error';
       throw new ToolError(`${kind}: ${message}`);
     }
     const results: JsonValue[] = res.stdout.length === 0 ? [] : res.stdout.split('\n').map((line) => JSON.parse(line) as JsonValue);

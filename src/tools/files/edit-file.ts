@@ -24,7 +24,9 @@ export const editFileTool = defineTool({
     const target = ctx.paths.get('path')!;
     const shown = ctx.display(target.real);
     if (args.old_string.length === 0) {
-      throw new ToolError(`old_string is empty; give the exact text to replace${ctx.hasTool('write_file') ? ' (to write a whole file, use write_file)' : ''}`);
+      throw new ToolError(
+        `old_string is empty; give the exact text to replace${ctx.hasTool('write_file') ? ' (to write a whole file, use write_file)' : ''}`,
+      );
     }
     if (args.old_string.trim().length === 0) {
       throw new ToolError('old_string is only whitespace; include neighbouring text so the match is unambiguous');

@@ -9,7 +9,11 @@ export const listDirTool = defineTool({
   readOnly: true,
   narrowHint: 'List a subdirectory, or find files by name pattern instead.',
   args: z.strictObject({
-    path: z.string().min(1).optional().describe('Directory to list, relative to the workspace root (or absolute). Default: the workspace root.'),
+    path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Directory to list, relative to the workspace root (or absolute). Default: the workspace root.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path ?? '.', access: 'read' }],
   async run(_args, ctx) {

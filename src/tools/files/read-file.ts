@@ -14,13 +14,13 @@ export const readFileTool = defineTool({
   narrowHint: 'Read the rest with offset/limit.',
   args: z.strictObject({
     path: z.string().min(1).describe('File to read, relative to the workspace root (or absolute).'),
-    offset: z
+    offset: z.int().min(0).max(1_000_000_000).optional().describe('First line to return, 1-based (0 is treated as 1). Default: 1.'),
+    limit: z
       .int()
-      .min(0)
-      .max(1_000_000_000)
+      .min(1)
+      .max(1_000_000)
       .optional()
-      .describe('First line to return, 1-based (0 is treated as 1). Default: 1.'),
-    limit: z.int().min(1).max(1_000_000).optional().describe('Maximum number of lines to return. Default: as many as the output cap allows.'),
+      .describe('Maximum number of lines to return. Default: as many as the output cap allows.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'read' }],
   async run(args, ctx) {

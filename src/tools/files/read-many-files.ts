@@ -16,7 +16,11 @@ export const readManyFilesTool = defineTool({
   args: z
     .strictObject({
       paths: z.array(z.string().min(1)).max(1000).optional().describe('Files to read, relative to the workspace root (or absolute).'),
-      pattern: z.string().min(1).optional().describe('Also read files whose name matches this pattern under `path`, e.g. "*.md" or "src/**/*.ts".'),
+      pattern: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('Also read files whose name matches this pattern under `path`, e.g. "*.md" or "src/**/*.ts".'),
       path: z.string().min(1).optional().describe('Directory the pattern is matched under. Default: the workspace root.'),
     })
     .refine((a) => (a.paths?.length ?? 0) > 0 || a.pattern !== undefined, {
@@ -33,10 +37,12 @@ export const readManyFilesTool = defineTool({
       const root = ctx.paths.get('path')!;
       if (!root.exists) throw new ToolError(`directory not found: ${ctx.display(root.real)}`);
       const matches = compileNamePattern(args.pattern);
-      const { files } = await listFiles(root.real, chooseEngine(ctx.settings), ctx.signal, ctx.workspace);
-      const prefix = `${root.real}/`;
+      const { files } = await listFiles(root.real, chooseEngine(ctx.settings), ctx.signal, ctx.workspace, args.pattern);
+      const prefix = root.real === '/' ? '/' : `${root.real}/`;
       const found = files
-        .filter((f) => matches(f.slice(prefix.length)) && ctx.readable(f))
+        .filter((rel) => matches(rel))
+        .map((rel) => prefix + rel)
+        .filter((abs) => ctx.readable(abs))
         .sort();
       requested.push(...found);
     }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -55,6 +54,8 @@ export async function readChecked(real: string, maxBytes: number): Promise<Buffe
   }
 }
 
+let tmpCounter = 0;
+
 /**
  * Replace a file atomically: write a temporary file beside it, fsync, rename
  * over the target, fsync the directory. A crash leaves the old file or the new
@@ -62,7 +63,12 @@ export async function readChecked(real: string, maxBytes: number): Promise<Buffe
  */
 export async function atomicWrite(real: string, data: string | Uint8Array, mode: number): Promise<void> {
   const dir = path.dirname(real);
-  const tmp = path.join(dir, `.${path.basename(real)}.${randomBytes(6).toString('hex')}.core-agent.tmp`);
+  // Unique enough: O_EXCL refuses a clash rather than clobbering (node:crypto is
+  // not worth its start-up cost for a temporary name).
+  const tmp = path.join(
+    dir,
+    `.${path.basename(real)}.${process.pid}.${(tmpCounter++).toString(36)}${Date.now().toString(36)}.core-agent.tmp`,
+  );
   const fh = await openChecked(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   let renamed = false;
   try {

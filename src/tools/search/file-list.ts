@@ -7,32 +7,37 @@ import { walkFiles } from './walk.ts';
 export const MAX_LISTED_FILES = 1_000_000;
 
 /**
- * Every searchable file under `root` (absolute paths, unordered), using
- * `rg --files` when a binary is available and the in-process walk otherwise.
- * `complete` is false when the listing hit MAX_LISTED_FILES.
+ * Every searchable file under `root`, as paths relative to it (unordered),
+ * using `rg --files` when a binary is available and the in-process walk
+ * otherwise. Relative, because most of a big listing is filtered away and
+ * building absolute strings for all of it is wasted work. `complete` is false
+ * when the listing hit MAX_LISTED_FILES.
  */
 export async function listFiles(
   root: string,
   engine: { kind: 'ripgrep'; rg: string } | { kind: 're2' },
   signal: AbortSignal,
   workspace: string,
+  /** A file-name pattern rg may pre-filter on (callers still apply their own match). */
+  namePattern?: string,
 ): Promise<{ files: string[]; complete: boolean }> {
   const files: string[] = [];
   if (engine.kind === 're2') {
+    const skip = root === '/' ? 1 : root.length + 1;
     for await (const f of walkFiles(root, signal, workspace)) {
-      files.push(f);
+      files.push(f.slice(skip));
       if (files.length >= MAX_LISTED_FILES) return { files, complete: false };
     }
     return { files, complete: true };
   }
-  const prefix = root === '/' ? '/' : `${root}/`;
+  // No path argument: rg lists the working directory and prints paths without "./".
   const run = runRipgrep(
     engine.rg,
-    ['--files', '--null', ...ripgrepExclusions(), '--', '.'],
+    ['--files', '--null', ...ripgrepTypeFilter(namePattern), ...ripgrepExclusions()],
     root,
     '\0',
     (rec) => {
-      files.push(prefix + (rec.startsWith('./') ? rec.slice(2) : rec));
+      files.push(rec);
       return files.length < MAX_LISTED_FILES;
     },
     signal,
@@ -40,6 +45,17 @@ export async function listFiles(
   const { code, stderr, stopped } = await run.done;
   if (!stopped && code === 2 && files.length === 0) throw new ToolError(`listing files failed: ${firstLine(stderr)}`);
   return { files, complete: !stopped };
+}
+
+/**
+ * Let rg drop non-matching names itself (most of a big tree), as a file type:
+ * unlike --glob, a type does not override .gitignore. Only for plain name
+ * patterns whose meaning is the same in both glob dialects; anything else is
+ * listed in full and filtered in JS.
+ */
+export function ripgrepTypeFilter(namePattern: string | undefined): string[] {
+  if (namePattern === undefined || !/^[A-Za-z0-9._*?{},-]+$/.test(namePattern)) return [];
+  return [`--type-add=match:${namePattern}`, '--type=match'];
 }
 
 export function firstLine(s: string): string {

@@ -13,7 +13,11 @@ export const globTool = defineTool({
   narrowHint: 'Narrow `path` or make `pattern` more specific.',
   args: z.strictObject({
     pattern: z.string().min(1).describe('File-name pattern, e.g. "*.go"; with a "/" it matches the relative path, e.g. "cmd/**/main.go".'),
-    path: z.string().min(1).optional().describe('Directory to search, relative to the workspace root (or absolute). Default: the workspace root.'),
+    path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Directory to search, relative to the workspace root (or absolute). Default: the workspace root.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path ?? '.', access: 'read' }],
   async run(args, ctx) {
@@ -22,12 +26,15 @@ export const globTool = defineTool({
     if (!root.exists) throw new ToolError(`directory not found: ${shownRoot}`);
     if (!(await stat(root.real)).isDirectory()) throw new ToolError(`${shownRoot} is a file; glob searches directories`);
     const matches = compileNamePattern(args.pattern);
-    const { files, complete } = await listFiles(root.real, chooseEngine(ctx.settings), ctx.signal, ctx.workspace);
-    const prefix = root.real === '/' ? 1 : root.real.length + 1;
-    const paths = files
-      .filter((f) => matches(f.slice(prefix)) && ctx.readable(f))
-      .map((f) => ctx.display(f))
-      .sort();
+    const { files, complete } = await listFiles(root.real, chooseEngine(ctx.settings), ctx.signal, ctx.workspace, args.pattern);
+    const prefix = root.real === '/' ? '/' : `${root.real}/`;
+    const paths: string[] = [];
+    for (const rel of files) {
+      if (!matches(rel)) continue;
+      const abs = prefix + rel;
+      if (ctx.readable(abs)) paths.push(ctx.display(abs));
+    }
+    paths.sort();
     const result: JsonObject = { path: shownRoot, pattern: args.pattern, count: paths.length, paths };
     if (!complete) {
       result.truncated = true;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { looksBinary } from '../files/safe-fs.ts';
 import { ToolError } from '../tool.ts';
 import { compileNamePattern } from './name-pattern.ts';
@@ -11,9 +11,11 @@ const MAX_COLUMNS = 500;
 /** The in-process engine reads whole files; larger ones are skipped rather than loaded. */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
-export function compileRe2(pattern: string, ignoreCase: boolean, extraFlags = 0): RE2JS {
+/** re2js builds large Unicode tables when loaded, so it is loaded on the first grep call. */
+export async function compileRe2(pattern: string, ignoreCase: boolean, multiline = false): Promise<RE2JS> {
+  const { RE2JS: Re2 } = await import('re2js');
   try {
-    return RE2JS.compile(pattern, (ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | extraFlags);
+    return Re2.compile(pattern, (ignoreCase ? Re2.CASE_INSENSITIVE : 0) | (multiline ? Re2.MULTILINE : 0));
   } catch (err) {
     throw new ToolError(`invalid pattern (RE2 syntax: no look-around or backreferences): ${(err as Error).message}`);
   }
@@ -37,10 +39,10 @@ export interface InProcessGrep {
  * — a pathological pattern such as `(a+)+$` cannot stall it.
  */
 export async function grepInProcess(opts: InProcessGrep): Promise<void> {
-  const perLine = compileRe2(opts.pattern, opts.ignoreCase);
+  const perLine = await compileRe2(opts.pattern, opts.ignoreCase);
   // A whole-file pre-check (multi-line mode, so ^ and $ still mean line edges)
   // skips most files without splitting them into lines.
-  const wholeFile = compileRe2(opts.pattern, opts.ignoreCase, RE2JS.MULTILINE);
+  const wholeFile = await compileRe2(opts.pattern, opts.ignoreCase, true);
   const include = opts.include !== undefined ? compileNamePattern(opts.include) : null;
   const files = opts.isFile ? single(opts.root) : walkFiles(opts.root, opts.signal, opts.workspace);
   for await (const abs of files) {

@@ -5,7 +5,7 @@ import { looksBinary, openChecked } from '../files/safe-fs.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import description from './grep.md';
 import { compileRe2, grepInProcess } from './grep-re2.ts';
-import { firstLine } from './file-list.ts';
+import { firstLine, ripgrepTypeFilter } from './file-list.ts';
 import { compileNamePattern } from './name-pattern.ts';
 import { ripgrepExclusions } from './ignore-rules.ts';
 import { chooseEngine, runRipgrep } from './ripgrep.ts';
@@ -26,8 +26,16 @@ export const grepTool = defineTool({
   narrowHint: 'Narrow the pattern, `path` or `include`.',
   args: z.strictObject({
     pattern: z.string().min(1).describe('Regular expression (RE2 syntax) matched against each line.'),
-    path: z.string().min(1).optional().describe('File or directory to search, relative to the workspace root (or absolute). Default: the workspace root.'),
-    include: z.string().min(1).optional().describe('Only search files whose name matches this pattern, e.g. "*.py"; with a "/" it matches the relative path.'),
+    path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('File or directory to search, relative to the workspace root (or absolute). Default: the workspace root.'),
+    include: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only search files whose name matches this pattern, e.g. "*.py"; with a "/" it matches the relative path.'),
     ignore_case: z.boolean().optional().describe('Match case-insensitively. Default false.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path ?? '.', access: 'read' }],
@@ -35,7 +43,7 @@ export const grepTool = defineTool({
     if (args.pattern.includes('\n')) throw new ToolError('the pattern cannot contain a newline: grep matches within one line');
     // Compile up front with RE2 whatever the engine, so a bad pattern gets the
     // same message either way and never reaches a subprocess.
-    compileRe2(args.pattern, args.ignore_case === true);
+    await compileRe2(args.pattern, args.ignore_case === true);
 
     const root = ctx.paths.get('path')!;
     const shownRoot = ctx.display(root.real);
@@ -58,10 +66,9 @@ export const grepTool = defineTool({
         `--max-columns=${MAX_MATCH_COLUMNS}`,
         '--max-columns-preview',
         args.ignore_case === true ? '--ignore-case' : '--case-sensitive',
-        // A file-name include becomes an rg file type: unlike --glob, a type
-        // narrows the search without overriding .gitignore. The JS filter below
-        // still decides, so both engines agree on what `include` means.
-        ...(args.include !== undefined && !args.include.includes('/') ? [`--type-add=include:${args.include}`, '--type=include'] : []),
+        // rg pre-filters on a plain name pattern; the JS filter below still
+        // decides, so both engines agree on what `include` means.
+        ...ripgrepTypeFilter(args.include),
         ...ripgrepExclusions(),
         `--regexp=${args.pattern}`,
         '--',
@@ -104,7 +111,12 @@ export const grepTool = defineTool({
     }
 
     found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
-    const result: JsonObject = { pattern: args.pattern, path: shownRoot, count: Math.min(found.length, limit), matches: found.slice(0, limit) as unknown as JsonObject[] };
+    const result: JsonObject = {
+      pattern: args.pattern,
+      path: shownRoot,
+      count: Math.min(found.length, limit),
+      matches: found.slice(0, limit) as unknown as JsonObject[],
+    };
     if (found.length > limit) {
       result.truncated = true;
       result.note = `More than ${limit} matches; only the first ${limit} found are shown. Narrow the pattern, \`path\` or \`include\`.`;
