@@ -117,73 +117,84 @@ const files = spawnSync(rg, ['--files', tree], { encoding: 'utf8', maxBuffer: 1 
 const { inproc, baseline } = await bundleHarnesses();
 console.log(`tree: ${files} files, ${(Number(du) / 1e6).toFixed(0)} MB; node ${process.version}; ${RUNS} runs, medians\n`);
 
-const rows: Array<[string, string, string, string]> = [];
+interface Measured {
+  ms: number;
+  maxRssKb: number | null;
+}
+interface Row {
+  name: string;
+  m: Measured;
+  reference: Measured;
+}
+const rows: Row[] = [];
 const results: Record<string, unknown> = { node: process.version, files, bytes: Number(du), runs: RUNS };
 
-// grep
+/** One group of rows: a reference and the measurements expressed as ratios to it. */
+function group(key: string, reference: [string, Measured], others: Array<[string, Measured]>, extra: Record<string, unknown>): void {
+  rows.push({ name: reference[0], m: reference[1], reference: reference[1] });
+  for (const [name, m] of others) rows.push({ name, m, reference: reference[1] });
+  results[key] = {
+    ...extra,
+    [reference[0]]: { ms: reference[1].ms, maxRssKb: reference[1].maxRssKb },
+    ...Object.fromEntries(others.map(([name, m]) => [name, { ms: m.ms, maxRssKb: m.maxRssKb, ratio: m.ms / reference[1].ms }])),
+  };
+}
+
+// grep: a pattern with 100 matches, so every engine reads all 536 MB
 const rgGrep = repeat(
   rg,
   ['--no-config', '--line-number', '--with-filename', '--null', '--no-heading', '--color=never', `--regexp=${GREP_PATTERN}`, '--', '.'],
   tree,
 );
-const rgMatches = rgGrep.stdout.split('\n').filter(Boolean).length;
 const grepArgs = JSON.stringify({ pattern: GREP_PATTERN });
 const ourGrep = harness(inproc, [tree, 'grep', grepArgs, String(RUNS)]);
-const cliGrep = repeat(node, [bundle, 'tools', 'call', 'grep', grepArgs, '--workspace', tree], root);
 const jsGrep = harness(baseline, [tree, 'grep', GREP_PATTERN, String(RUNS)]);
-rows.push(['rg (direct)', fmt(rgGrep.ms), '1.00×', rss(rgGrep.maxRssKb)]);
-rows.push(['grep tool, in process', fmt(ourGrep.ms), `${(ourGrep.ms / rgGrep.ms).toFixed(2)}×`, rss(ourGrep.maxRssKb)]);
-rows.push(['grep tool, `tools call` CLI', fmt(cliGrep.ms), `${(cliGrep.ms / rgGrep.ms).toFixed(2)}×`, rss(cliGrep.maxRssKb)]);
-rows.push(['plain JS walk + RegExp', fmt(jsGrep.ms), `${(jsGrep.ms / rgGrep.ms).toFixed(2)}×`, rss(jsGrep.maxRssKb)]);
-results.grep = {
-  pattern: GREP_PATTERN,
-  rgMatches,
-  toolMatches: ourGrep.count,
-  jsMatches: jsGrep.count,
-  rg: rgGrep,
-  inproc: ourGrep,
-  cli: { ms: cliGrep.ms, maxRssKb: cliGrep.maxRssKb },
-  js: jsGrep,
-};
+group(
+  'grep',
+  ['rg (direct)', rgGrep],
+  [
+    ['grep tool, in process', ourGrep],
+    ['grep tool, `tools call` CLI', repeat(node, [bundle, 'tools', 'call', 'grep', grepArgs, '--workspace', tree], root)],
+    ['plain JS walk + RegExp', jsGrep],
+  ],
+  { pattern: GREP_PATTERN, matches: { rg: rgGrep.stdout.split('\n').filter(Boolean).length, tool: ourGrep.count, js: jsGrep.count } },
+);
 
-// glob
-const rgFiles = repeat(rg, ['--no-config', '--files', '--null', '--', '.'], tree);
+// glob: every file name is listed; 5,000 of the 50,000 match
 const globArgs = JSON.stringify({ pattern: GLOB_PATTERN });
 const ourGlob = harness(inproc, [tree, 'glob', globArgs, String(RUNS)]);
-const cliGlob = repeat(node, [bundle, 'tools', 'call', 'glob', globArgs, '--workspace', tree], root);
 const jsGlob = harness(baseline, [tree, 'glob', GLOB_PATTERN, String(RUNS)]);
-rows.push(['rg --files (direct)', fmt(rgFiles.ms), '1.00×', rss(rgFiles.maxRssKb)]);
-rows.push(['glob tool, in process', fmt(ourGlob.ms), `${(ourGlob.ms / rgFiles.ms).toFixed(2)}×`, rss(ourGlob.maxRssKb)]);
-rows.push(['glob tool, `tools call` CLI', fmt(cliGlob.ms), `${(cliGlob.ms / rgFiles.ms).toFixed(2)}×`, rss(cliGlob.maxRssKb)]);
-rows.push(['plain JS walk + match', fmt(jsGlob.ms), `${(jsGlob.ms / rgFiles.ms).toFixed(2)}×`, rss(jsGlob.maxRssKb)]);
-results.glob = {
-  pattern: GLOB_PATTERN,
-  toolMatches: ourGlob.count,
-  jsMatches: jsGlob.count,
-  rg: { ms: rgFiles.ms, maxRssKb: rgFiles.maxRssKb },
-  inproc: ourGlob,
-  cli: { ms: cliGlob.ms, maxRssKb: cliGlob.maxRssKb },
-  js: jsGlob,
-};
+group(
+  'glob',
+  ['rg --files (direct)', repeat(rg, ['--no-config', '--files', '--null', '--', '.'], tree)],
+  [
+    ['glob tool, in process', ourGlob],
+    ['glob tool, `tools call` CLI', repeat(node, [bundle, 'tools', 'call', 'glob', globArgs, '--workspace', tree], root)],
+    ['plain JS walk + match', jsGlob],
+  ],
+  { pattern: GLOB_PATTERN, matches: { tool: ourGlob.count, js: jsGlob.count } },
+);
 
-// cold start
+// cold start: a whole process, more runs since each is short
 const coldRuns = Math.max(RUNS, 20);
-const nodeBare = repeat(node, ['-e', '0'], root, coldRuns);
-const cold = repeat(node, [bundle, 'tools', 'list', '--json'], root, coldRuns);
-rows.push(['node -e 0', fmt(nodeBare.ms), '1.00×', rss(nodeBare.maxRssKb)]);
-rows.push(['core-agent tools list --json', fmt(cold.ms), `${(cold.ms / nodeBare.ms).toFixed(2)}×`, rss(cold.maxRssKb)]);
-results.coldStart = {
-  runs: coldRuns,
-  node: { ms: nodeBare.ms, maxRssKb: nodeBare.maxRssKb },
-  bundle: { ms: cold.ms, maxRssKb: cold.maxRssKb },
-};
+group(
+  'coldStart',
+  ['node -e 0', repeat(node, ['-e', '0'], root, coldRuns)],
+  [['core-agent tools list --json', repeat(node, [bundle, 'tools', 'list', '--json'], root, coldRuns)]],
+  {
+    runs: coldRuns,
+  },
+);
 
-const width = Math.max(...rows.map((r) => r[0].length));
-console.log(`${'measurement'.padEnd(width)}  median      ratio   peak RSS`);
-for (const [name, ms, ratio, mem] of rows)
-  console.log(`${name.padEnd(width)}  ${ms.padStart(10)}  ${ratio.padStart(6)}  ${mem.padStart(8)}`);
+const table = [
+  '| measurement | median | ratio | peak RSS |',
+  '|---|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} | ${fmt(r.m.ms)} | ${(r.m.ms / r.reference.ms).toFixed(2)}× | ${rss(r.m.maxRssKb)} |`),
+].join('\n');
+console.log(table);
 console.log(
-  `\ngrep matches: rg ${rgMatches}, tool ${String(ourGrep.count)}, JS ${String(jsGrep.count)}; glob matches: tool ${String(ourGlob.count)}, JS ${String(jsGlob.count)}`,
+  `\nmatches: ${JSON.stringify((results.grep as { matches: unknown }).matches)} (grep), ${JSON.stringify((results.glob as { matches: unknown }).matches)} (glob)`,
 );
 await writeFile(path.join(cache, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-console.log(`results: ${path.relative(root, path.join(cache, 'results.json'))}`);
+await writeFile(path.join(cache, 'results.md'), `${table}\n`);
+console.log(`results: ${path.relative(root, path.join(cache, 'results.json'))}, ${path.relative(root, path.join(cache, 'results.md'))}`);

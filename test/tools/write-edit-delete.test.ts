@@ -160,3 +160,29 @@ describe('stat and list_dir', () => {
     expect(String(r.note)).toMatch(/subdirectory/);
   });
 });
+
+describe('special files', () => {
+  it('refuses a FIFO instead of blocking on it', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const rt = await setup({ flags: { mode: 'yolo' } });
+    execFileSync('mkfifo', [path.join(rt.dir, 'pipe')]);
+    expect(await rt.refused('read_file', { path: 'pipe' })).toMatch(/not a regular file/);
+    expect(await rt.refused('json_query', { expression: '.', path: 'pipe' })).toMatch(/not a regular file/);
+    expect(await rt.refused('grep', { pattern: 'x', path: 'pipe' })).toMatch(/not a regular file/);
+    expect(await rt.refused('edit_file', { path: 'pipe', old_string: 'a', new_string: 'b' })).toMatch(/not a regular file/);
+    const many = await rt.ok('read_many_files', { paths: ['pipe'] });
+    expect((many.files as Array<{ skipped?: string }>)[0]!.skipped).toMatch(/not a regular file/);
+  });
+
+  it('writes a file with a name at the length limit (the temporary name stays legal)', async () => {
+    const rt = await setup({ flags: { mode: 'yolo' } });
+    const name = `${'n'.repeat(250)}.txt`;
+    await rt.ok('write_file', { path: name, content: 'long' });
+    expect(await readFile(path.join(rt.dir, name), 'utf8')).toBe('long');
+  });
+
+  it('list_dir leaves out entries path_scope.deny covers', async () => {
+    const rt = await setup({ tree: { '.env': 'K=1', 'a.txt': 'a' }, recipe: 'permissions:\n  path_scope:\n    deny: [".env"]\n' });
+    expect((await rt.ok('list_dir', {})).entries).toEqual([{ name: 'a.txt', type: 'file', size: 1 }]);
+  });
+});

@@ -30,6 +30,9 @@ export const listDirTool = defineTool({
     // A directory swapped for a symlink after the permission check would list
     // somewhere else; confirm the path still leads where the gate looked.
     if ((await realpath(target.real)) !== target.real) throw new ToolError(`${shown} moved after the permission check; refused`);
+    const base = target.real === '/' ? '' : target.real;
+    // Entries the path scope or a deny rule covers are left out, as in glob and grep.
+    dirents = dirents.filter((d) => ctx.readable(`${base}/${d.name}`));
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     // Sizes cost a stat each; only the entries that can be shown need one.
     const shownCount = Math.min(dirents.length, ctx.caps.maxLines);
@@ -38,7 +41,7 @@ export const listDirTool = defineTool({
       const type = d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other';
       const entry: JsonObject = { name: d.name, type };
       if (type === 'file' && i < shownCount) {
-        const st = await lstat(`${target.real}/${d.name}`).catch(() => null);
+        const st = await lstat(`${base}/${d.name}`).catch(() => null);
         if (st) entry.size = st.size;
       }
       entries.push(entry);

@@ -12,8 +12,11 @@ import { ToolError } from '../tool.ts';
  */
 export async function openChecked(real: string, flags: number = constants.O_RDONLY, mode?: number): Promise<FileHandle> {
   let fh: FileHandle;
+  // O_NONBLOCK on reads: opening a FIFO with no writer would otherwise block
+  // forever; the type check below then refuses it.
+  const reading = (flags & (constants.O_WRONLY | constants.O_RDWR)) === 0;
   try {
-    fh = await open(real, flags | constants.O_NOFOLLOW, mode);
+    fh = await open(real, flags | constants.O_NOFOLLOW | (reading ? constants.O_NONBLOCK : 0), mode);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new ToolError(`${real} became a symlink after the permission check; refused`);
@@ -23,6 +26,11 @@ export async function openChecked(real: string, flags: number = constants.O_RDON
   if (actual !== real) {
     await fh.close();
     throw new ToolError(`${real} moved after the permission check (it now leads to ${actual}); refused`);
+  }
+  const st = await fh.stat();
+  if (!st.isFile() && !st.isDirectory()) {
+    await fh.close();
+    throw new ToolError(`${real} is not a regular file (a device, FIFO or socket); refused`);
   }
   return fh;
 }
@@ -65,10 +73,8 @@ export async function atomicWrite(real: string, data: string | Uint8Array, mode:
   const dir = path.dirname(real);
   // Unique enough: O_EXCL refuses a clash rather than clobbering (node:crypto is
   // not worth its start-up cost for a temporary name).
-  const tmp = path.join(
-    dir,
-    `.${path.basename(real)}.${process.pid}.${(tmpCounter++).toString(36)}${Date.now().toString(36)}.core-agent.tmp`,
-  );
+  const name = path.basename(real).slice(0, 100); // stay under NAME_MAX whatever the target's length
+  const tmp = path.join(dir, `.${name}.${process.pid}.${(tmpCounter++).toString(36)}${Date.now().toString(36)}.core-agent.tmp`);
   const fh = await openChecked(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   let renamed = false;
   try {
