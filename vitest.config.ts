@@ -22,11 +22,14 @@ export default defineConfig({
   plugins: [coreAgentLoaders],
   define: { __CORE_AGENT_VERSION__: JSON.stringify(pkg.version) },
   test: {
-    include: ['test/**/*.test.ts'],
-    // The Kubernetes suite needs the local control plane (test/cluster); it is wired in separately.
-    exclude: ['test/cluster/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      // Everything that needs only this machine.
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/cluster/**'] } },
+      // Needs a Kubernetes API in KUBECONFIG: test/cluster/with-cluster.sh provides one.
+      { extends: true, test: { name: 'k8s', include: ['test/cluster/**/*.test.ts'], testTimeout: 120_000 } },
+    ],
   },
 });
