@@ -77,15 +77,8 @@ export class Dispatcher {
     const resolved = new Map<string, ResolvedPath>();
     const subjects: Subject[] = [];
     for (const claim of def.paths?.(args) ?? []) {
-      let r: ResolvedPath;
-      try {
-        r = await resolvePath(claim.path, this.opts.workspace, { followFinal: claim.followFinal ?? true });
-      } catch (err) {
-        if (err instanceof PathResolutionError) return { ok: false, error: `${name}: ${err.message}` };
-        throw err;
-      }
-      const refusal = this.opts.gate.scope.refusal(r.real, claim.path);
-      if (refusal !== null) return { ok: false, error: `${name}: permission denied: ${refusal}` };
+      const r = await this.resolveInScope(claim.path, claim.followFinal ?? true);
+      if ('refused' in r) return { ok: false, error: `${name}: ${r.refused}` };
       resolved.set(claim.arg, r);
       subjects.push(this.subjectOf(r.real));
     }
@@ -144,16 +137,22 @@ export class Dispatcher {
     return { ok: true, args: parsed.data };
   }
 
-  private async authorizePath(tool: string, p: string, access: FileAccess): Promise<ResolvedPath | { refused: string }> {
+  /** Resolve a path physically and check it against path_scope. */
+  private async resolveInScope(p: string, followFinal: boolean): Promise<ResolvedPath | { refused: string }> {
     let r: ResolvedPath;
     try {
-      r = await resolvePath(p, this.opts.workspace);
+      r = await resolvePath(p, this.opts.workspace, { followFinal });
     } catch (err) {
       if (err instanceof PathResolutionError) return { refused: err.message };
       throw err;
     }
     const refusal = this.opts.gate.scope.refusal(r.real, p);
-    if (refusal !== null) return { refused: `permission denied: ${refusal}` };
+    return refusal === null ? r : { refused: `permission denied: ${refusal}` };
+  }
+
+  private async authorizePath(tool: string, p: string, access: FileAccess): Promise<ResolvedPath | { refused: string }> {
+    const r = await this.resolveInScope(p, true);
+    if ('refused' in r) return r;
     const def = this.opts.catalog.get(tool)?.def;
     const decision = await this.opts.gate.check({
       tool,
