@@ -106,3 +106,10 @@ describe('recipes', () => {
     expect(Object.keys(schema.properties)).toEqual(['tools', 'tool_output', 'permissions']);
   });
 });
+
+describe('the shipped example recipes', () => {
+  it.each(['read-only.yaml', 'edit-docs.yaml'])('%s validates', async (name) => {
+    const file = path.join(import.meta.dirname, '../../examples/recipes', name);
+    await expect(loadRecipe(file)).resolves.toBeTypeOf('object');
+  });
+});
