@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vitest/config';
-import { JQ_WORKER_MODULE, jqWorkerModule } from './scripts/worker-source.mjs';
+import { EMBEDDED, embeddedModule } from './scripts/embedded.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** The same two loaders the esbuild bundle uses: .md as text, and the jq worker's source. */
+/** The same loaders the esbuild bundle uses: .md as text, and the embedded sources (scripts/embedded.mjs). */
 const coreAgentLoaders: Plugin = {
   name: 'core-agent-loaders',
   enforce: 'pre',
   resolveId(id) {
-    return id === JQ_WORKER_MODULE ? `\0${JQ_WORKER_MODULE}` : null;
+    return id in EMBEDDED ? `\0${id}` : null;
   },
   async load(id) {
-    if (id === `\0${JQ_WORKER_MODULE}`) return jqWorkerModule();
+    if (id.startsWith('\0virtual:')) return embeddedModule(id.slice(1));
     if (id.endsWith('.md')) return `export default ${JSON.stringify(readFileSync(id, 'utf8'))};`;
     return null;
   },

@@ -14,6 +14,18 @@ cd "$ws"
 step() { printf '\n\033[1m== %s\033[0m\n$ core-agent %s\n' "$1" "${*:2}"; }
 call() { local title=$1; shift; step "$title" "$@"; node "$bin" "$@" || printf '(exit status %s)\n' "$?"; }
 
+# The main job: the agent loop, with the replay model standing in for a model service.
+# The script (examples/replay/fix-greeting.jsonl) makes the model's decisions; every
+# tool call runs for real, through the gate, and the session lands in an event log.
+agent_ws=$(mktemp -d)
+trap 'rm -rf "$ws" "$agent_ws"' EXIT
+cp -R "$root/examples/workspace/." "$agent_ws/"
+step "The agent loop (replay model): fix the placeholder greeting" run --model "replay:examples/replay/fix-greeting.jsonl" --mode accept-edits "Fix the placeholder greeting"
+(cd "$agent_ws" && node "$bin" run --model "replay:$root/examples/replay/fix-greeting.jsonl" --workspace "$agent_ws" \
+  --mode accept-edits --session-db "$agent_ws/.sessions.db" "Fix the placeholder greeting")
+session=$(node "$bin" sessions list --json --session-db "$agent_ws/.sessions.db" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].id))')
+call "…and the session it left in the event log" sessions show "$session" --session-db "$agent_ws/.sessions.db"
+
 call "The catalog, as the model sees it" tools list
 call "Find files by name" tools call glob '{"pattern": "*.{ts,json}"}'
 call "Search contents (ripgrep, RE2 syntax)" tools call grep '{"pattern": "TODO|PLACEHOLDER", "include": "*.ts"}'

@@ -3,18 +3,15 @@
 // and the jq worker's source as a virtual module.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { JQ_WORKER_MODULE, jqWorkerModule } from './worker-source.mjs';
+import { EMBEDDED, embeddedModule } from './embedded.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-const virtualWorker = {
-  name: 'jq-worker-source',
+const embedded = {
+  name: 'embedded-sources',
   setup(b) {
-    b.onResolve({ filter: /^virtual:jq-worker-source$/ }, () => ({ path: JQ_WORKER_MODULE, namespace: 'virtual' }));
-    b.onLoad({ filter: /.*/, namespace: 'virtual' }, async () => ({
-      contents: await jqWorkerModule(),
-      loader: 'js',
-    }));
+    b.onResolve({ filter: /^virtual:/ }, (args) => (args.path in EMBEDDED ? { path: args.path, namespace: 'embedded' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'embedded' }, async (args) => ({ contents: await embeddedModule(args.path), loader: 'js' }));
   },
 };
 
@@ -37,7 +34,7 @@ export async function esbuildOptions(entry, outfile) {
     banner: {
       js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);",
     },
-    plugins: [virtualWorker],
+    plugins: [embedded],
     metafile: true,
     logLevel: 'warning',
   };

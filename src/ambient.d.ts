@@ -5,11 +5,13 @@ declare module '*.md' {
   export default text;
 }
 
-// The jq worker's bundled source, produced by scripts/worker-source.mjs at build
-// (and test) time, so the single-file bundle can start the worker with eval.
+// Embedded sources (scripts/embedded.mjs): bundled apart, brotli-compressed and
+// base64-encoded, decoded on first use (src/embedded.ts).
 declare module 'virtual:jq-worker-source' {
-  /** The worker's source, brotli-compressed and base64-encoded (a third of the size to parse at start-up). */
-  export default function compressedJqWorkerSource(): string;
+  export default function embeddedSource(): string;
+}
+declare module 'virtual:providers-chunk' {
+  export default function embeddedSource(): string;
 }
 
 // Replaced by esbuild's `define` with package.json's version; vitest defines it too.

@@ -1,6 +1,8 @@
 import { RecipeError } from '../config/load-recipe.ts';
 import { SettingsError } from '../runtime/settings.ts';
 import { recipeCommand } from './recipe-command.ts';
+import { runCommand } from './run-command.ts';
+import { sessionsCommand } from './sessions-command.ts';
 import { toolsCommand } from './tools-command.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
@@ -11,6 +13,8 @@ export const MAIN_HELP = `core-agent ${VERSION} — an agent runtime with a gate
 Usage: core-agent <command> [options]
 
 Commands:
+  run "PROMPT" --model M     Run one turn headless (replay:FILE for a scripted model)
+  sessions list|show ID      The session event log
   tools list [--json]        The tools a run registers, as the model sees them
   tools call NAME [JSON]     Run one tool through the permission gate and output caps
   recipe validate FILE       Check a recipe; errors as FILE:LINE:COL
@@ -44,6 +48,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await toolsCommand(rest, io);
       case 'recipe':
         return await recipeCommand(rest, io);
+      case 'run':
+        return await runCommand(rest, io);
+      case 'sessions':
+        return await sessionsCommand(rest, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

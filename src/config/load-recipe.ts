@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Document, LineCounter, Node } from 'yaml';
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import { unknownName } from './did-you-mean.ts';
 import { recipeSchema, type Recipe } from './recipe-schema.ts';
 

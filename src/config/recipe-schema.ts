@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { PERMISSION_MODES } from '../permissions/gate.ts';
 import { parseRule, ruleToolName } from '../permissions/rules.ts';
 import { unknownName } from './did-you-mean.ts';
@@ -85,6 +85,18 @@ function buildRecipeSchema() {
 
   return z
     .strictObject({
+      model: z
+        .string()
+        .regex(/^[a-z][a-z0-9-]*:.+$/, 'a model is named provider:model, e.g. "google:gemini-2.5-flash" or "replay:script.jsonl"')
+        .optional()
+        .describe('The model, as provider:model (see the README for the providers).'),
+      instructions: z.string().optional().describe('System instructions, placed before AGENTS.md from the workspace.'),
+      max_steps: z
+        .int()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('Model calls with tools per turn before a final answer is requested (default 50).'),
       tools: z
         .strictObject({
           disable: z.array(toolName).optional().describe('Built-in tools to leave out of the catalog.'),

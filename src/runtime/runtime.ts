@@ -8,6 +8,7 @@ import { PathScope } from '../permissions/path-scope.ts';
 import { BUILTIN_TOOLS } from '../tools/builtin.ts';
 import { Catalog, CatalogError } from '../tools/catalog.ts';
 import { Dispatcher } from '../tools/dispatch.ts';
+import { unknownName } from '../config/did-you-mean.ts';
 import { foldToolToggles, mergeFlagsWithEnv, SettingsError, type FlagSettings } from './settings.ts';
 
 /** Everything one run needs, wired once: the composition root. */
@@ -48,6 +49,16 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   ]);
   let catalog: Catalog;
   try {
+    // --allow-tool / --deny-tool only ever remove tools (filtering never grants a permission).
+    const known = BUILTIN_TOOLS.map((t) => t.name);
+    for (const [flag, names] of [
+      ['--allow-tool', s.allowTools],
+      ['--deny-tool', s.denyTools],
+    ] as const) {
+      for (const n of names ?? []) if (!known.includes(n)) throw new SettingsError(`${flag}: ${unknownName('tool', n, known)}`);
+    }
+    if (s.allowTools && s.allowTools.length > 0) disable.push(...known.filter((n) => !s.allowTools!.includes(n)));
+    disable.push(...(s.denyTools ?? []));
     catalog = Catalog.build(BUILTIN_TOOLS, { disable });
   } catch (err) {
     if (err instanceof CatalogError) throw new SettingsError(err.message);

@@ -9,6 +9,10 @@ export interface FlagSettings {
   mode?: PermissionMode | undefined;
   disableTools?: readonly string[] | undefined;
   enableTools?: readonly string[] | undefined;
+  /** --allow-tool: when given, only these tools are registered. */
+  allowTools?: readonly string[] | undefined;
+  /** --deny-tool: never registered (wins over --allow-tool). */
+  denyTools?: readonly string[] | undefined;
   logLevel?: LogLevel | undefined;
 }
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { unknownName } from '../config/did-you-mean.ts';
 import { renderDescription } from './describe.ts';
 import type { AnyTool } from './tool.ts';

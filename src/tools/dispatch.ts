@@ -8,7 +8,9 @@ import type { Catalog, RegisteredTool } from './catalog.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { ToolError, type FileAccess, type JsonObject, type ToolContext } from './tool.ts';
 
-export type ToolCallResult = { readonly ok: true; readonly result: JsonObject } | { readonly ok: false; readonly error: string };
+export type ToolCallResult =
+  /** `raw` is the tool's own result, present when the output caps changed what the model sees. */
+  { readonly ok: true; readonly result: JsonObject; readonly raw?: JsonObject } | { readonly ok: false; readonly error: string };
 
 export interface DispatcherOptions {
   catalog: Catalog;
@@ -103,8 +105,9 @@ export class Dispatcher {
       authorizePath: (p, access) => this.authorizePath(name, p, access),
     };
 
-    const result = await raceAbort(def.run(args, ctx), callSignal);
-    return { ok: true, result: applyCaps(result, caps, def.narrowHint) };
+    const raw = await raceAbort(def.run(args, ctx), callSignal);
+    const result = applyCaps(raw, caps, def.narrowHint);
+    return result === raw ? { ok: true, result } : { ok: true, result, raw };
   }
 
   private parseArgs(tool: RegisteredTool, rawArgs: unknown): { ok: true; args: unknown } | { ok: false; error: string } {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import type { ResolvedPath } from '../permissions/resolve-path.ts';
 import type { OutputCaps } from './output.ts';
 

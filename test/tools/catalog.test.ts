@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { BUILTIN_TOOL_NAMES } from '../../src/config/tool-names.ts';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin.ts';
 import { Catalog, CatalogError } from '../../src/tools/catalog.ts';

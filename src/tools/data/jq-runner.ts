@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import compressedWorkerSource from 'virtual:jq-worker-source';
+import jqWorkerSource from 'virtual:jq-worker-source';
+import { decodeEmbedded } from '../../embedded.ts';
 import type { JqRequest, JqResponse } from './jq-worker.ts';
 
 export class JqTimeoutError extends Error {
@@ -18,7 +19,6 @@ const MAX_IDLE_WORKERS = 2;
 export class JqRunner {
   private readonly idle: Worker[] = [];
   private nextId = 1;
-  private source: string | undefined;
 
   async run(input: string, expression: string, timeoutMs: number, maxOutputBytes: number, signal?: AbortSignal): Promise<JqResponse> {
     const worker = this.idle.pop() ?? (await this.spawn());
@@ -68,9 +68,8 @@ export class JqRunner {
 
   private async spawn(): Promise<Worker> {
     // Loaded on first use: most runs never call jq, and these cost start-up time.
-    const [{ Worker: WorkerThread }, { brotliDecompressSync }] = await Promise.all([import('node:worker_threads'), import('node:zlib')]);
-    this.source ??= brotliDecompressSync(Buffer.from(compressedWorkerSource(), 'base64')).toString('utf8');
-    return new WorkerThread(this.source, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    const { Worker: WorkerThread } = await import('node:worker_threads');
+    return new WorkerThread(await decodeEmbedded(jqWorkerSource), { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } });
   }
 }
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { readChecked } from '../files/safe-fs.ts';
 import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
 import { JqTimeoutError, sharedJqRunner } from './jq-runner.ts';

@@ -1,5 +1,5 @@
 import { lstat } from 'node:fs/promises';
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { defineTool, ToolError } from '../tool.ts';
 import description from './edit-file.md';
 import { atomicWrite, looksBinary, readChecked } from './safe-fs.ts';

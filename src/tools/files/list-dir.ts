@@ -1,5 +1,5 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import description from './list-dir.md';
 

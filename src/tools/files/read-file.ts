@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import description from './read-file.md';
 import { looksBinary, openChecked } from './safe-fs.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { listFiles } from '../search/file-list.ts';
 import { compileNamePattern } from '../search/name-pattern.ts';
 import { chooseEngine } from '../search/ripgrep.ts';

@@ -1,6 +1,6 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { defineTool, ToolError } from '../tool.ts';
 import { atomicWrite } from './safe-fs.ts';
 import description from './write-file.md';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import { listFiles } from './file-list.ts';
 import description from './glob.md';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { looksBinary, openChecked } from '../files/safe-fs.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import description from './grep.md';

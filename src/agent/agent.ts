@@ -1,0 +1,226 @@
+import type {
+  LanguageModelV4Content,
+  LanguageModelV4FunctionTool,
+  LanguageModelV4Message,
+  LanguageModelV4ToolCall,
+  LanguageModelV4ToolResultPart,
+} from '@ai-sdk/provider';
+import type { Catalog } from '../tools/catalog.ts';
+import type { Dispatcher, ToolCallResult } from '../tools/dispatch.ts';
+import type { EventLog } from '../store/event-log.ts';
+import type { ChatModel } from '../model/model.ts';
+import { addUsage, usageOf, ZERO_USAGE, type Usage } from '../model/pricing.ts';
+
+/** What the loop reports as it goes (for live output); everything is also in the event log. */
+export type AgentEvent =
+  | { type: 'text'; text: string }
+  | { type: 'tool_start'; id: string; name: string; args: string }
+  | { type: 'tool_end'; id: string; name: string; ok: boolean; ms: number; error?: string }
+  | { type: 'step_limit'; steps: number };
+
+export type TurnStatus = 'done' | 'step_limit' | 'script_ended';
+
+export interface TurnResult {
+  status: TurnStatus;
+  text: string;
+  steps: number;
+  usage: Usage;
+}
+
+export interface AgentOptions {
+  model: ChatModel;
+  dispatcher: Dispatcher;
+  catalog: Catalog;
+  instructions: string;
+  log: EventLog;
+  sessionId: string;
+  /** Model calls with tools per turn before the model is asked to answer without them. */
+  maxSteps?: number;
+  onEvent?: (e: AgentEvent) => void;
+}
+
+export const DEFAULT_MAX_STEPS = 50;
+
+const STEP_LIMIT_NOTE =
+  'You have reached the tool-call limit for this turn. Do not call any more tools: answer now with what you have found, and say what is left undone.';
+
+/**
+ * The loop: one turn = the user's message, then model calls until the model
+ * answers without calling a tool. Tool calls from one response run through the
+ * dispatcher (the same gated, capped path as any call): consecutive read-only
+ * calls concurrently, any other call alone and in order. A tool error goes back
+ * to the model as a result; it never ends the turn. Past the step limit the model
+ * is asked once more, with tools withheld, for a final answer.
+ */
+export class Agent {
+  private readonly messages: LanguageModelV4Message[] = [];
+  private turnNumber = 0;
+  private sessionUsage: Usage = ZERO_USAGE;
+  private readonly maxSteps: number;
+
+  constructor(private readonly opts: AgentOptions) {
+    this.maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
+  }
+
+  get usage(): Usage {
+    return this.sessionUsage;
+  }
+
+  get turn(): number {
+    return this.turnNumber;
+  }
+
+  /** Continue a session from its event log (see resume.ts). */
+  restore(messages: LanguageModelV4Message[], turn: number, usage: Usage): void {
+    this.messages.splice(0, this.messages.length, ...messages);
+    this.turnNumber = turn;
+    this.sessionUsage = usage;
+  }
+
+  async runTurn(prompt: string, signal?: AbortSignal): Promise<TurnResult> {
+    this.turnNumber += 1;
+    this.record('user', { text: prompt });
+    this.messages.push({ role: 'user', content: [{ type: 'text', text: prompt }] });
+    return this.continueTurn(signal);
+  }
+
+  /** Run model steps until the model stops calling tools (also the entry point after a resume). */
+  async continueTurn(signal?: AbortSignal): Promise<TurnResult> {
+    let usage: Usage = ZERO_USAGE;
+    let text = '';
+    for (let step = 1; ; step++) {
+      const limitReached = step > this.maxSteps;
+      if (limitReached) this.opts.onEvent?.({ type: 'step_limit', steps: this.maxSteps });
+      const response = await this.callModel(step, limitReached, signal);
+      usage = addUsage(usage, response.usage);
+      text = response.text;
+      if (response.text) this.opts.onEvent?.({ type: 'text', text: response.text });
+      if (response.exhausted || response.toolCalls.length === 0 || limitReached) {
+        const status: TurnStatus = response.exhausted ? 'script_ended' : limitReached ? 'step_limit' : 'done';
+        this.sessionUsage = addUsage(this.sessionUsage, usage);
+        this.record('turn_end', { status, text, steps: step, usage });
+        return { status, text, steps: step, usage };
+      }
+      await this.runToolCalls(response.toolCalls, signal);
+    }
+  }
+
+  /**
+   * Results for calls of the last response that never got one (the process died
+   * while running them). They are not re-run: a write may have happened, so the
+   * model is told the effect is unknown.
+   */
+  settleInterrupted(calls: LanguageModelV4ToolCall[]): void {
+    if (calls.length === 0) return;
+    const parts = calls.map((c) => {
+      const error = 'interrupted: the process stopped before this call finished; its effect is unknown — check before repeating it';
+      this.record('tool_result', { call_id: c.toolCallId, name: c.toolName, args: c.input, ok: false, shown: { error }, raw: null, ms: 0 });
+      return toolResultPart(c, { ok: false, error });
+    });
+    const last = this.messages.at(-1);
+    if (last?.role === 'tool') last.content.push(...parts);
+    else this.messages.push({ role: 'tool', content: parts });
+  }
+
+  private tools(): LanguageModelV4FunctionTool[] {
+    return this.opts.catalog
+      .list()
+      .map((t) => ({ type: 'function', name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  }
+
+  private async callModel(step: number, withoutTools: boolean, signal?: AbortSignal) {
+    const prompt: LanguageModelV4Message[] = [{ role: 'system', content: this.opts.instructions }, ...this.messages];
+    if (withoutTools) prompt.push({ role: 'user', content: [{ type: 'text', text: STEP_LIMIT_NOTE }] });
+    this.record('request', { step, messages: prompt.length, tool_choice: withoutTools ? 'none' : 'auto' });
+    const result = await this.opts.model.doGenerate({
+      prompt,
+      tools: this.tools(),
+      toolChoice: withoutTools ? { type: 'none' } : { type: 'auto' },
+      ...(signal ? { abortSignal: signal } : {}),
+    });
+    const content = result.content.filter(
+      (c): c is Extract<LanguageModelV4Content, { type: 'text' | 'tool-call' }> => c.type === 'text' || c.type === 'tool-call',
+    );
+    const usage = this.usageOf(result.usage.inputTokens.total ?? 0, result.usage.outputTokens.total ?? 0);
+    this.record('response', { step, content, finish_reason: result.finishReason, usage, model: this.opts.model.modelId });
+    const exhausted = result.finishReason.raw === 'replay-exhausted';
+    if (content.length > 0) this.messages.push({ role: 'assistant', content });
+    return {
+      text: content
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text)
+        .join(''),
+      toolCalls: content.filter((c): c is LanguageModelV4ToolCall => c.type === 'tool-call'),
+      usage,
+      exhausted,
+    };
+  }
+
+  private async runToolCalls(calls: LanguageModelV4ToolCall[], signal?: AbortSignal): Promise<void> {
+    const results: LanguageModelV4ToolResultPart[] = [];
+    // Batches: a run of read-only calls together, anything else on its own.
+    let i = 0;
+    while (i < calls.length) {
+      const batch = [calls[i]!];
+      if (this.isReadOnly(calls[i]!))
+        while (i + batch.length < calls.length && this.isReadOnly(calls[i + batch.length]!)) batch.push(calls[i + batch.length]!);
+      const outcomes = await Promise.all(batch.map((c) => this.runOne(c, signal)));
+      results.push(...outcomes);
+      i += batch.length;
+    }
+    this.messages.push({ role: 'tool', content: results });
+  }
+
+  private isReadOnly(call: LanguageModelV4ToolCall): boolean {
+    return this.opts.catalog.get(call.toolName)?.readOnly === true;
+  }
+
+  private async runOne(call: LanguageModelV4ToolCall, signal?: AbortSignal): Promise<LanguageModelV4ToolResultPart> {
+    this.opts.onEvent?.({ type: 'tool_start', id: call.toolCallId, name: call.toolName, args: call.input });
+    const started = performance.now();
+    const outcome = await this.opts.dispatcher.call(call.toolName, call.input, signal);
+    const ms = Math.round(performance.now() - started);
+    this.opts.onEvent?.({
+      type: 'tool_end',
+      id: call.toolCallId,
+      name: call.toolName,
+      ok: outcome.ok,
+      ms,
+      ...(outcome.ok ? {} : { error: outcome.error }),
+    });
+    // `raw` is null when it equals `shown` (the caps changed nothing).
+    const shown = outcome.ok ? outcome.result : { error: outcome.error };
+    this.record('tool_result', {
+      call_id: call.toolCallId,
+      name: call.toolName,
+      args: call.input,
+      ok: outcome.ok,
+      shown,
+      raw: outcome.ok ? (outcome.raw ?? null) : null,
+      ms,
+    });
+    return toolResultPart(call, outcome);
+  }
+
+  private usageOf(input: number, output: number): Usage {
+    return this.opts.model.provider === 'replay'
+      ? { inputTokens: input, outputTokens: output, costUsd: 0 }
+      : usageOf(this.opts.model.modelId, input, output);
+  }
+
+  private record(kind: Parameters<EventLog['append']>[2], data: Record<string, unknown>): void {
+    this.opts.log.append(this.opts.sessionId, this.turnNumber, kind, data);
+  }
+}
+
+export function toolResultPart(
+  call: LanguageModelV4ToolCall,
+  outcome: ToolCallResult | { ok: false; error: string },
+): LanguageModelV4ToolResultPart {
+  return {
+    type: 'tool-result',
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    output: outcome.ok ? { type: 'json', value: outcome.result } : { type: 'error-text', value: outcome.error },
+  };
+}

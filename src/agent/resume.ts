@@ -1,0 +1,86 @@
+import type { LanguageModelV4Message, LanguageModelV4ToolCall, LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
+import { addUsage, ZERO_USAGE, type Usage } from '../model/pricing.ts';
+import type { SessionEvent } from '../store/event-log.ts';
+import { toolResultPart } from './agent.ts';
+
+export interface RebuiltSession {
+  messages: LanguageModelV4Message[];
+  turn: number;
+  usage: Usage;
+  /** A turn was started (user message) and never ended: the loop should continue it. */
+  openTurn: boolean;
+  /** Tool calls of the last response that have no result (the process died while running them). */
+  unanswered: LanguageModelV4ToolCall[];
+  /** Script lines a replay model has already consumed. */
+  replayPosition: number;
+}
+
+/**
+ * Rebuild the conversation from the event log, exactly as the model saw it:
+ * user messages, the model's responses, the tool results shown to it. Nothing
+ * after the last committed event is assumed.
+ */
+export function rebuildSession(events: readonly SessionEvent[]): RebuiltSession {
+  const messages: LanguageModelV4Message[] = [];
+  let turn = 0;
+  let usage: Usage = ZERO_USAGE;
+  let openTurn = false;
+  let lastCalls: LanguageModelV4ToolCall[] = [];
+  let answered = new Set<string>();
+  let replayPosition = 0;
+  let toolParts: LanguageModelV4ToolResultPart[] | null = null;
+
+  const closeToolMessage = () => {
+    if (toolParts && toolParts.length > 0) {
+      // Concurrent calls finish in any order; the model got the results in call order.
+      const order = new Map(lastCalls.map((c, i) => [c.toolCallId, i]));
+      toolParts.sort((a, b) => (order.get(a.toolCallId) ?? 0) - (order.get(b.toolCallId) ?? 0));
+      messages.push({ role: 'tool', content: toolParts });
+    }
+    toolParts = null;
+  };
+
+  for (const e of events) {
+    turn = Math.max(turn, e.turn);
+    if (e.kind !== 'tool_result') closeToolMessage();
+    switch (e.kind) {
+      case 'user':
+        messages.push({ role: 'user', content: [{ type: 'text', text: String(e.data.text) }] });
+        openTurn = true;
+        break;
+      case 'response': {
+        const content = (e.data.content ?? []) as Extract<LanguageModelV4Message, { role: 'assistant' }>['content'];
+        if ((e.data.finish_reason as { raw?: string } | undefined)?.raw !== 'replay-exhausted') replayPosition += 1;
+        if (content.length > 0) messages.push({ role: 'assistant', content });
+        lastCalls = content.filter((c): c is LanguageModelV4ToolCall => c.type === 'tool-call');
+        answered = new Set();
+        if (openTurn) usage = addUsage(usage, e.data.usage as Usage);
+        break;
+      }
+      case 'tool_result': {
+        const call = lastCalls.find((c) => c.toolCallId === e.data.call_id);
+        if (!call) break;
+        answered.add(call.toolCallId);
+        toolParts ??= [];
+        const shown = e.data.shown as Record<string, unknown>;
+        toolParts.push(toolResultPart(call, e.data.ok ? { ok: true, result: shown as never } : { ok: false, error: String(shown.error) }));
+        break;
+      }
+      case 'turn_end':
+        openTurn = false;
+        lastCalls = [];
+        break;
+      default:
+        break;
+    }
+  }
+  closeToolMessage();
+  return {
+    messages,
+    turn,
+    usage,
+    openTurn,
+    unanswered: openTurn ? lastCalls.filter((c) => !answered.has(c.toolCallId)) : [],
+    replayPosition,
+  };
+}

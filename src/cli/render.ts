@@ -1,0 +1,86 @@
+import type { AgentEvent, TurnResult } from '../agent/agent.ts';
+import type { Io } from './usage.ts';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** Human output for `run`: the model's text on stdout, tool calls as progress on stderr. */
+export class TextRenderer {
+  private running = new Map<string, { name: string; args: string; started: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private frame = 0;
+
+  constructor(
+    private readonly io: Io,
+    /** On a terminal: a live spinner with elapsed time. Elsewhere: one plain line per call. */
+    private readonly live: boolean,
+  ) {}
+
+  onEvent = (e: AgentEvent): void => {
+    switch (e.type) {
+      case 'text':
+        this.clearSpinner();
+        this.io.out(`${e.text}\n`);
+        break;
+      case 'tool_start':
+        this.running.set(e.id, { name: e.name, args: e.args, started: performance.now() });
+        if (this.live && !this.timer) this.timer = setInterval(() => this.drawSpinner(), 80);
+        break;
+      case 'tool_end': {
+        const call = this.running.get(e.id);
+        this.running.delete(e.id);
+        this.clearSpinner();
+        const mark = e.ok ? '✓' : '✗';
+        const detail = e.ok ? '' : ` — ${e.error}`;
+        this.io.err(`${mark} ${e.name} ${abbreviate(call?.args ?? '')} (${e.ms} ms)${detail}\n`);
+        if (this.running.size === 0) this.stopSpinner();
+        break;
+      }
+      case 'step_limit':
+        this.clearSpinner();
+        this.io.err(`! step limit (${e.steps}) reached; asking the model for a final answer without tools\n`);
+        break;
+    }
+  };
+
+  finish(result: TurnResult): void {
+    this.stopSpinner();
+    const cost = result.usage.costUsd === null ? 'cost unknown' : `$${result.usage.costUsd.toFixed(4)}`;
+    this.io.err(
+      `— ${result.status}, ${result.steps} step(s), ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${cost}\n`,
+    );
+  }
+
+  stopSpinner(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.clearSpinner();
+  }
+
+  private drawSpinner(): void {
+    const oldest = Math.min(...[...this.running.values()].map((r) => r.started));
+    const names = [...this.running.values()].map((r) => r.name).join(', ');
+    const secs = ((performance.now() - oldest) / 1000).toFixed(1);
+    this.frame = (this.frame + 1) % FRAMES.length;
+    this.io.err(`\r\x1b[2K${FRAMES[this.frame]} ${names} ${secs}s`);
+  }
+
+  private clearSpinner(): void {
+    if (this.live) this.io.err('\r\x1b[2K');
+  }
+}
+
+function abbreviate(args: string): string {
+  const flat = args.replace(/\s+/g, ' ');
+  return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
+}
+
+/** JSON Lines for programs: one object per event, the last one `{"type":"exit","status":N}`. */
+export class JsonRenderer {
+  constructor(private readonly io: Io) {}
+
+  line(obj: Record<string, unknown>): void {
+    this.io.out(`${JSON.stringify(obj)}\n`);
+  }
+
+  onEvent = (e: AgentEvent): void => this.line(e);
+}

@@ -1,0 +1,145 @@
+import { readFile } from 'node:fs/promises';
+import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import * as z from 'zod/v4';
+import { ModelConfigError, type CallOptions, type ChatModel } from './model.ts';
+
+/**
+ * One line of a replay script: what the model "says" on one call. The loop runs
+ * the tool calls for real and feeds the results back; the next line is the
+ * model's next response. The format is stable: scripts in examples/ and tests
+ * depend on it.
+ */
+const scriptLine = z.strictObject({
+  text: z.string().optional(),
+  tool_calls: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        args: z.record(z.string(), z.unknown()).default({}),
+      }),
+    )
+    .optional(),
+});
+export type ReplayStep = z.output<typeof scriptLine>;
+
+/** Parse a JSON Lines script; every problem is reported as `file:line: …`. */
+export function parseReplayScript(text: string, file: string): ReplayStep[] {
+  const steps: ReplayStep[] = [];
+  const problems: string[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('//')) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      problems.push(`${file}:${i + 1}: not valid JSON (${(err as Error).message})`);
+      return;
+    }
+    const parsed = scriptLine.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        problems.push(`${file}:${i + 1}: ${issue.path.join('.') || '(line)'}: ${issue.message}`);
+      }
+      return;
+    }
+    steps.push(parsed.data);
+  });
+  if (problems.length > 0) throw new ModelConfigError(`invalid replay script:\n${problems.join('\n')}`);
+  return steps;
+}
+
+export async function loadReplayModel(file: string): Promise<ReplayModel> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ModelConfigError(`cannot read replay script ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return new ReplayModel(parseReplayScript(text, file), file);
+}
+
+/**
+ * A model that replays a script: how recipes are demonstrated and regression-
+ * tested without a model service. When the script is used up it answers with an
+ * empty final response and `finishReason.raw = "replay-exhausted"`, which ends the
+ * run. `position` can be restored, so a resumed session continues the script.
+ */
+export class ReplayModel implements ChatModel {
+  readonly specificationVersion = 'v4';
+  readonly provider = 'replay';
+  readonly supportedUrls = {};
+  readonly modelId: string;
+  private next = 0;
+  private callCount = 0;
+
+  constructor(
+    private readonly steps: readonly ReplayStep[],
+    source: string,
+  ) {
+    this.modelId = source;
+  }
+
+  get position(): number {
+    return this.next;
+  }
+
+  set position(n: number) {
+    this.next = Math.max(0, Math.min(n, this.steps.length));
+  }
+
+  get exhausted(): boolean {
+    return this.next >= this.steps.length;
+  }
+
+  async doGenerate(options: CallOptions): Promise<LanguageModelV4GenerateResult> {
+    const step = this.steps[this.next];
+    const content: LanguageModelV4Content[] = [];
+    if (step === undefined) {
+      return { content, finishReason: { unified: 'stop', raw: 'replay-exhausted' }, usage: usage(options, ''), warnings: [] };
+    }
+    this.next += 1;
+    if (step.text) content.push({ type: 'text', text: step.text });
+    const toolsOffered = options.toolChoice?.type !== 'none';
+    for (const call of toolsOffered ? (step.tool_calls ?? []) : []) {
+      this.callCount += 1;
+      content.push({ type: 'tool-call', toolCallId: `replay-${this.callCount}`, toolName: call.name, input: JSON.stringify(call.args) });
+    }
+    const hasCalls = content.some((c) => c.type === 'tool-call');
+    return {
+      content,
+      finishReason: { unified: hasCalls ? 'tool-calls' : 'stop', raw: undefined },
+      usage: usage(options, step.text ?? ''),
+      warnings: [],
+    };
+  }
+
+  async doStream(options: CallOptions): Promise<LanguageModelV4StreamResult> {
+    const result = await this.doGenerate(options);
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue({ type: 'stream-start', warnings: [] });
+        for (const part of result.content) {
+          if (part.type === 'text') {
+            controller.enqueue({ type: 'text-start', id: 't' });
+            controller.enqueue({ type: 'text-delta', id: 't', delta: part.text });
+            controller.enqueue({ type: 'text-end', id: 't' });
+          } else if (part.type === 'tool-call') controller.enqueue(part);
+        }
+        controller.enqueue({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
+        controller.close();
+      },
+    });
+    return { stream } as LanguageModelV4StreamResult;
+  }
+}
+
+/** Rough token counts (4 characters a token), so usage and cost paths are exercised in replays. */
+function usage(options: CallOptions, output: string): LanguageModelV4GenerateResult['usage'] {
+  const input = Math.ceil(JSON.stringify(options.prompt).length / 4);
+  const out = Math.ceil(output.length / 4);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: out, text: out, reasoning: 0 },
+  };
+}

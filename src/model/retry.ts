@@ -1,0 +1,95 @@
+import { APICallError } from '@ai-sdk/provider';
+import type { CallOptions, ChatModel, GenerateResult } from './model.ts';
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/**
+ * Bounded retries around a provider model: 408/409/429/5xx, connection errors
+ * and timeouts are retried with exponential backoff and full jitter, honouring
+ * Retry-After (seconds or a date) up to maxDelayMs. Other errors — a bad key, an
+ * unknown model, a malformed request — fail at once: retrying cannot fix them.
+ */
+export class RetryingModel implements ChatModel {
+  readonly specificationVersion = 'v4';
+  readonly provider: string;
+  readonly modelId: string;
+  readonly supportedUrls: ChatModel['supportedUrls'];
+
+  constructor(
+    private readonly inner: ChatModel,
+    private readonly policy: RetryPolicy = DEFAULT_RETRY,
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = delay,
+  ) {
+    this.provider = inner.provider;
+    this.modelId = inner.modelId;
+    this.supportedUrls = inner.supportedUrls;
+  }
+
+  async doGenerate(options: CallOptions): Promise<GenerateResult> {
+    return this.retry(() => this.inner.doGenerate(options), options.abortSignal);
+  }
+
+  async doStream(options: CallOptions) {
+    return this.retry(() => this.inner.doStream(options), options.abortSignal);
+  }
+
+  private async retry<T>(fn: () => PromiseLike<T>, signal?: AbortSignal): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (attempt >= this.policy.attempts || signal?.aborted || !retryable(err)) throw err;
+        await this.sleep(retryDelay(err, attempt, this.policy), signal);
+      }
+    }
+  }
+}
+
+export function retryable(err: unknown): boolean {
+  if (APICallError.isInstance(err)) {
+    const s = err.statusCode;
+    return s === undefined ? err.isRetryable : s === 408 || s === 409 || s === 429 || s >= 500;
+  }
+  const code = (err as NodeJS.ErrnoException)?.code ?? '';
+  const name = (err as Error)?.name ?? '';
+  return (
+    ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT'].includes(code) ||
+    name === 'TimeoutError'
+  );
+}
+
+export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): number {
+  const header = APICallError.isInstance(err) ? lowerKeys(err.responseHeaders)['retry-after'] : undefined;
+  if (header !== undefined) {
+    const seconds = Number(header);
+    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+    if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, policy.maxDelayMs);
+  }
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.random() * ceiling;
+}
+
+function lowerKeys(h: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,284 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventLog } from '../../src/store/event-log.ts';
+import { tempDir, writeTree } from '../helpers/workspace.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bundle = path.join(root, 'dist/core-agent.mjs');
+
+function run(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }) {
+  const r = spawnSync(process.execPath, [bundle, ...args], {
+    cwd: opts.cwd,
+    input: opts.input ?? '',
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: opts.cwd, ...opts.env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Like run(), but without blocking this process — needed when the other end is a server in this process. */
+function runAsync(
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bundle, ...args], {
+      cwd: opts.cwd,
+      env: { PATH: process.env.PATH, HOME: opts.cwd, ...opts.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end();
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const jsonLines = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+async function script(dir: string, lines: object[]): Promise<string> {
+  const file = path.join(dir, 'script.jsonl');
+  await writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+  return file;
+}
+
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+describe('core-agent run with the replay model', () => {
+  it('runs the shipped example end to end and leaves a session sessions show prints', async () => {
+    const ws = await tempDir();
+    spawnSync('cp', ['-R', `${path.join(root, 'examples/workspace')}/.`, ws]);
+    const db = path.join(ws, 'sessions.db');
+    const script = `replay:${path.join(root, 'examples/replay/fix-greeting.jsonl')}`;
+    const r = run(['run', '--model', script, '--mode', 'accept-edits', '--session-db', db, 'Fix the placeholder greeting'], { cwd: ws });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/now uses the caller's name/);
+    expect(r.stderr).toMatch(/✓ edit_file/);
+    expect(await readFile(path.join(ws, 'src/handler.ts'), 'utf8')).toContain('`Hello, ${name}!`');
+    const id = /session (s-[\w-]+)/.exec(r.stderr)![1]!;
+    const list = run(['sessions', 'list', '--session-db', db], { cwd: ws });
+    expect(list.stdout).toContain(id);
+    const show = run(['sessions', 'show', id, '--session-db', db], { cwd: ws });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/user: Fix the placeholder greeting/);
+    expect(show.stdout).toMatch(/tool_result: edit_file ok/);
+    expect(show.stdout).toMatch(/turn_end: done after 5 step/);
+    const showJson = JSON.parse(run(['sessions', 'show', id, '--json', '--session-db', db], { cwd: ws }).stdout) as { events: unknown[] };
+    expect(showJson.events.length).toBeGreaterThan(10);
+  });
+
+  it('--output json is a JSON Lines stream ending in the exit status', async () => {
+    const ws = await tempDir();
+    await writeTree(ws, { 'a.txt': 'hello\n' });
+    const file = await script(ws, [{ tool_calls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { text: 'It says hello.' }]);
+    const r = run(['run', '-m', `replay:${file}`, '-o', 'json', '--session-db', ':memory:', 'read a.txt'], { cwd: ws });
+    expect(r.code).toBe(0);
+    const events = jsonLines(r.stdout);
+    expect(events.map((e) => e.type)).toEqual(['session', 'tool_start', 'tool_end', 'text', 'turn_end', 'exit']);
+    expect(events.at(-1)).toMatchObject({ type: 'exit', status: 0 });
+    expect(events[4]).toMatchObject({ status: 'done', text: 'It says hello.', steps: 2 });
+  });
+
+  it('refuses a headless write in ask mode and the model sees the refusal', async () => {
+    const ws = await tempDir();
+    const file = await script(ws, [
+      { tool_calls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] },
+      { text: 'I was not allowed.' },
+    ]);
+    const r = run(['run', '-m', `replay:${file}`, '-o', 'json', '--session-db', ':memory:', 'write'], { cwd: ws });
+    expect(r.code).toBe(0);
+    expect(jsonLines(r.stdout).find((e) => e.type === 'tool_end')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/needs approval/),
+    });
+  });
+
+  it('--allow-tool and --deny-tool only remove tools', async () => {
+    const ws = await tempDir();
+    const file = await script(ws, [{ tool_calls: [{ name: 'grep', args: { pattern: 'x' } }] }, { text: 'ok' }]);
+    const args = [
+      'run',
+      '-m',
+      `replay:${file}`,
+      '-o',
+      'json',
+      '--session-db',
+      ':memory:',
+      '--allow-tool',
+      'read_file,grep',
+      '--deny-tool',
+      'grep',
+      'go',
+    ];
+    expect(jsonLines(run(args, { cwd: ws }).stdout).find((e) => e.type === 'tool_end')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/unknown tool "grep"/),
+    });
+    expect(run(['run', '-m', `replay:${file}`, '--allow-tool', 'gerp', 'go'], { cwd: ws }).stderr).toMatch(
+      /--allow-tool: unknown tool "gerp"/,
+    );
+  });
+
+  it('usage and configuration errors exit 2 with the reason', async () => {
+    const ws = await tempDir();
+    expect(run(['run', 'hello'], { cwd: ws })).toMatchObject({ code: 2, stderr: expect.stringMatching(/no model/) });
+    expect(run(['run', '-m', 'replay:/nonexistent.jsonl', 'hello'], { cwd: ws })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/cannot read replay script/),
+    });
+    await writeFile(path.join(ws, 'bad.jsonl'), '{"text": 5}\n');
+    expect(run(['run', '-m', 'replay:bad.jsonl', 'hello'], { cwd: ws }).stderr).toMatch(/bad.jsonl:1: text:/);
+    expect(run(['run', '-m', 'nonsense', 'hello'], { cwd: ws }).stderr).toMatch(/not provider:model/);
+    expect(run(['run', '-m', 'google:gemini-2.5-flash', 'hello'], { cwd: ws })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/set GOOGLE_API_KEY/),
+    });
+    expect(run(['run', '-m', 'replay:x', '--output', 'yaml', 'hello'], { cwd: ws }).code).toBe(2);
+    expect(run(['run', '-m', 'replay:x'], { cwd: ws }).stderr).toMatch(/needs a PROMPT/);
+  });
+});
+
+describe('core-agent run against a provider wire format (OpenAI-compatible on 127.0.0.1)', () => {
+  function server(respond: (n: number, body: Record<string, unknown>, res: http.ServerResponse) => void): Promise<string> {
+    let n = 0;
+    const srv = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => respond(++n, JSON.parse(body) as Record<string, unknown>, res));
+    });
+    servers.push(srv);
+    return new Promise((resolve) =>
+      srv.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`)),
+    );
+  }
+  const completion = (message: object, finish: string) =>
+    JSON.stringify({
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage: { prompt_tokens: 7, completion_tokens: 3 },
+    });
+  const toolCall = (name: string, args: string) =>
+    completion(
+      { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name, arguments: args } }] },
+      'tool_calls',
+    );
+  const answered = (body: Record<string, unknown>) => (body.messages as Array<{ role: string }>).some((m) => m.role === 'tool');
+
+  it('runs tool calls, retries a 429, and reports usage', async () => {
+    const ws = await tempDir();
+    await writeTree(ws, { 'a.txt': 'x' });
+    const url = await server((n, body, res) => {
+      if (n === 1) {
+        res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' });
+        res.end('{"error": {"message": "slow down"}}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(answered(body) ? completion({ role: 'assistant', content: 'One file.' }, 'stop') : toolCall('list_dir', '{}'));
+    });
+    const r = await runAsync(['run', '-m', 'openai-compatible:m', '-o', 'json', '--session-db', ':memory:', 'list'], {
+      cwd: ws,
+      env: { OPENAI_COMPATIBLE_BASE_URL: url },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const events = jsonLines(r.stdout);
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ name: 'list_dir', ok: true });
+    expect(events.find((e) => e.type === 'turn_end')).toMatchObject({ text: 'One file.', usage: { inputTokens: 14, outputTokens: 6 } });
+  });
+
+  it('a malformed tool call becomes a model-visible error, not a crash', async () => {
+    const ws = await tempDir();
+    const url = await server((_n, body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(answered(body) ? completion({ role: 'assistant', content: 'Sorry.' }, 'stop') : toolCall('read_file', '{"path": '));
+    });
+    const r = await runAsync(['run', '-m', 'openai-compatible:m', '-o', 'json', '--session-db', ':memory:', 'go'], {
+      cwd: ws,
+      env: { OPENAI_COMPATIBLE_BASE_URL: url },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout).find((e) => e.type === 'tool_end')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/not valid JSON/),
+    });
+  });
+
+  it('a provider error that retrying cannot fix exits 1 with the message', async () => {
+    const ws = await tempDir();
+    const url = await server((_n, _b, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end('{"error": {"message": "bad key"}}');
+    });
+    const r = await runAsync(['run', '-m', 'openai-compatible:m', '--session-db', ':memory:', 'go'], {
+      cwd: ws,
+      env: { OPENAI_COMPATIBLE_BASE_URL: url },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/model call failed: .*bad key/);
+  });
+});
+
+describe('sessions survive kill -9', () => {
+  it('resumes an interrupted turn: the cut call is reported, the script continues', async () => {
+    const ws = await tempDir();
+    await writeTree(ws, { 'r.yaml': 'tools:\n  json_query: { timeout_seconds: 120 }\n' });
+    const file = await script(ws, [
+      { tool_calls: [{ name: 'stat', args: { path: '.' } }] },
+      { tool_calls: [{ name: 'json_query', args: { expression: 'def f: f; f', data: '1' } }] },
+      { text: 'The query never finished.' },
+    ]);
+    const db = path.join(ws, 's.db');
+    const child = spawn(
+      process.execPath,
+      [bundle, 'run', '-m', `replay:${file}`, '-o', 'json', '-c', 'r.yaml', '--session-db', db, 'loop'],
+      {
+        cwd: ws,
+        env: { PATH: process.env.PATH, HOME: ws },
+      },
+    );
+    let out = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('"name":"json_query"')) resolve();
+      });
+      child.on('close', () => resolve()); // never hang the suite if the run ends early
+    });
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('close', r));
+    const id = String(jsonLines(out)[0]!.id);
+
+    const log = EventLog.open(db);
+    const before = log.events(id).map((e) => e.kind);
+    log.close();
+    expect(before).toEqual(['session_start', 'user', 'request', 'response', 'tool_result', 'request', 'response']);
+
+    const r = run(['run', '-m', `replay:${file}`, '-o', 'json', '--session-db', db, '--resume', id], { cwd: ws });
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonLines(r.stdout).find((e) => e.type === 'turn_end')).toMatchObject({ status: 'done', text: 'The query never finished.' });
+    const after = EventLog.open(db);
+    const results = after.events(id).filter((e) => e.kind === 'tool_result');
+    after.close();
+    expect(results.map((e) => e.data.name)).toEqual(['stat', 'json_query']);
+    expect(results[1]!.data.shown).toMatchObject({ error: expect.stringMatching(/^interrupted/) });
+
+    // A finished session is continued with a new prompt, not replayed.
+    expect(run(['run', '-m', `replay:${file}`, '--session-db', db, '--resume', id], { cwd: ws }).stderr).toMatch(/no interrupted turn/);
+  });
+});
