@@ -10,15 +10,25 @@ import type { Dispatcher, ToolCallResult } from '../tools/dispatch.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { addUsage, usageOf, ZERO_USAGE, type Usage } from '../model/pricing.ts';
+import type { SessionState } from '../tools/session.ts';
+import { completionRecord, type PendingCheckpoint } from './checkpoint.ts';
+import type { Alert, Watchdog } from './watchdog.ts';
 
 /** What the loop reports as it goes (for live output); everything is also in the event log. */
 export type AgentEvent =
   | { type: 'text'; text: string }
   | { type: 'tool_start'; id: string; name: string; args: string }
   | { type: 'tool_end'; id: string; name: string; ok: boolean; ms: number; error?: string }
-  | { type: 'step_limit'; steps: number };
+  | { type: 'step_limit'; steps: number }
+  | { type: 'watchdog'; alert: Alert; action: 'logged' | 'feedback' | 'cut' }
+  | { type: 'checkpoint'; detail: string };
 
-export type TurnStatus = 'done' | 'step_limit' | 'script_ended';
+/**
+ * done: the model answered. step_limit: it answered after the step limit took its
+ * tools away. script_ended: a replay script ran out. cut: the watchdog (enforce)
+ * ended the turn. halted: the watchdog has halted the agent; nothing ran.
+ */
+export type TurnStatus = 'done' | 'step_limit' | 'script_ended' | 'cut' | 'halted';
 
 export interface TurnResult {
   status: TurnStatus;
@@ -37,6 +47,11 @@ export interface AgentOptions {
   /** Model calls with tools per turn before the model is asked to answer without them. */
   maxSteps?: number;
   onEvent?: (e: AgentEvent) => void;
+  /** The dispatcher's session: the agent advances its turn counter. */
+  session?: SessionState;
+  /** mark_task_done's pending request, acted on when a turn ends. */
+  checkpoints?: PendingCheckpoint;
+  watchdog?: Watchdog;
 }
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -78,9 +93,14 @@ export class Agent {
   }
 
   async runTurn(prompt: string, signal?: AbortSignal): Promise<TurnResult> {
+    const halted = this.opts.watchdog?.halted;
+    if (halted) return { status: 'halted', text: halted, steps: 0, usage: ZERO_USAGE };
     this.turnNumber += 1;
-    this.record('user', { text: prompt });
-    this.messages.push({ role: 'user', content: [{ type: 'text', text: prompt }] });
+    if (this.opts.session) this.opts.session.turn = this.turnNumber;
+    const feedback = this.opts.watchdog?.takeFeedback() ?? null;
+    const text = feedback ? `${feedback}\n\n---\n\n${prompt}` : prompt;
+    this.record('user', { text });
+    this.messages.push({ role: 'user', content: [{ type: 'text', text }] });
     return this.continueTurn(signal);
   }
 
@@ -95,14 +115,38 @@ export class Agent {
       usage = addUsage(usage, response.usage);
       text = response.text;
       if (response.text) this.opts.onEvent?.({ type: 'text', text: response.text });
-      if (response.exhausted || response.toolCalls.length === 0 || limitReached) {
-        const status: TurnStatus = response.exhausted ? 'script_ended' : limitReached ? 'step_limit' : 'done';
-        this.sessionUsage = addUsage(this.sessionUsage, usage);
-        this.record('turn_end', { status, text, steps: step, usage });
-        return { status, text, steps: step, usage };
+      let cut: Alert | null = null;
+      if (!response.exhausted && response.toolCalls.length > 0 && !limitReached) cut = await this.runToolCalls(response.toolCalls, signal);
+      if (cut || response.exhausted || response.toolCalls.length === 0 || limitReached) {
+        const status: TurnStatus = cut ? 'cut' : response.exhausted ? 'script_ended' : limitReached ? 'step_limit' : 'done';
+        return this.endTurn(status, cut ? `watchdog cut the turn: ${cut.signal} — ${cut.reason}` : text, step, usage, cut);
       }
-      await this.runToolCalls(response.toolCalls, signal);
     }
+  }
+
+  private endTurn(status: TurnStatus, text: string, steps: number, usage: Usage, cut: Alert | null): TurnResult {
+    this.sessionUsage = addUsage(this.sessionUsage, usage);
+    this.record('turn_end', { status, text, steps, usage });
+    const watchdog = this.opts.watchdog;
+    if (watchdog) {
+      const halt = watchdog.turnEnded(cut);
+      if (cut) this.record('watchdog', { halted: halt !== null, reason: halt, cut_turns: watchdog.cutTurns });
+    }
+    const detail = this.opts.checkpoints?.take();
+    if (detail !== undefined) this.checkpointNow(detail);
+    return { status, text, steps, usage };
+  }
+
+  /**
+   * Take a checkpoint between turns (mark_task_done's request at a turn's end, or
+   * the operator's /done): the completion record goes into the log and later
+   * requests start from it instead of the whole conversation.
+   */
+  checkpointNow(detail: string): void {
+    const record = completionRecord(this.messages, detail);
+    this.record('checkpoint', { detail, record });
+    this.messages.splice(0, this.messages.length, { role: 'user', content: [{ type: 'text', text: record }] });
+    this.opts.onEvent?.({ type: 'checkpoint', detail });
   }
 
   /**
@@ -156,7 +200,10 @@ export class Agent {
     };
   }
 
-  private async runToolCalls(calls: LanguageModelV4ToolCall[], signal?: AbortSignal): Promise<void> {
+  /** Runs one response's calls; returns the watchdog alert that cuts the turn, if any. */
+  private async runToolCalls(calls: LanguageModelV4ToolCall[], signal?: AbortSignal): Promise<Alert | null> {
+    const alerts: Alert[] = [];
+    for (const c of calls) alerts.push(...(this.opts.watchdog?.observeCall(c.toolName, c.input) ?? []));
     const results: LanguageModelV4ToolResultPart[] = [];
     // Batches: a run of read-only calls together, anything else on its own.
     let i = 0;
@@ -165,17 +212,37 @@ export class Agent {
       if (this.isReadOnly(calls[i]!))
         while (i + batch.length < calls.length && this.isReadOnly(calls[i + batch.length]!)) batch.push(calls[i + batch.length]!);
       const outcomes = await Promise.all(batch.map((c) => this.runOne(c, signal)));
-      results.push(...outcomes);
+      for (const [j, o] of outcomes.entries()) {
+        results.push(o.part);
+        alerts.push(...(this.opts.watchdog?.observeResult(batch[j]!.toolName, o.ok, o.result) ?? []));
+      }
       i += batch.length;
     }
     this.messages.push({ role: 'tool', content: results });
+    return this.handleAlerts(alerts);
+  }
+
+  private handleAlerts(alerts: Alert[]): Alert | null {
+    const watchdog = this.opts.watchdog;
+    if (!watchdog || alerts.length === 0) return null;
+    watchdog.noteForModel(alerts);
+    const cuts = watchdog.cuts(alerts);
+    for (const alert of alerts) {
+      const action = watchdog.mode === 'warn' ? 'logged' : cuts && alert.severity === 'critical' ? 'cut' : 'feedback';
+      this.record('watchdog', { alert, action });
+      this.opts.onEvent?.({ type: 'watchdog', alert, action });
+    }
+    return cuts ? (alerts.find((a) => a.severity === 'critical') ?? null) : null;
   }
 
   private isReadOnly(call: LanguageModelV4ToolCall): boolean {
     return this.opts.catalog.get(call.toolName)?.readOnly === true;
   }
 
-  private async runOne(call: LanguageModelV4ToolCall, signal?: AbortSignal): Promise<LanguageModelV4ToolResultPart> {
+  private async runOne(
+    call: LanguageModelV4ToolCall,
+    signal?: AbortSignal,
+  ): Promise<{ part: LanguageModelV4ToolResultPart; ok: boolean; result: unknown }> {
     this.opts.onEvent?.({ type: 'tool_start', id: call.toolCallId, name: call.toolName, args: call.input });
     const started = performance.now();
     const outcome = await this.opts.dispatcher.call(call.toolName, call.input, signal);
@@ -199,7 +266,7 @@ export class Agent {
       raw: outcome.ok ? (outcome.raw ?? null) : null,
       ms,
     });
-    return toolResultPart(call, outcome);
+    return { part: toolResultPart(call, outcome), ok: outcome.ok, result: outcome.ok ? outcome.result : null };
   }
 
   private usageOf(input: number, output: number): Usage {

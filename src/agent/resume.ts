@@ -13,6 +13,8 @@ export interface RebuiltSession {
   unanswered: LanguageModelV4ToolCall[];
   /** Script lines a replay model has already consumed. */
   replayPosition: number;
+  /** The watchdog's state: a halt survives a restart, and so does the count of cut turns. */
+  watchdog: { halted: string | null; cutTurns: number };
 }
 
 /**
@@ -29,6 +31,7 @@ export function rebuildSession(events: readonly SessionEvent[]): RebuiltSession 
   let answered = new Set<string>();
   let replayPosition = 0;
   let toolParts: LanguageModelV4ToolResultPart[] | null = null;
+  const watchdog = { halted: null as string | null, cutTurns: 0 };
 
   const closeToolMessage = () => {
     if (toolParts && toolParts.length > 0) {
@@ -69,6 +72,20 @@ export function rebuildSession(events: readonly SessionEvent[]): RebuiltSession 
       case 'turn_end':
         openTurn = false;
         lastCalls = [];
+        if (e.data.status !== 'cut') watchdog.cutTurns = 0;
+        break;
+      case 'checkpoint':
+        // Later requests started from the completion record, so the rebuilt conversation does too.
+        messages.splice(0, messages.length, { role: 'user', content: [{ type: 'text', text: String(e.data.record) }] });
+        break;
+      case 'watchdog':
+        if (e.data.reset === true) {
+          watchdog.halted = null;
+          watchdog.cutTurns = 0;
+        } else if (typeof e.data.cut_turns === 'number') {
+          watchdog.cutTurns = e.data.cut_turns;
+          watchdog.halted = e.data.halted === true ? String(e.data.reason) : null;
+        }
         break;
       default:
         break;
@@ -82,5 +99,6 @@ export function rebuildSession(events: readonly SessionEvent[]): RebuiltSession 
     openTurn,
     unanswered: openTurn ? lastCalls.filter((c) => !answered.has(c.toolCallId)) : [],
     replayPosition,
+    watchdog,
   };
 }

@@ -1,6 +1,7 @@
 import { RecipeError } from '../config/load-recipe.ts';
 import { SettingsError } from '../runtime/settings.ts';
 import { recipeCommand } from './recipe-command.ts';
+import { replCommand } from './repl.ts';
 import { runCommand } from './run-command.ts';
 import { sessionsCommand } from './sessions-command.ts';
 import { toolsCommand } from './tools-command.ts';
@@ -14,6 +15,7 @@ Usage: core-agent <command> [options]
 
 Commands:
   run "PROMPT" --model M     Run one turn headless (replay:FILE for a scripted model)
+  repl --model M             An interactive session (also: no command, on a terminal)
   sessions list|show ID      The session event log
   tools list [--json]        The tools a run registers, as the model sees them
   tools call NAME [JSON]     Run one tool through the permission gate and output caps
@@ -32,6 +34,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     switch (command) {
       case undefined:
+        // On a terminal, no command is an interactive session; elsewhere, a usage error.
+        if (io.isTty) return await replCommand([], io);
         io.err(`${MAIN_HELP}\n`);
         return EXIT.usage;
       case '--version':
@@ -50,6 +54,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await recipeCommand(rest, io);
       case 'run':
         return await runCommand(rest, io);
+      case 'repl':
+        return await replCommand(rest, io);
       case 'sessions':
         return await sessionsCommand(rest, io);
       default:

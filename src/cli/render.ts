@@ -39,6 +39,14 @@ export class TextRenderer {
         this.clearSpinner();
         this.io.err(`! step limit (${e.steps}) reached; asking the model for a final answer without tools\n`);
         break;
+      case 'watchdog':
+        this.clearSpinner();
+        this.io.err(`! watchdog ${e.alert.severity} ${e.alert.signal} (${e.action}): ${e.alert.reason}\n`);
+        break;
+      case 'checkpoint':
+        this.clearSpinner();
+        this.io.err(`· checkpoint recorded: ${e.detail.slice(0, 100)}\n`);
+        break;
     }
   };
 

@@ -124,6 +124,10 @@ function buildRecipeSchema() {
       permissions: z
         .strictObject({
           mode: z.enum(PERMISSION_MODES).optional().describe('ask (default), accept-edits, plan or yolo.'),
+          plan_mode: z
+            .enum(['off', 'advisory', 'required'])
+            .optional()
+            .describe('Plan-first: required holds state-changing tools back until record_plan is called; advisory only files plans.'),
           allow: z.array(permissionRule).optional().describe('Rules for calls that run without asking: tool.<name>[:<glob>].'),
           deny: z.array(permissionRule).optional().describe('Rules for calls that never run, in any mode. Deny wins.'),
           path_scope: z

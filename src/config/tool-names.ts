@@ -2,7 +2,8 @@
  * The canonical names of the built-in tools this build implements, in catalog
  * order. Recipes and --disable-tools are checked against this list, so a name
  * from a newer build is an error here rather than a silent no-op. A tool joins
- * the list when it is finished, not before.
+ * the list when it is finished, not before. The last five are session tools,
+ * registered only where their service exists (see runtime.ts).
  */
 export const BUILTIN_TOOL_NAMES = [
   'read_file',
@@ -15,6 +16,11 @@ export const BUILTIN_TOOL_NAMES = [
   'glob',
   'grep',
   'json_query',
+  'todo',
+  'record_plan',
+  'ask_user',
+  'mark_task_done',
+  'schedule_next_turn',
 ] as const;
 
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];

@@ -11,6 +11,8 @@ export interface GateRequest {
   readonly readOnly: boolean;
   /** A file write that accept-edits approves. */
   readonly fileEdit: boolean;
+  /** Session bookkeeping (todo, plans, checkpoints): never asks, allowed in plan mode. */
+  readonly lifecycle?: boolean;
   /** What the call acts on (paths), each in every spelling a rule may use. */
   readonly subjects: readonly Subject[];
 }
@@ -31,6 +33,12 @@ export interface GateOptions {
   scope: PathScope;
   prompter?: Prompter | undefined;
   logger?: Logger;
+  /**
+   * Plan-first: the refusal for a call that must wait for a recorded plan, or
+   * null. Consulted after the deny rules and before the mode, so yolo does not
+   * wave it through.
+   */
+  planCheck?: ((req: GateRequest) => string | null) | undefined;
 }
 
 /**
@@ -50,6 +58,7 @@ export class Gate {
   readonly scope: PathScope;
   private readonly prompter: Prompter | undefined;
   private readonly log: Logger;
+  private readonly planCheck: GateOptions['planCheck'];
 
   constructor(opts: GateOptions) {
     this.modeValue = opts.mode;
@@ -58,6 +67,7 @@ export class Gate {
     this.scope = opts.scope;
     this.prompter = opts.prompter;
     this.log = opts.logger ?? silentLogger;
+    this.planCheck = opts.planCheck;
   }
 
   get mode(): PermissionMode {
@@ -95,9 +105,12 @@ export class Gate {
     if (denied !== null) {
       return { allowed: false, reason: `${req.tool} is denied by permissions.deny rule "${denied}"` };
     }
+    const planRefusal = this.planCheck?.(req) ?? null;
+    if (planRefusal !== null) return { allowed: false, reason: planRefusal };
     const mode = this.modeValue;
     if (mode === 'yolo') return { allowed: true, rule: 'mode yolo' };
     if (req.readOnly) return { allowed: true, rule: `read-only tool (mode ${mode})` };
+    if (req.lifecycle) return { allowed: true, rule: `session tool (mode ${mode})` };
     if (mode === 'plan') {
       return {
         allowed: false,

@@ -5,7 +5,10 @@ import type { Recipe } from '../config/recipe-schema.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { Gate, type Prompter } from '../permissions/gate.ts';
 import { PathScope } from '../permissions/path-scope.ts';
-import { BUILTIN_TOOLS } from '../tools/builtin.ts';
+import { builtinTools, unavailableInSession } from '../tools/builtin.ts';
+import { PlanRecorder } from '../tools/planning/plan-recorder.ts';
+import { planGated } from '../tools/planning/record-plan.ts';
+import { SessionState } from '../tools/session.ts';
 import { Catalog, CatalogError } from '../tools/catalog.ts';
 import { Dispatcher } from '../tools/dispatch.ts';
 import { unknownName } from '../config/did-you-mean.ts';
@@ -14,6 +17,7 @@ import { foldToolToggles, mergeFlagsWithEnv, SettingsError, type FlagSettings } 
 /** Everything one run needs, wired once: the composition root. */
 export interface Runtime {
   readonly workspace: string;
+  readonly session: SessionState;
   readonly recipe: Recipe;
   readonly catalog: Catalog;
   readonly gate: Gate;
@@ -28,6 +32,12 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** Test seam, passed to the dispatcher. */
   afterGate?: (tool: string) => void | Promise<void>;
+  /**
+   * The session the tools serve. Its services decide which session tools exist:
+   * a checkpointer (mark_task_done), a scheduler (schedule_next_turn), an asker
+   * (ask_user). The plan recorder is added here from permissions.plan_mode.
+   */
+  session?: SessionState;
 }
 
 /**
@@ -47,10 +57,15 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     { name: 'CORE_AGENT_DISABLE_TOOLS / CORE_AGENT_ENABLE_TOOLS', disable: s.envDisable, enable: s.envEnable },
     { name: '--disable-tools / --enable-tools', disable: s.disableTools ?? [], enable: s.enableTools ?? [] },
   ]);
+  const session = opts.session ?? new SessionState();
+  const planMode = recipe.permissions?.plan_mode === 'off' ? undefined : recipe.permissions?.plan_mode;
+  if (planMode) session.plans = new PlanRecorder(planMode, path.join(workspace, '.agents', 'plans'));
+  const defs = builtinTools(planMode);
+
   let catalog: Catalog;
   try {
     // --allow-tool / --deny-tool only ever remove tools (filtering never grants a permission).
-    const known = BUILTIN_TOOLS.map((t) => t.name);
+    const known = defs.map((t) => t.name);
     for (const [flag, names] of [
       ['--allow-tool', s.allowTools],
       ['--deny-tool', s.denyTools],
@@ -59,12 +74,19 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     }
     if (s.allowTools && s.allowTools.length > 0) disable.push(...known.filter((n) => !s.allowTools!.includes(n)));
     disable.push(...(s.denyTools ?? []));
-    catalog = Catalog.build(BUILTIN_TOOLS, { disable });
+    catalog = Catalog.build(defs, { disable, unavailable: unavailableInSession(session) });
   } catch (err) {
     if (err instanceof CatalogError) throw new SettingsError(err.message);
     throw err;
   }
   for (const skipped of catalog.skipped) logger.info({ tool: skipped.name, reason: skipped.reason }, 'tool not registered');
+  const plans = session.plans;
+  plans?.setGatedTools(
+    catalog
+      .list()
+      .filter((t) => planGated(t.def))
+      .map((t) => t.name),
+  );
 
   const perms = recipe.permissions ?? {};
   const scope = await PathScope.create(workspace, perms.path_scope ?? {});
@@ -75,6 +97,12 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     scope,
     prompter: opts.prompter,
     logger,
+    planCheck: plans
+      ? (req) =>
+          plans.blocks(session.sessionId) && planGated(req)
+            ? `${req.tool} denied: plan-first mode requires record_plan to be called before any state-changing tool. Call record_plan(plan: <your markdown plan>) first, then retry.`
+            : null
+      : undefined,
   });
   const toolSettings = Object.fromEntries(Object.entries(recipe.tools ?? {}).filter(([k]) => k !== 'disable' && k !== 'enable')) as Record<
     string,
@@ -88,9 +116,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     toolSettings,
     logger,
     afterGate: opts.afterGate,
+    session,
   });
   logger.info({ workspace, mode: gate.mode, tools: catalog.names(), path_scope: scope.describe() }, 'runtime ready');
-  return { workspace, recipe, catalog, gate, dispatcher };
+  return { workspace, session, recipe, catalog, gate, dispatcher };
 }
 
 async function resolveWorkspace(dir: string): Promise<string> {

@@ -12,7 +12,8 @@ export type EventKind =
   | 'response' // {content, finish_reason, usage, model}
   | 'tool_result' // {call_id, name, args, ok, shown, raw, ms}
   | 'turn_end' // {status, text, usage}
-  | 'checkpoint' // {note, through_seq}
+  | 'checkpoint' // {detail, record}
+  | 'watchdog' // {alert?, action?, halted?, reason?, cut_turns?, reset?}
   | 'error'; // {message}
 
 export interface SessionEvent {

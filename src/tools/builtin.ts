@@ -7,27 +7,58 @@ import { readFileTool } from './files/read-file.ts';
 import { readManyFilesTool } from './files/read-many-files.ts';
 import { statTool } from './files/stat.ts';
 import { writeFileTool } from './files/write-file.ts';
+import { askUserTool } from './planning/ask-user.ts';
+import { markTaskDoneTool } from './planning/mark-task-done.ts';
+import type { PlanMode } from './planning/plan-recorder.ts';
+import { recordPlanTool } from './planning/record-plan.ts';
+import { scheduleNextTurnTool } from './planning/schedule-next-turn.ts';
+import { todoTool } from './planning/todo.ts';
 import { globTool } from './search/glob.ts';
 import { grepTool } from './search/grep.ts';
+import type { SessionState } from './session.ts';
 import type { AnyTool } from './tool.ts';
 
-/** Every built-in tool this build implements, in canonical catalog order. */
-export const BUILTIN_TOOLS: readonly AnyTool[] = [
-  readFileTool,
-  readManyFilesTool,
-  writeFileTool,
-  editFileTool,
-  deleteFileTool,
-  statTool,
-  listDirTool,
-  globTool,
-  grepTool,
-  jsonQueryTool,
-] as readonly AnyTool[];
+/**
+ * Every built-in tool this build implements, in canonical catalog order.
+ * record_plan's description depends on the plan mode (advisory or required).
+ */
+export function builtinTools(planMode: PlanMode = 'advisory'): readonly AnyTool[] {
+  const tools = [
+    readFileTool,
+    readManyFilesTool,
+    writeFileTool,
+    editFileTool,
+    deleteFileTool,
+    statTool,
+    listDirTool,
+    globTool,
+    grepTool,
+    jsonQueryTool,
+    todoTool,
+    recordPlanTool(planMode),
+    askUserTool,
+    markTaskDoneTool,
+    scheduleNextTurnTool,
+  ] as unknown as readonly AnyTool[];
+  const names = tools.map((t) => t.name).join(',');
+  if (names !== BUILTIN_TOOL_NAMES.join(',')) throw new Error(`built-in tool order mismatch: ${names} vs ${BUILTIN_TOOL_NAMES.join(',')}`);
+  return tools;
+}
 
-// The canonical name list (config/tool-names.ts) and the definitions must agree;
-// a mismatch is a build mistake, so it fails at import rather than at a call.
-const names = BUILTIN_TOOLS.map((t) => t.name).join(',');
-if (names !== BUILTIN_TOOL_NAMES.join(',')) {
-  throw new Error(`built-in tool order mismatch: definitions ${names} vs names ${BUILTIN_TOOL_NAMES.join(',')}`);
+/** Conditional registration: a session tool exists only where its service does. */
+export function unavailableInSession(session: SessionState): (tool: AnyTool) => string | null {
+  return (tool) => {
+    switch (tool.name) {
+      case 'record_plan':
+        return session.plans ? null : 'permissions.plan_mode is off';
+      case 'ask_user':
+        return session.asker ? null : '--ask is off';
+      case 'mark_task_done':
+        return session.checkpointer ? null : 'no session checkpoints here (tools call, or --checkpoint=operator)';
+      case 'schedule_next_turn':
+        return session.scheduler ? null : 'not an autonomous run (run --autonomous)';
+      default:
+        return null;
+    }
+  };
 }

@@ -72,7 +72,9 @@ export class Catalog {
       return {
         def,
         name: def.name,
-        description: renderDescription(def.description, (n) => names.has(n)),
+        description: renderDescription(typeof def.description === 'function' ? def.description(chosen) : def.description, (n) =>
+          names.has(n),
+        ),
         readOnly: def.readOnly,
         // Computed on first use: a single `tools call` never needs the other tools' schemas.
         get inputSchema() {

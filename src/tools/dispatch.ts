@@ -6,6 +6,7 @@ import type { Subject } from '../permissions/rules.ts';
 import { formatArgIssues } from './arg-errors.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
+import { SessionState } from './session.ts';
 import { ToolError, type FileAccess, type JsonObject, type ToolContext } from './tool.ts';
 
 export type ToolCallResult =
@@ -23,6 +24,8 @@ export interface DispatcherOptions {
   logger?: Logger;
   /** The longest one call may run before it is aborted. */
   deadlineMs?: number;
+  /** The session the calls belong to (turn, todo list, plans, …). */
+  session?: SessionState;
   /** Test seam: runs after the gate has passed a call and before the tool starts. */
   afterGate?: (tool: string) => void | Promise<void>;
 }
@@ -38,9 +41,11 @@ export const DEFAULT_DEADLINE_MS = 300_000;
  */
 export class Dispatcher {
   private readonly log: Logger;
+  readonly session: SessionState;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.log = opts.logger ?? silentLogger;
+    this.session = opts.session ?? new SessionState();
   }
 
   get catalog(): Catalog {
@@ -85,7 +90,13 @@ export class Dispatcher {
       subjects.push(this.subjectOf(r.real));
     }
 
-    const decision = await this.opts.gate.check({ tool: name, readOnly: def.readOnly, fileEdit: def.fileEdit === true, subjects });
+    const decision = await this.opts.gate.check({
+      tool: name,
+      readOnly: def.readOnly,
+      fileEdit: def.fileEdit === true,
+      lifecycle: def.lifecycle === true,
+      subjects,
+    });
     if (!decision.allowed) return { ok: false, error: `${name}: permission denied: ${decision.reason}` };
     await this.opts.afterGate?.(name);
 
@@ -103,6 +114,7 @@ export class Dispatcher {
         this.opts.gate.scope.allows(p) && (!this.opts.gate.hasDenyRules || this.opts.gate.denyingRule(name, [this.subjectOf(p)]) === null),
       hasTool: (n) => this.opts.catalog.has(n),
       authorizePath: (p, access) => this.authorizePath(name, p, access),
+      session: this.session,
     };
 
     const raw = await raceAbort(def.run(args, ctx), callSignal);

@@ -1,6 +1,7 @@
 import type { z } from 'zod/v4';
 import type { ResolvedPath } from '../permissions/resolve-path.ts';
 import type { OutputCaps } from './output.ts';
+import type { SessionState } from './session.ts';
 
 /** Anything JSON can carry; a tool result is always a JSON object. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -57,6 +58,8 @@ export interface ToolContext {
   hasTool(name: string): boolean;
   /** Aborted at the call's deadline. */
   readonly signal: AbortSignal;
+  /** The session: turn, todo list, plan recorder and other session-bound services. */
+  readonly session: SessionState;
 }
 
 export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
@@ -67,12 +70,17 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
    * keeps a passage only when other_tool is registered, `{{^other_tool}}…{{/other_tool}}`
    * only when it is not (see catalog.ts, "descriptions follow the catalog").
    */
-  readonly description: string;
+  readonly description: string | ((registered: readonly AnyTool[]) => string);
   readonly args: Args;
   /** Changes nothing outside the process: may run without approval and concurrently. */
   readonly readOnly: boolean;
   /** A file write that `accept-edits` mode approves without asking. */
   readonly fileEdit?: boolean;
+  /**
+   * Changes only the session's own bookkeeping (todo, plans, checkpoints): never
+   * asks for approval and is not held back by plan-first, though not read-only.
+   */
+  readonly lifecycle?: boolean;
   /** Alternative argument names accepted and mapped before validation (`query` → `expression`). */
   readonly aliases?: Readonly<Record<string, string>>;
   /** The paths this call touches, for path_scope and per-path permission rules. */

@@ -68,6 +68,7 @@ describe('core-agent CLI (the bundle)', () => {
       'glob',
       'grep',
       'json_query',
+      'todo',
     ]);
     await expect(r.stdout).toMatchFileSnapshot('__snapshots__/tools-list.json');
   });
@@ -139,7 +140,7 @@ describe('core-agent CLI (the bundle)', () => {
     await writeFile(path.join(dir, 'good.yaml'), 'tools:\n  disable: [write_file]\n');
     const good = run(['recipe', 'validate', 'good.yaml'], { cwd: dir });
     expect(good.code).toBe(0);
-    expect(good.stdout).toMatch(/good.yaml: ok\n {2}tools \(9\): read_file/);
+    expect(good.stdout).toMatch(/good.yaml: ok\n {2}tools \(10\): read_file/);
     await writeFile(path.join(dir, 'bad.yaml'), 'tools:\n  disable: []\ntool_outptu:\n  max_bytes: 1\n');
     const bad = run(['recipe', 'validate', 'bad.yaml'], { cwd: dir });
     expect(bad.code).toBe(2);

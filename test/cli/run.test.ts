@@ -282,3 +282,89 @@ describe('sessions survive kill -9', () => {
     expect(run(['run', '-m', `replay:${file}`, '--session-db', db, '--resume', id], { cwd: ws }).stderr).toMatch(/no interrupted turn/);
   });
 });
+
+describe('the watchdog in headless runs', () => {
+  it('cuts a looping turn (exit 1); three cut turns halt the session until --reset-watchdog', async () => {
+    const ws = await tempDir();
+    const loop = Array.from({ length: 5 }, () => ({ tool_calls: [{ name: 'stat', args: { path: '.' } }] }));
+    const file = await script(ws, [...loop, ...loop, ...loop, { text: 'finally something else' }]);
+    const db = path.join(ws, 's.db');
+    const first = run(['run', '-m', `replay:${file}`, '-o', 'json', '--session-db', db, 'look around'], { cwd: ws });
+    expect(first.code).toBe(1);
+    const events = jsonLines(first.stdout);
+    expect(events.find((e) => e.type === 'watchdog')).toMatchObject({ action: 'cut', alert: { signal: 'repeated-tool-call' } });
+    expect(events.find((e) => e.type === 'turn_end')).toMatchObject({ status: 'cut' });
+    const id = String(events[0]!.id);
+    const again = (extra: string[] = []) =>
+      run(['run', '-m', `replay:${file}`, '--session-db', db, '--resume', id, ...extra, 'try again'], { cwd: ws });
+    expect(again().code).toBe(1);
+    const third = again();
+    expect(third.code).toBe(1);
+    const halted = again();
+    expect(halted.code).toBe(1);
+    expect(halted.stderr).toMatch(/watchdog halted the agent: 3 turns in a row were cut .*--reset-watchdog/);
+    const reset = again(['--reset-watchdog']);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stdout).toMatch(/finally something else/);
+  });
+
+  it('--watchdog warn only reports', async () => {
+    const ws = await tempDir();
+    const loop = Array.from({ length: 6 }, () => ({ tool_calls: [{ name: 'stat', args: { path: '.' } }] }));
+    const file = await script(ws, [...loop, { text: 'done' }]);
+    const r = run(['run', '-m', `replay:${file}`, '--watchdog', 'warn', '--session-db', ':memory:', 'go'], { cwd: ws });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/! watchdog critical repeated-tool-call \(logged\)/);
+  });
+
+  it('lifecycle flags: --checkpoint operator, --ask auto headless, --autonomous', async () => {
+    const ws = await tempDir();
+    const file = await script(ws, [
+      {
+        tool_calls: [
+          { name: 'ask_user', args: { question: 'ok?' } },
+          { name: 'schedule_next_turn', args: { wake_in_sec: 0, next_prompt: 'second turn' } },
+        ],
+      },
+      { text: 'first' },
+      { text: 'second' },
+    ]);
+    const r = run(
+      [
+        'run',
+        '-m',
+        `replay:${file}`,
+        '-o',
+        'json',
+        '--ask',
+        'auto',
+        '--autonomous',
+        '--checkpoint',
+        'operator',
+        '--session-db',
+        ':memory:',
+        'go',
+      ],
+      { cwd: ws },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const events = jsonLines(r.stdout);
+    expect(events.filter((e) => e.type === 'tool_end').map((e) => [e.name, e.ok])).toEqual([
+      ['ask_user', true],
+      ['schedule_next_turn', true],
+    ]);
+    expect(events.find((e) => e.type === 'sleep')).toBeDefined();
+    expect(events.find((e) => e.type === 'turn_end')).toMatchObject({ text: 'second' });
+    const mark = await script(ws, [{ tool_calls: [{ name: 'mark_task_done', args: { detail: 'x' } }] }, { text: 'ok' }]);
+    const withheld = run(['run', '-m', `replay:${mark}`, '-o', 'json', '--checkpoint', 'operator', '--session-db', ':memory:', 'go'], {
+      cwd: ws,
+    });
+    expect(jsonLines(withheld.stdout).find((e) => e.type === 'tool_end')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/unknown tool "mark_task_done"/),
+    });
+    expect(run(['run', '-m', `replay:${mark}`, '--watchdog', 'sometimes', 'go'], { cwd: ws }).stderr).toMatch(
+      /--watchdog: unknown value "sometimes"/,
+    );
+  });
+});

@@ -52,7 +52,7 @@ describe('recipes', () => {
 
   it('rejects nested unknown keys, a key from a newer build, and names the parent', async () => {
     expect(await problems('permissions:\n  mdoe: ask\n')).toEqual([
-      'r.yaml:2:3: permissions: unknown key "mdoe" — did you mean "mode"? Valid: mode, allow, deny, path_scope',
+      'r.yaml:2:3: permissions: unknown key "mdoe" — did you mean "mode"? Valid: mode, plan_mode, allow, deny, path_scope',
     ]);
     expect((await problems('url_scope:\n  allow: [example.com]\n'))[0]).toMatch(
       /^r.yaml:1:1: unknown key "url_scope"\. Valid: model, instructions, max_steps, tools, tool_output, permissions$/,

@@ -5,6 +5,7 @@ import { afterEach } from 'vitest';
 import type { Prompter } from '../../src/permissions/gate.ts';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.ts';
 import type { FlagSettings } from '../../src/runtime/settings.ts';
+import type { SessionState } from '../../src/tools/session.ts';
 import type { JsonObject } from '../../src/tools/tool.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -46,6 +47,7 @@ export interface RuntimeSetup {
   prompter?: Prompter;
   afterGate?: (tool: string) => void | Promise<void>;
   workspace?: string;
+  session?: SessionState;
 }
 
 /** A workspace with files and a runtime over it, as `tools call` builds one. */
@@ -62,6 +64,7 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
     env: {},
     prompter: opts.prompter,
     afterGate: opts.afterGate,
+    session: opts.session,
   });
   return {
     ...rt,

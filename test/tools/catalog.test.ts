@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { BUILTIN_TOOL_NAMES } from '../../src/config/tool-names.ts';
-import { BUILTIN_TOOLS } from '../../src/tools/builtin.ts';
+import { builtinTools } from '../../src/tools/builtin.ts';
+
+const BUILTIN_TOOLS = builtinTools('required');
 import { Catalog, CatalogError } from '../../src/tools/catalog.ts';
 import { referencedTools, renderDescription } from '../../src/tools/describe.ts';
 import { defineTool, type AnyTool } from '../../src/tools/tool.ts';
@@ -67,8 +69,9 @@ describe('the built-in catalog', () => {
 
   it('only references tools by sections the renderer understands', () => {
     for (const def of BUILTIN_TOOLS) {
-      for (const ref of referencedTools(def.description)) expect(ref).toMatch(/^[a-z_]+$/);
-      expect(() => renderDescription(def.description, () => true)).not.toThrow();
+      const template = typeof def.description === 'string' ? def.description : def.description(BUILTIN_TOOLS);
+      for (const ref of referencedTools(template)) expect(ref).toMatch(/^[a-z_]+$/);
+      expect(() => renderDescription(template, () => true)).not.toThrow();
     }
   });
 });

@@ -1,0 +1,74 @@
+import type { LanguageModelV4Message } from '@ai-sdk/provider';
+import type { Checkpointer } from '../tools/session.ts';
+
+/** Holds mark_task_done's request until the turn ends; the latest detail wins. */
+export class PendingCheckpoint implements Checkpointer {
+  private detail: string | undefined;
+
+  request(detail: string): void {
+    this.detail = detail;
+  }
+
+  take(): string | undefined {
+    const d = this.detail;
+    this.detail = undefined;
+    return d;
+  }
+}
+
+const FILE_TOOLS = new Set(['write_file', 'edit_file', 'delete_file']);
+
+/**
+ * The completion record that replaces the conversation at a checkpoint, in six
+ * sections. Built from what the session actually did — the prompts, the files the
+ * file tools changed, the tools used, the plan if one was recorded, the last answer
+ * — plus the model's own `detail`; nothing is invented.
+ */
+export function completionRecord(messages: readonly LanguageModelV4Message[], detail: string): string {
+  const prompts: string[] = [];
+  const files = new Set<string>();
+  const toolCounts = new Map<string, number>();
+  let plan: string | undefined;
+  let lastAnswer = '';
+  for (const m of messages) {
+    if (m.role === 'user') for (const p of m.content) if (p.type === 'text') prompts.push(p.text);
+    if (m.role === 'assistant') {
+      const text = m.content
+        .filter((p) => p.type === 'text')
+        .map((p) => (p as { text: string }).text)
+        .join('');
+      if (text) lastAnswer = text;
+      for (const p of m.content) {
+        if (p.type !== 'tool-call') continue;
+        toolCounts.set(p.toolName, (toolCounts.get(p.toolName) ?? 0) + 1);
+        if (p.toolName === 'record_plan') plan = String(parseArgs(p.input).plan ?? '');
+      }
+    }
+    if (m.role === 'tool') {
+      for (const p of m.content) {
+        if (p.type !== 'tool-result' || p.output.type !== 'json' || !FILE_TOOLS.has(p.toolName)) continue;
+        const shown = (p.output.value as Record<string, unknown> | null)?.path;
+        if (typeof shown === 'string') files.add(`${shown} (${p.toolName})`);
+      }
+    }
+  }
+  const section = (title: string, body: string) => `# ${title}\n${body.trim() || '(none recorded)'}`;
+  return [
+    '[checkpoint] The conversation before this point was replaced by this completion record.',
+    section('Task', prompts.map((p) => `- ${p}`).join('\n')),
+    section('Files & changes', [...files].map((f) => `- ${f}`).join('\n')),
+    section('Technical context', [...toolCounts].map(([t, n]) => `- ${t} × ${n}`).join('\n')),
+    section('Strategy & approach', plan ?? ''),
+    section('Verification & next steps', lastAnswer),
+    section('Where we are', detail),
+  ].join('\n\n');
+}
+
+function parseArgs(input: unknown): Record<string, unknown> {
+  if (typeof input !== 'string') return (input ?? {}) as Record<string, unknown>;
+  try {
+    return JSON.parse(input) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}

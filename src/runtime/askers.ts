@@ -1,0 +1,37 @@
+import type { Asker } from '../tools/session.ts';
+
+export const ASK_MODES = ['off', 'stdin', 'auto'] as const;
+export type AskMode = (typeof ASK_MODES)[number];
+
+const UNATTENDED = 'running unattended; proceed with reasonable defaults and explain in your final response';
+
+/** Reads the answer as one line from stdin; the question goes to stderr. */
+export class StdinAsker implements Asker {
+  async ask(question: string): Promise<{ answer: string } | { unavailable: string }> {
+    const { createInterface } = await import('node:readline/promises');
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+    try {
+      const answer = await new Promise<string | null>((resolve) => {
+        rl.once('close', () => resolve(null));
+        rl.question(`\n? ${question}\n> `).then(resolve, () => resolve(null));
+      });
+      return answer === null ? { unavailable: 'stdin closed before an answer' } : { answer: answer.trim() };
+    } finally {
+      rl.close();
+    }
+  }
+}
+
+/** Headless: never blocks — a clean refusal the model can act on. */
+export class UnattendedAsker implements Asker {
+  async ask(): Promise<{ unavailable: string }> {
+    return { unavailable: UNATTENDED };
+  }
+}
+
+/** --ask: off (no ask_user tool), stdin (always ask on stdin), auto (ask on a terminal, refuse headless). */
+export function askerFor(mode: AskMode, interactive: boolean): Asker | undefined {
+  if (mode === 'stdin') return new StdinAsker();
+  if (mode === 'auto') return interactive ? new StdinAsker() : new UnattendedAsker();
+  return undefined;
+}

@@ -1,0 +1,81 @@
+import * as z from 'zod/v4';
+import { defineTool, ToolError, type AnyTool, type JsonObject } from '../tool.ts';
+import type { PlanMode } from './plan-recorder.ts';
+
+/** The tools plan-first holds back: anything that changes state and is not session bookkeeping. */
+export function planGated(t: Pick<AnyTool, 'readOnly' | 'lifecycle'>): boolean {
+  return !t.readOnly && t.lifecycle !== true;
+}
+
+const TAIL =
+  "The plan is free-form markdown — the operator's AGENTS.md may ask for a shape. It is filed as .agents/plans/plan-<seq>.md for the operator's audit trail. " +
+  'Call this once per plan: revising it within the same turn updates that same file in place, and re-sending an unchanged plan writes nothing.';
+
+function describe(mode: PlanMode, registered: readonly AnyTool[]): string {
+  if (mode === 'advisory') {
+    return (
+      "Record your proposed course of action as a markdown artifact for the operator's audit trail. Plan-first gating is OFF — no tool call waits for it, " +
+      `so record the plan and then carry it out in the same turn rather than stopping for an approval nobody will send. ${TAIL}`
+    );
+  }
+  const gated = registered.filter(planGated).map((t) => `\`${t.name}\``);
+  const which =
+    gated.length > 0
+      ? `call this BEFORE any ${gated.join(' / ')} call, or those calls are denied with a "plan required" error`
+      : 'call this before any call that changes state';
+  return `Record your proposed course of action as a markdown artifact and unblock state-changing tools. Plan-first gating is ON: ${which}. ${TAIL}`;
+}
+
+export function recordPlanTool(mode: PlanMode) {
+  return defineTool({
+    name: 'record_plan',
+    description: (registered) => describe(mode, registered),
+    readOnly: false,
+    lifecycle: true,
+    narrowHint: '',
+    args: z.strictObject({
+      plan: z
+        .string()
+        .max(64 * 1024)
+        .describe('The plan as markdown: the steps you will take and how you will check the result.'),
+    }),
+    async run(args, ctx) {
+      const recorder = ctx.session.plans;
+      if (!recorder) throw new ToolError('plan recording is not enabled for this run');
+      if (args.plan.trim().length === 0) throw new ToolError('plan is required (non-empty markdown)');
+      const { outcome, file, seq, opened } = await recorder.record(args.plan, {
+        agent: ctx.session.agentName,
+        session: ctx.session.sessionId,
+        turn: ctx.session.turn,
+      });
+      const shown = ctx.display(file);
+      const artifact =
+        outcome === 'recorded'
+          ? `Plan recorded at ${shown}.`
+          : outcome === 'updated'
+            ? `Plan updated in place at ${shown}: you had already recorded a plan this turn, so this revision replaced it rather than filing a second plan — there is still exactly one plan (plan ${seq}) for this task.`
+            : `No plan file was written: you already recorded this exact plan, and it is filed at ${shown}. Recording an identical plan again cannot do anything further — carry it out, or ask the operator for /replan if it needs to be withdrawn.`;
+      let gate: string;
+      if (recorder.mode === 'advisory') {
+        gate =
+          'plan_mode is advisory: no tool call was ever blocked on this plan and none becomes callable because of it — carry the plan out in this turn rather than waiting for approval.';
+      } else if (!opened) {
+        gate = 'Plan-first gating was already satisfied for this session — no tool became callable that was not already.';
+      } else {
+        const names = recorder.gatedTools;
+        gate =
+          names === null
+            ? 'The tool calls it was denying are now unblocked for this session.'
+            : names.length === 0
+              ? 'This build registered no plan-gated tools — nothing was blocked and nothing is unblocked; the artifact is the only effect.'
+              : `Now unblocked for this session: ${names.join(', ')}.`;
+      }
+      const result: JsonObject = { path: shown, sequence: seq, outcome, message: `${artifact} ${gate}` };
+      if (ctx.session.agentName) result.agent = ctx.session.agentName;
+      if (ctx.session.sessionId) result.session = ctx.session.sessionId;
+      // The reserved key the watchdog's no-op streak reads; only an unchanged plan sets it.
+      if (outcome === 'unchanged') result.no_op = true;
+      return result;
+    },
+  });
+}

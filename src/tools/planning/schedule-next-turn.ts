@@ -1,0 +1,38 @@
+import * as z from 'zod/v4';
+import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+
+export const scheduleNextTurnTool = defineTool({
+  name: 'schedule_next_turn',
+  description:
+    'In an autonomous run, say when you want to be woken for your next turn, instead of ending the run. Give exactly one of `wake_in_sec` or `wake_at` ' +
+    '(RFC 3339), and optionally `next_prompt`, the message you will be woken with. Pick the interval by how fast the thing you wait for changes: ' +
+    'tens of seconds for a rollout, minutes for a recovery, an hour or more for a trend. Without this call the run ends after the turn. ' +
+    'The operator sets the longest allowed wait; a request beyond it is refused.',
+  readOnly: false,
+  lifecycle: true,
+  narrowHint: '',
+  args: z.strictObject({
+    wake_in_sec: z.int().min(0).max(31_536_000).optional().describe('Seconds from now.'),
+    wake_at: z.string().optional().describe('An RFC 3339 time, e.g. 2026-11-30T14:00:00Z.'),
+    next_prompt: z.string().max(4000).optional().describe('The message for the next turn (default: a plain wake-up note).'),
+    detail: z.string().max(2000).optional().describe('Why, for the operator.'),
+  }),
+  async run(args, ctx): Promise<JsonObject> {
+    const scheduler = ctx.session.scheduler;
+    if (!scheduler) throw new ToolError('scheduling is only available in autonomous runs');
+    if ((args.wake_in_sec === undefined) === (args.wake_at === undefined))
+      throw new ToolError('give exactly one of wake_in_sec or wake_at');
+    let wakeAt: Date;
+    if (args.wake_at !== undefined) {
+      wakeAt = new Date(args.wake_at);
+      if (Number.isNaN(wakeAt.getTime()) || !/\d{4}-\d\d-\d\dT/.test(args.wake_at))
+        throw new ToolError(`wake_at "${args.wake_at}" is not an RFC 3339 time`);
+    } else {
+      wakeAt = new Date(Date.now() + args.wake_in_sec! * 1000);
+    }
+    const refusal = scheduler.request(wakeAt, args.next_prompt, args.detail);
+    if (refusal !== null) return { ack: `rejected: ${refusal}` };
+    const at = wakeAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return { ack: `deferred until ${at}`, wake_at: at };
+  },
+});

@@ -1,0 +1,43 @@
+import type { PlanRecorder } from './planning/plan-recorder.ts';
+
+/** Takes a checkpoint request from mark_task_done; the agent acts on it when the turn ends. */
+export interface Checkpointer {
+  request(detail: string): void;
+}
+
+/** Takes a wake-up request from schedule_next_turn (autonomous runs only). */
+export interface TurnScheduler {
+  /** null when accepted, else the reason it was refused (the model sees it). */
+  request(wakeAt: Date, nextPrompt: string | undefined, detail: string | undefined): string | null;
+}
+
+/** Asks the operator a question (ask_user). */
+export interface Asker {
+  ask(question: string): Promise<{ answer: string } | { unavailable: string }>;
+}
+
+export interface TodoItem {
+  id: number;
+  status: 'pending' | 'in_progress' | 'completed';
+  text: string;
+}
+
+/**
+ * What the session-bound tools share with the runtime: the turn counter, the
+ * session's identity, and the services that exist only in some runs. A service
+ * that is absent means its tool is not registered (conditional registration).
+ */
+export class SessionState {
+  /** The current turn; the agent advances it. */
+  turn = 0;
+  readonly todos: TodoItem[] = [];
+  plans: PlanRecorder | undefined;
+  checkpointer: Checkpointer | undefined;
+  scheduler: TurnScheduler | undefined;
+  asker: Asker | undefined;
+
+  /** Set once the session exists in the event log; undefined for one-off calls. */
+  sessionId: string | undefined;
+
+  constructor(readonly agentName: string | undefined = undefined) {}
+}

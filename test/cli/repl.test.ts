@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EventLog } from '../../src/store/event-log.ts';
+import { tempDir } from '../helpers/workspace.ts';
+
+const bundle = fileURLToPath(new URL('../../dist/core-agent.mjs', import.meta.url));
+
+function repl(cwd: string, input: string, args: string[] = []) {
+  const r = spawnSync(process.execPath, [bundle, 'repl', ...args], {
+    cwd,
+    input,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: cwd },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('core-agent repl', () => {
+  it('runs a turn per line; permission prompts answer once / always / deny; /stats /done /replan /exit', async () => {
+    const ws = await tempDir();
+    await writeFile(
+      path.join(ws, 's.jsonl'),
+      [
+        { tool_calls: [{ name: 'write_file', args: { path: 'a.txt', content: 'a' } }] },
+        { text: 'wrote a' },
+        { tool_calls: [{ name: 'write_file', args: { path: 'b.txt', content: 'b' } }] },
+        { text: 'b refused' },
+        {
+          tool_calls: [
+            { name: 'write_file', args: { path: 'c.txt', content: 'c' } },
+            { name: 'write_file', args: { path: 'd.txt', content: 'd' } },
+          ],
+        },
+        { text: 'wrote c and d' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const r = repl(ws, 'write a\ny\nwrite b\nn\nwrite c and d\na\n/stats\n/done first task\n/replan\n/exit\nnever read\n', [
+      '-m',
+      'replay:s.jsonl',
+      '--session-db',
+      'db',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/session (s-[\w-]+), model replay:s.jsonl, mode ask/);
+    expect(r.stdout).toMatch(/wrote a[\s\S]*b refused[\s\S]*wrote c and d/);
+    expect(r.stdout).toMatch(/turns 3, \d+ input \/ \d+ output tokens, cost \$0\.0000/);
+    expect(r.stdout).toMatch(/plan_mode is off/);
+    // "always" answered once covers the second write of the same tool.
+    expect(r.stdout.match(/Allow write_file/g)).toHaveLength(3);
+    expect(await readFile(path.join(ws, 'a.txt'), 'utf8')).toBe('a');
+    await expect(readFile(path.join(ws, 'b.txt'), 'utf8')).rejects.toThrow();
+    expect(await readFile(path.join(ws, 'd.txt'), 'utf8')).toBe('d');
+    const id = /session (s-[\w-]+)/.exec(r.stdout)![1]!;
+    const log = EventLog.open(path.join(ws, 'db'));
+    const kinds = log.events(id).map((e) => e.kind);
+    log.close();
+    expect(kinds.at(-1)).toBe('checkpoint');
+  });
+
+  it('ends cleanly at the end of input, and asks ask_user questions in the same place', async () => {
+    const ws = await tempDir();
+    await writeFile(
+      path.join(ws, 's.jsonl'),
+      `${JSON.stringify({ tool_calls: [{ name: 'ask_user', args: { question: 'Which port?' } }] })}\n${JSON.stringify({ text: 'ok' })}\n`,
+    );
+    const r = repl(ws, 'set it up\n8080\n', ['-m', 'replay:s.jsonl', '--session-db', ':memory:']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\? Which port\?/);
+    expect(r.stderr).toMatch(/✓ ask_user/);
+  });
+
+  it('without a model, says what to set (exit 2)', async () => {
+    const ws = await tempDir();
+    expect(repl(ws, '')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no model/) });
+  });
+});
