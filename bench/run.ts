@@ -97,25 +97,28 @@ function harness(script: string, args: string[]): { ms: number; maxRssKb: number
   return { ms: median(out.times), maxRssKb: out.maxRssKb, count: out.count };
 }
 
-async function bundleHarnesses(): Promise<{ inproc: string; baseline: string }> {
-  const inproc = path.join(cache, 'harness.mjs');
-  const baseline = path.join(cache, 'js-baseline.mjs');
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/harness.ts'), inproc)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/js-baseline.ts'), baseline)), logLevel: 'error' });
-  return { inproc, baseline };
+async function bundleHarnesses(): Promise<{ inproc: string; baseline: string; steps: string }> {
+  const out = {
+    inproc: path.join(cache, 'harness.mjs'),
+    baseline: path.join(cache, 'js-baseline.mjs'),
+    steps: path.join(cache, 'steps-harness.mjs'),
+  };
+  await build({ ...(await esbuildOptions(path.join(root, 'bench/harness.ts'), out.inproc)), logLevel: 'error' });
+  await build({ ...(await esbuildOptions(path.join(root, 'bench/js-baseline.ts'), out.baseline)), logLevel: 'error' });
+  await build({ ...(await esbuildOptions(path.join(root, 'bench/steps-harness.ts'), out.steps)), logLevel: 'error' });
+  return out;
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed(0)} MiB`);
 
+// `npm run bench -- --only steps,cold` runs a subset; the default is everything.
+const onlyArg = process.argv.indexOf('--only');
+const only = new Set(onlyArg === -1 ? ['grep', 'glob', 'cold', 'steps'] : (process.argv[onlyArg + 1] ?? '').split(','));
+
 await mkdir(cache, { recursive: true });
-await generateTree();
-const du = spawnSync('du', ['-sb', tree], { encoding: 'utf8' }).stdout.split('\t')[0];
-const files = spawnSync(rg, ['--files', tree], { encoding: 'utf8', maxBuffer: 1 << 30 })
-  .stdout.split('\n')
-  .filter(Boolean).length;
-const { inproc, baseline } = await bundleHarnesses();
-console.log(`tree: ${files} files, ${(Number(du) / 1e6).toFixed(0)} MB; node ${process.version}; ${RUNS} runs, medians\n`);
+const harnesses = await bundleHarnesses();
+console.log(`node ${process.version}; ${RUNS} runs, medians\n`);
 
 interface Measured {
   ms: number;
@@ -127,7 +130,7 @@ interface Row {
   reference: Measured;
 }
 const rows: Row[] = [];
-const results: Record<string, unknown> = { node: process.version, files, bytes: Number(du), runs: RUNS };
+const results: Record<string, unknown> = { node: process.version, runs: RUNS };
 
 /** One group of rows: a reference and the measurements expressed as ratios to it. */
 function group(key: string, reference: [string, Measured], others: Array<[string, Measured]>, extra: Record<string, unknown>): void {
@@ -140,51 +143,114 @@ function group(key: string, reference: [string, Measured], others: Array<[string
   };
 }
 
-// grep: a pattern with 100 matches, so every engine reads all 536 MB
-const rgGrep = repeat(
-  rg,
-  ['--no-config', '--line-number', '--with-filename', '--null', '--no-heading', '--color=never', `--regexp=${GREP_PATTERN}`, '--', '.'],
-  tree,
-);
-const grepArgs = JSON.stringify({ pattern: GREP_PATTERN });
-const ourGrep = harness(inproc, [tree, 'grep', grepArgs, String(RUNS)]);
-const jsGrep = harness(baseline, [tree, 'grep', GREP_PATTERN, String(RUNS)]);
-group(
-  'grep',
-  ['rg (direct)', rgGrep],
-  [
-    ['grep tool, in process', ourGrep],
-    ['grep tool, `tools call` CLI', repeat(node, [bundle, 'tools', 'call', 'grep', grepArgs, '--workspace', tree], root)],
-    ['plain JS walk + RegExp', jsGrep],
-  ],
-  { pattern: GREP_PATTERN, matches: { rg: rgGrep.stdout.split('\n').filter(Boolean).length, tool: ourGrep.count, js: jsGrep.count } },
-);
+if (only.has('grep') || only.has('glob')) {
+  await generateTree();
+  const du = spawnSync('du', ['-sb', tree], { encoding: 'utf8' }).stdout.split('\t')[0];
+  const files = spawnSync(rg, ['--files', tree], { encoding: 'utf8', maxBuffer: 1 << 30 })
+    .stdout.split('\n')
+    .filter(Boolean).length;
+  results.tree = { files, bytes: Number(du) };
+  console.log(`tree: ${files} files, ${(Number(du) / 1e6).toFixed(0)} MB\n`);
+}
 
-// glob: every file name is listed; 5,000 of the 50,000 match
-const globArgs = JSON.stringify({ pattern: GLOB_PATTERN });
-const ourGlob = harness(inproc, [tree, 'glob', globArgs, String(RUNS)]);
-const jsGlob = harness(baseline, [tree, 'glob', GLOB_PATTERN, String(RUNS)]);
-group(
-  'glob',
-  ['rg --files (direct)', repeat(rg, ['--no-config', '--files', '--null', '--', '.'], tree)],
-  [
-    ['glob tool, in process', ourGlob],
-    ['glob tool, `tools call` CLI', repeat(node, [bundle, 'tools', 'call', 'glob', globArgs, '--workspace', tree], root)],
-    ['plain JS walk + match', jsGlob],
-  ],
-  { pattern: GLOB_PATTERN, matches: { tool: ourGlob.count, js: jsGlob.count } },
-);
+if (only.has('grep')) {
+  // A pattern with 100 matches, so every engine reads all 536 MB.
+  const rgGrep = repeat(
+    rg,
+    ['--no-config', '--line-number', '--with-filename', '--null', '--no-heading', '--color=never', `--regexp=${GREP_PATTERN}`, '--', '.'],
+    tree,
+  );
+  const grepArgs = JSON.stringify({ pattern: GREP_PATTERN });
+  const ourGrep = harness(harnesses.inproc, [tree, 'grep', grepArgs, String(RUNS)]);
+  const jsGrep = harness(harnesses.baseline, [tree, 'grep', GREP_PATTERN, String(RUNS)]);
+  group(
+    'grep',
+    ['rg (direct)', rgGrep],
+    [
+      ['grep tool, in process', ourGrep],
+      ['grep tool, `tools call` CLI', repeat(node, [bundle, 'tools', 'call', 'grep', grepArgs, '--workspace', tree], root)],
+      ['plain JS walk + RegExp', jsGrep],
+    ],
+    { pattern: GREP_PATTERN, matches: { rg: rgGrep.stdout.split('\n').filter(Boolean).length, tool: ourGrep.count, js: jsGrep.count } },
+  );
+}
 
-// cold start: a whole process, more runs since each is short
-const coldRuns = Math.max(RUNS, 20);
-group(
-  'coldStart',
-  ['node -e 0', repeat(node, ['-e', '0'], root, coldRuns)],
-  [['core-agent tools list --json', repeat(node, [bundle, 'tools', 'list', '--json'], root, coldRuns)]],
-  {
-    runs: coldRuns,
-  },
-);
+if (only.has('glob')) {
+  // Every file name is listed; 5,000 of the 50,000 match.
+  const globArgs = JSON.stringify({ pattern: GLOB_PATTERN });
+  const ourGlob = harness(harnesses.inproc, [tree, 'glob', globArgs, String(RUNS)]);
+  const jsGlob = harness(harnesses.baseline, [tree, 'glob', GLOB_PATTERN, String(RUNS)]);
+  group(
+    'glob',
+    ['rg --files (direct)', repeat(rg, ['--no-config', '--files', '--null', '--', '.'], tree)],
+    [
+      ['glob tool, in process', ourGlob],
+      ['glob tool, `tools call` CLI', repeat(node, [bundle, 'tools', 'call', 'glob', globArgs, '--workspace', tree], root)],
+      ['plain JS walk + match', jsGlob],
+    ],
+    { pattern: GLOB_PATTERN, matches: { tool: ourGlob.count, js: jsGlob.count } },
+  );
+}
+
+if (only.has('cold')) {
+  // A whole process; more runs, since each is short.
+  const coldRuns = Math.max(RUNS, 20);
+  group(
+    'coldStart',
+    ['node -e 0', repeat(node, ['-e', '0'], root, coldRuns)],
+    [['core-agent tools list --json', repeat(node, [bundle, 'tools', 'list', '--json'], root, coldRuns)]],
+    { runs: coldRuns },
+  );
+}
+
+if (only.has('steps')) {
+  // The loop's overhead: a 1,000-step replay calling a no-op tool, against inserting
+  // the same event-log rows straight into SQLite (the floor), medians of RUNS.
+  const STEPS = 1000;
+  const ws = path.join(cache, 'steps-ws');
+  await mkdir(ws, { recursive: true });
+  const runs = Array.from({ length: RUNS }, () => {
+    const r = spawnSync(node, ['--expose-gc', harnesses.steps, ws, cache, String(STEPS)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`steps harness failed: ${r.stderr}`);
+    return JSON.parse(r.stdout) as {
+      steps: number;
+      rows: number;
+      agentMs: number;
+      floorMs: number;
+      rss: Array<[number, number, number]>;
+      maxRssKb: number;
+    };
+  });
+  const agentMs = median(runs.map((r) => r.agentMs));
+  const floorMs = median(runs.map((r) => r.floorMs));
+  const rssAt = runs[0]!.rss;
+  const growthKb = (rssAt.at(-1)![1] - rssAt[0]![1]) / 1024;
+  const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
+  const [first, last] = [rssAt[0]!, rssAt.at(-1)!];
+
+  group(
+    'steps',
+    [`floor: ${runs[0]!.rows} event rows into SQLite`, { ms: floorMs, maxRssKb: null }],
+    [
+      [
+        `${STEPS}-step replay through the loop (${(agentMs / STEPS).toFixed(3)} ms/step)`,
+        { ms: agentMs, maxRssKb: Math.max(...runs.map((r) => r.maxRssKb)) },
+      ],
+    ],
+    {
+      steps: runs[0]!.steps,
+      rows: runs[0]!.rows,
+      msPerStep: agentMs / STEPS,
+      rssSamples: rssAt,
+      rssGrowthKbStep100To1000: growthKb,
+      heapGrowthKbStep100To1000: (rssAt.at(-1)![2] - rssAt[0]![2]) / 1024,
+    },
+  );
+  console.log(
+    `steps (memory after a full GC): RSS ${mib(first[1])} at step ${first[0]} → ${mib(last[1])} at step ${last[0]}; ` +
+      `JS heap in use ${mib(first[2])} → ${mib(last[2])}\n`,
+  );
+}
 
 const table = [
   '| measurement | median | ratio | peak RSS |',
@@ -192,9 +258,6 @@ const table = [
   ...rows.map((r) => `| ${r.name} | ${fmt(r.m.ms)} | ${(r.m.ms / r.reference.ms).toFixed(2)}× | ${rss(r.m.maxRssKb)} |`),
 ].join('\n');
 console.log(table);
-console.log(
-  `\nmatches: ${JSON.stringify((results.grep as { matches: unknown }).matches)} (grep), ${JSON.stringify((results.glob as { matches: unknown }).matches)} (glob)`,
-);
 await writeFile(path.join(cache, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 await writeFile(path.join(cache, 'results.md'), `${table}\n`);
-console.log(`results: ${path.relative(root, path.join(cache, 'results.json'))}, ${path.relative(root, path.join(cache, 'results.md'))}`);
+console.log(`\nresults: ${path.relative(root, path.join(cache, 'results.json'))}, ${path.relative(root, path.join(cache, 'results.md'))}`);

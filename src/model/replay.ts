@@ -134,9 +134,29 @@ export class ReplayModel implements ChatModel {
   }
 }
 
-/** Rough token counts (4 characters a token), so usage and cost paths are exercised in replays. */
+/** Each message's size, measured once: the loop resends the same message objects every step. */
+const messageChars = new WeakMap<object, number>();
+
+function promptChars(options: CallOptions): number {
+  let n = 0;
+  for (const m of options.prompt) {
+    let c = messageChars.get(m);
+    if (c === undefined) {
+      c = JSON.stringify(m).length;
+      messageChars.set(m, c);
+    }
+    n += c;
+  }
+  return n;
+}
+
+/**
+ * Rough token counts (4 characters a token), so usage and cost paths are
+ * exercised in replays — counted per message, so a long session does not pay a
+ * full serialisation of its history on every step.
+ */
 function usage(options: CallOptions, output: string): LanguageModelV4GenerateResult['usage'] {
-  const input = Math.ceil(JSON.stringify(options.prompt).length / 4);
+  const input = Math.ceil(promptChars(options) / 4);
   const out = Math.ceil(output.length / 4);
   return {
     inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
