@@ -9,6 +9,7 @@ import type { Catalog } from '../tools/catalog.ts';
 import type { Dispatcher, ToolCallResult } from '../tools/dispatch.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { ChatModel } from '../model/model.ts';
+import { streamGenerate } from '../model/stream.ts';
 import { addUsage, usageOf, ZERO_USAGE, type Usage } from '../model/pricing.ts';
 import type { SessionState } from '../tools/session.ts';
 import { completionRecord, type PendingCheckpoint } from './checkpoint.ts';
@@ -17,6 +18,8 @@ import type { Alert, Watchdog } from './watchdog.ts';
 /** What the loop reports as it goes (for live output); everything is also in the event log. */
 export type AgentEvent =
   | { type: 'text'; text: string }
+  /** Streaming only: a piece of the text as it arrives; the whole text follows as `text`. */
+  | { type: 'text_delta'; delta: string }
   | { type: 'tool_start'; id: string; name: string; args: string }
   | { type: 'tool_end'; id: string; name: string; ok: boolean; ms: number; error?: string }
   | { type: 'step_limit'; steps: number }
@@ -52,6 +55,8 @@ export interface AgentOptions {
   /** mark_task_done's pending request, acted on when a turn ends. */
   checkpoints?: PendingCheckpoint;
   watchdog?: Watchdog;
+  /** Use the model's streaming interface, reporting text as it arrives (default true). */
+  stream?: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -176,19 +181,25 @@ export class Agent {
     const prompt: LanguageModelV4Message[] = [{ role: 'system', content: this.opts.instructions }, ...this.messages];
     if (withoutTools) prompt.push({ role: 'user', content: [{ type: 'text', text: STEP_LIMIT_NOTE }] });
     this.record('request', { step, messages: prompt.length, tool_choice: withoutTools ? 'none' : 'auto' });
-    const result = await this.opts.model.doGenerate({
+    const options = {
       prompt,
       tools: this.tools(),
-      toolChoice: withoutTools ? { type: 'none' } : { type: 'auto' },
+      toolChoice: withoutTools ? ({ type: 'none' } as const) : ({ type: 'auto' } as const),
       ...(signal ? { abortSignal: signal } : {}),
-    });
+    };
+    const result =
+      this.opts.stream === false
+        ? await this.opts.model.doGenerate(options)
+        : await streamGenerate(this.opts.model, options, (delta) => this.opts.onEvent?.({ type: 'text_delta', delta }));
     const content = result.content.filter(
       (c): c is Extract<LanguageModelV4Content, { type: 'text' | 'tool-call' }> => c.type === 'text' || c.type === 'tool-call',
     );
     const usage = this.usageOf(result.usage.inputTokens.total ?? 0, result.usage.outputTokens.total ?? 0);
     this.record('response', { step, content, finish_reason: result.finishReason, usage, model: this.opts.model.modelId });
     const exhausted = result.finishReason.raw === 'replay-exhausted';
-    if (content.length > 0) this.messages.push({ role: 'assistant', content });
+    // Provider metadata goes back with the part it came on (Gemini's thought
+    // signatures on function calls must be returned, or the next call fails).
+    if (content.length > 0) this.messages.push({ role: 'assistant', content: content.map(asPromptPart) });
     return {
       text: content
         .filter((c) => c.type === 'text')
@@ -278,6 +289,29 @@ export class Agent {
   private record(kind: Parameters<EventLog['append']>[2], data: Record<string, unknown>): void {
     this.opts.log.append(this.opts.sessionId, this.turnNumber, kind, data);
   }
+}
+
+/**
+ * A response part as the next request's prompt must carry it: tool-call input as
+ * a parsed value (the providers serialise it themselves; a string would be sent
+ * double-encoded), provider metadata as provider options.
+ */
+export function asPromptPart(c: Extract<LanguageModelV4Content, { type: 'text' | 'tool-call' }>) {
+  if (c.type === 'text')
+    return { type: 'text' as const, text: c.text, ...(c.providerMetadata ? { providerOptions: c.providerMetadata } : {}) };
+  let input: unknown = c.input;
+  try {
+    input = JSON.parse(c.input);
+  } catch {
+    // malformed arguments from the model stay as it sent them
+  }
+  return {
+    type: 'tool-call' as const,
+    toolCallId: c.toolCallId,
+    toolName: c.toolName,
+    input,
+    ...(c.providerMetadata ? { providerOptions: c.providerMetadata } : {}),
+  };
 }
 
 export function toolResultPart(

@@ -1,7 +1,12 @@
-import type { LanguageModelV4Message, LanguageModelV4ToolCall, LanguageModelV4ToolResultPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4Content,
+  LanguageModelV4Message,
+  LanguageModelV4ToolCall,
+  LanguageModelV4ToolResultPart,
+} from '@ai-sdk/provider';
 import { addUsage, ZERO_USAGE, type Usage } from '../model/pricing.ts';
 import type { SessionEvent } from '../store/event-log.ts';
-import { toolResultPart } from './agent.ts';
+import { asPromptPart, toolResultPart } from './agent.ts';
 
 export interface RebuiltSession {
   messages: LanguageModelV4Message[];
@@ -52,9 +57,9 @@ export function rebuildSession(events: readonly SessionEvent[]): RebuiltSession 
         openTurn = true;
         break;
       case 'response': {
-        const content = (e.data.content ?? []) as Extract<LanguageModelV4Message, { role: 'assistant' }>['content'];
+        const content = (e.data.content ?? []) as Array<Extract<LanguageModelV4Content, { type: 'text' | 'tool-call' }>>;
         if ((e.data.finish_reason as { raw?: string } | undefined)?.raw !== 'replay-exhausted') replayPosition += 1;
-        if (content.length > 0) messages.push({ role: 'assistant', content });
+        if (content.length > 0) messages.push({ role: 'assistant', content: content.map(asPromptPart) });
         lastCalls = content.filter((c): c is LanguageModelV4ToolCall => c.type === 'tool-call');
         answered = new Set();
         if (openTurn) usage = addUsage(usage, e.data.usage as Usage);

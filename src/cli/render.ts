@@ -8,6 +8,8 @@ export class TextRenderer {
   private running = new Map<string, { name: string; args: string; started: number }>();
   private timer: NodeJS.Timeout | null = null;
   private frame = 0;
+  /** Text of the current response already printed as it streamed. */
+  private streamed = false;
 
   constructor(
     private readonly io: Io,
@@ -17,9 +19,15 @@ export class TextRenderer {
 
   onEvent = (e: AgentEvent): void => {
     switch (e.type) {
+      case 'text_delta':
+        this.clearSpinner();
+        this.io.out(e.delta);
+        this.streamed = true;
+        break;
       case 'text':
         this.clearSpinner();
-        this.io.out(`${e.text}\n`);
+        this.io.out(this.streamed ? '\n' : `${e.text}\n`);
+        this.streamed = false;
         break;
       case 'tool_start':
         this.running.set(e.id, { name: e.name, args: e.args, started: performance.now() });
@@ -90,5 +98,8 @@ export class JsonRenderer {
     this.io.out(`${JSON.stringify(obj)}\n`);
   }
 
-  onEvent = (e: AgentEvent): void => this.line(e);
+  /** Deltas are for terminals; programs get each response's whole text once. */
+  onEvent = (e: AgentEvent): void => {
+    if (e.type !== 'text_delta') this.line(e);
+  };
 }

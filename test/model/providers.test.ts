@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeProvider, type FakeServer, type FakeTurn } from '../helpers/fake-providers.ts';
+import { tempDir, writeTree } from '../helpers/workspace.ts';
+
+const bundle = fileURLToPath(new URL('../../dist/core-agent.mjs', import.meta.url));
+
+/** The CLI as a separate process (the fake server lives in this one, so never spawnSync). */
+function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bundle, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end();
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const jsonLines = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** The arguments of the tool call as the follow-up request carried it back to the provider. */
+function sentArguments(wire: 'openai' | 'anthropic' | 'google', body: Record<string, unknown>): unknown {
+  type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (wire === 'openai') {
+    const call = (body.messages as Any[]).find((m) => m.tool_calls)!.tool_calls[0];
+    return JSON.parse(call.function.arguments as string);
+  }
+  if (wire === 'anthropic') {
+    return (body.messages as Any[]).find((m) => m.role === 'assistant')!.content.find((c: Any) => c.type === 'tool_use').input;
+  }
+  return (body.contents as Any[]).find((c) => c.role === 'model')!.parts.find((x: Any) => x.functionCall).functionCall.args;
+}
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+const providers = [
+  { name: 'openai', wire: 'openai', model: 'openai:gpt-4.1-mini', env: (url: string) => ({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: url }) },
+  {
+    name: 'openai-compatible',
+    wire: 'openai',
+    model: 'openai-compatible:local-model',
+    env: (url: string) => ({ OPENAI_COMPATIBLE_BASE_URL: url }),
+  },
+  {
+    name: 'anthropic',
+    wire: 'anthropic',
+    model: 'anthropic:claude-sonnet-4-5',
+    env: (url: string) => ({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: url }),
+  },
+  {
+    name: 'google',
+    wire: 'google',
+    model: 'google:gemini-2.5-flash',
+    env: (url: string) => ({ GOOGLE_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: url }),
+  },
+] as const;
+
+describe.each(providers)('the $name provider against its wire format on 127.0.0.1', (p) => {
+  async function session(turns: FakeTurn[]) {
+    const server = await fakeProvider(p.wire, turns);
+    servers.push(server);
+    const ws = await tempDir();
+    await writeTree(ws, { 'notes.txt': 'alpha\n' });
+    return { server, ws };
+  }
+
+  it('streams a tool call and the answer, after retrying a 429', async () => {
+    const { server, ws } = await session([
+      { status: 429 },
+      { text: 'Let me look.', toolCalls: [{ name: 'read_file', args: '{"path":"notes.txt"}' }] },
+      { text: 'The note says alpha.' },
+    ]);
+    const r = await run(['run', '-m', p.model, '-o', 'json', '--session-db', ':memory:', 'what does the note say?'], ws, p.env(server.url));
+    expect(r.code, r.stderr).toBe(0);
+    const events = jsonLines(r.stdout);
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ name: 'read_file', ok: true });
+    expect(events.filter((e) => e.type === 'text').map((e) => e.text)).toEqual(['Let me look.', 'The note says alpha.']);
+    expect(events.find((e) => e.type === 'turn_end')).toMatchObject({ status: 'done', usage: { inputTokens: 14, outputTokens: 6 } });
+    expect(server.requests).toHaveLength(3);
+    // The tool result went back, and the call's arguments as a value, not double-encoded.
+    const followUp = server.requests[2]!.body;
+    expect(JSON.stringify(followUp)).toContain('alpha');
+    expect(sentArguments(p.wire, followUp)).toEqual({ path: 'notes.txt' });
+  });
+
+  it('text output streams the answer to stdout', async () => {
+    const { server, ws } = await session([{ text: 'Streaming works fine.' }]);
+    const r = await run(['run', '-m', p.model, '--session-db', ':memory:', 'hi'], ws, p.env(server.url));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('Streaming works fine.\n');
+  });
+
+  it('a malformed tool call becomes a model-visible error, and the turn goes on', async () => {
+    const malformed = p.wire === 'google' ? '{"path": 5}' : '{"path": ';
+    const { server, ws } = await session([{ toolCalls: [{ name: 'read_file', args: malformed }] }, { text: 'Sorry, my call was wrong.' }]);
+    const r = await run(['run', '-m', p.model, '-o', 'json', '--session-db', ':memory:', 'read it'], ws, p.env(server.url));
+    expect(r.code, r.stderr).toBe(0);
+    const end = jsonLines(r.stdout).find((e) => e.type === 'tool_end');
+    expect(end).toMatchObject({ ok: false, error: expect.stringMatching(/read_file: (arguments are not valid JSON|invalid arguments)/) });
+  });
+
+  it('an error retrying cannot fix exits 1 with the provider message', async () => {
+    const { server, ws } = await session([{ status: 401 }]);
+    const r = await run(['run', '-m', p.model, '--session-db', ':memory:', 'hi'], ws, p.env(server.url));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/model call failed: .*401/);
+    expect(server.requests).toHaveLength(1);
+  });
+});
