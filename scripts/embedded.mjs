@@ -17,6 +17,10 @@ export const EMBEDDED = {
   'virtual:jq-worker-source': src('tools/data/jq-worker.ts'),
   // The AI SDK provider packages, loaded when a run names a provider model.
   'virtual:providers-chunk': src('model/provider-entry.ts'),
+  // The YAML parser, loaded when a recipe is read.
+  'virtual:yaml-chunk': src('config/yaml-entry.ts'),
+  // re2js, loaded on the first grep.
+  'virtual:re2-chunk': src('tools/search/re2-entry.ts'),
 };
 
 const cache = new Map();

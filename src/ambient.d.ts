@@ -13,6 +13,12 @@ declare module 'virtual:jq-worker-source' {
 declare module 'virtual:providers-chunk' {
   export default function embeddedSource(): string;
 }
+declare module 'virtual:yaml-chunk' {
+  export default function embeddedSource(): string;
+}
+declare module 'virtual:re2-chunk' {
+  export default function embeddedSource(): string;
+}
 
 // Replaced by esbuild's `define` with package.json's version; vitest defines it too.
 declare const __CORE_AGENT_VERSION__: string;

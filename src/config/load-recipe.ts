@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Document, LineCounter, Node } from 'yaml';
+import yamlChunk from 'virtual:yaml-chunk';
+import { loadEmbeddedModule } from '../embedded.ts';
 import type { z } from 'zod/v4';
 import { unknownName } from './did-you-mean.ts';
 import { recipeSchema, type Recipe } from './recipe-schema.ts';
@@ -23,12 +25,14 @@ export async function loadRecipe(file: string): Promise<Recipe> {
   return parseRecipe(text, file);
 }
 
-type Yaml = typeof import('yaml');
+type Yaml = typeof import('./yaml-entry.ts');
+let yamlModule: Promise<Yaml> | undefined;
 
 /** Parse and validate recipe text; all problems are reported at once, each with its position. */
 export async function parseRecipe(text: string, file: string): Promise<Recipe> {
   // Loaded only when there is a recipe: a run without one should not pay for a YAML parser.
-  const yaml: Yaml = await import('yaml');
+  yamlModule ??= loadEmbeddedModule<Yaml>(yamlChunk, 'yaml.cjs');
+  const yaml = await yamlModule;
   const { LineCounter, parseDocument } = yaml;
   const lines = new LineCounter();
   // Duplicate keys are found below, so they can be reported where the second one is.

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RE2JS } from 're2js';
+import re2Chunk from 'virtual:re2-chunk';
+import { loadEmbeddedModule } from '../../embedded.ts';
 import { looksBinary } from '../files/safe-fs.ts';
 import { ToolError } from '../tool.ts';
 import { compileNamePattern } from './name-pattern.ts';
@@ -11,9 +13,12 @@ const MAX_COLUMNS = 500;
 /** The in-process engine reads whole files; larger ones are skipped rather than loaded. */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
+let re2Module: Promise<typeof import('./re2-entry.ts')> | undefined;
+
 /** re2js builds large Unicode tables when loaded, so it is loaded on the first grep call. */
 export async function compileRe2(pattern: string, ignoreCase: boolean, multiline = false): Promise<RE2JS> {
-  const { RE2JS: Re2 } = await import('re2js');
+  re2Module ??= loadEmbeddedModule<typeof import('./re2-entry.ts')>(re2Chunk, 're2js.cjs');
+  const { RE2JS: Re2 } = await re2Module;
   try {
     return Re2.compile(pattern, (ignoreCase ? Re2.CASE_INSENSITIVE : 0) | (multiline ? Re2.MULTILINE : 0));
   } catch (err) {
