@@ -117,3 +117,50 @@ describe.each(providers)('the $name provider against its wire format on 127.0.0.
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('vertex: Gemini on Vertex AI with Application Default Credentials', () => {
+  it('gets a token from the metadata server (GCE, GKE Workload Identity) and sends it on every call', async () => {
+    const http = await import('node:http');
+    // A metadata server on 127.0.0.1 standing in for 169.254.169.254 (GCE_METADATA_HOST points the client at it).
+    const asked: string[] = [];
+    const metadata = http.createServer((req, res) => {
+      asked.push(`${req.url} ${String(req.headers['metadata-flavor'])}`);
+      res.setHeader('Metadata-Flavor', 'Google');
+      if (req.url?.includes('/service-accounts/default/token')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ access_token: 'ya29.metadata-token', expires_in: 3600, token_type: 'Bearer' }));
+      } else if (req.url?.includes('/project/project-id')) {
+        res.end('test-project');
+      } else {
+        res.end('');
+      }
+    });
+    await new Promise<void>((resolve) => metadata.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(metadata.address() as import('node:net').AddressInfo).port}`;
+    try {
+      const ws = await tempDir();
+      const gemini = await fakeProvider('google', [{ text: 'Hello from Vertex.' }]);
+      servers.push(gemini);
+      const r = await run(['run', '-m', 'vertex:gemini-2.5-flash', '--session-db', ':memory:', 'hi'], ws, {
+        GCE_METADATA_HOST: host,
+        GOOGLE_CLOUD_PROJECT: 'test-project',
+        GOOGLE_VERTEX_BASE_URL: gemini.url,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('Hello from Vertex.\n');
+      expect(asked.some((a) => a.startsWith('/computeMetadata/v1/instance/service-accounts/default/token') && a.endsWith('Google'))).toBe(
+        true,
+      );
+      expect(gemini.requests[0]!.headers.authorization).toBe('Bearer ya29.metadata-token');
+    } finally {
+      await new Promise((resolve) => metadata.close(resolve));
+    }
+  });
+
+  it('without a project, says what to set', async () => {
+    const ws = await tempDir();
+    const r = await run(['run', '-m', 'vertex:gemini-2.5-flash', 'hi'], ws, {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/set GOOGLE_CLOUD_PROJECT/);
+  });
+});
