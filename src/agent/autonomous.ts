@@ -1,4 +1,5 @@
 import type { TurnScheduler } from '../tools/session.ts';
+import { sleep } from '../util/sleep.ts';
 import type { Agent, TurnResult } from './agent.ts';
 
 interface WakeRequest {
@@ -53,23 +54,8 @@ export async function runAutonomous(
     const wake = schedule.take();
     if (!wake) break;
     opts.onWait?.(wake.wakeAt, wake.detail);
-    await sleepUntil(wake.wakeAt, opts.signal);
+    await sleep(wake.wakeAt.getTime() - Date.now(), opts.signal);
     result = await agent.runTurn(wake.nextPrompt ?? DEFAULT_WAKE_PROMPT, opts.signal);
   }
   return result;
-}
-
-function sleepUntil(at: Date, signal?: AbortSignal): Promise<void> {
-  const ms = Math.max(0, at.getTime() - Date.now());
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
 }

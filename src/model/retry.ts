@@ -1,4 +1,5 @@
 import { APICallError } from '@ai-sdk/provider';
+import { sleep as sleepFor } from '../util/sleep.ts';
 import type { CallOptions, ChatModel, GenerateResult } from './model.ts';
 
 export interface RetryPolicy {
@@ -25,7 +26,7 @@ export class RetryingModel implements ChatModel {
   constructor(
     private readonly inner: ChatModel,
     private readonly policy: RetryPolicy = DEFAULT_RETRY,
-    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = delay,
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = sleepFor,
   ) {
     this.provider = inner.provider;
     this.modelId = inner.modelId;
@@ -78,18 +79,4 @@ export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): 
 
 function lowerKeys(h: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
 }

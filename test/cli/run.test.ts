@@ -21,25 +21,6 @@ function run(args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; input
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Like run(), but without blocking this process — needed when the other end is a server in this process. */
-function runAsync(
-  args: string[],
-  opts: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bundle, ...args], {
-      cwd: opts.cwd,
-      env: { PATH: process.env.PATH, HOME: opts.cwd, ...opts.env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 const jsonLines = (s: string) =>
   s
     .trim()

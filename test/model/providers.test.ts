@@ -1,23 +1,9 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
 import { fakeProvider, type FakeServer, type FakeTurn } from '../helpers/fake-providers.ts';
 import { tempDir, writeTree } from '../helpers/workspace.ts';
 
-const bundle = fileURLToPath(new URL('../../dist/core-agent.mjs', import.meta.url));
-
-/** The CLI as a separate process (the fake server lives in this one, so never spawnSync). */
-function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bundle, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 const jsonLines = (s: string) =>
   s
