@@ -94,6 +94,7 @@ export class Agent {
   restore(messages: LanguageModelV4Message[], turn: number, usage: Usage): void {
     this.messages.splice(0, this.messages.length, ...messages);
     this.turnNumber = turn;
+    if (this.opts.session) this.opts.session.turn = turn; // an interrupted turn continues as the same turn
     this.sessionUsage = usage;
   }
 
