@@ -21,6 +21,8 @@ export const EMBEDDED = {
   'virtual:yaml-chunk': src('config/yaml-entry.ts'),
   // re2js, loaded on the first grep.
   'virtual:re2-chunk': src('tools/search/re2-entry.ts'),
+  // tree-sitter with the bash grammar (WebAssembly), loaded on the first bash parse.
+  'virtual:bash-parser-chunk': src('tools/shell/bash-parser-entry.ts'),
 };
 
 const cache = new Map();
@@ -39,6 +41,7 @@ export function embeddedSource(id) {
         minify: true,
         keepNames: true,
         legalComments: 'none',
+        loader: { '.wasm': 'binary' },
         write: false,
         logLevel: 'silent',
       }).then((r) => r.outputFiles[0].text),

@@ -19,6 +19,14 @@ declare module 'virtual:yaml-chunk' {
 declare module 'virtual:re2-chunk' {
   export default function embeddedSource(): string;
 }
+declare module 'virtual:bash-parser-chunk' {
+  export default function embeddedSource(): string;
+}
+// WebAssembly modules, inlined as bytes by esbuild's binary loader (embedded chunks only).
+declare module '*.wasm' {
+  const bytes: Uint8Array;
+  export default bytes;
+}
 
 // Replaced by esbuild's `define` with package.json's version; vitest defines it too.
 declare const __CORE_AGENT_VERSION__: string;

@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Embedded sources (scripts/embedded.mjs): code kept out of the bundle's
@@ -20,9 +22,13 @@ export async function decodeEmbedded(source: () => string): Promise<string> {
 /** Evaluate an embedded CommonJS bundle and return its exports. */
 export async function loadEmbeddedModule<T>(source: () => string, name: string): Promise<T> {
   const code = await decodeEmbedded(source);
-  const { compileFunction } = await import('node:vm');
   const module = { exports: {} as T };
-  const fn = compileFunction(code, ['module', 'exports', 'require'], { filename: `core-agent:${name}` });
-  fn(module, module.exports, createRequire(import.meta.url));
+  // new Function rather than node:vm: code in it may use import() (web-tree-sitter
+  // does) with the ordinary loader, with no experimental flag.
+  const fn = new Function('module', 'exports', 'require', '__filename', '__dirname', `${code}\n//# sourceURL=core-agent:${name}`) as (
+    ...args: unknown[]
+  ) => void;
+  const self = fileURLToPath(import.meta.url);
+  fn(module, module.exports, createRequire(import.meta.url), self, path.dirname(self));
   return module.exports;
 }

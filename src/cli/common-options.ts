@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LogLevel } from '../log.ts';
 import { parseLogLevel, parseMode, splitList, type FlagSettings } from '../runtime/settings.ts';
+import { unknownName } from '../config/did-you-mean.ts';
 import { UsageError } from './usage.ts';
 
 export const commonOptions = {
@@ -9,6 +10,8 @@ export const commonOptions = {
   'disable-tools': { type: 'string', multiple: true },
   'enable-tools': { type: 'string', multiple: true },
   'log-level': { type: 'string' },
+  'bash-search-gate': { type: 'string' },
+  task: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -28,6 +31,11 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: s
 
 type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
 
+function pick<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag}: ${unknownName('value', value, allowed)}`);
+}
+
 export function flagSettings(values: Values): FlagSettings {
   const list = (v: unknown) => (Array.isArray(v) ? v.flatMap((s) => splitList(String(s))) : undefined);
   let mode = typeof values.mode === 'string' ? parseMode(values.mode, '--mode') : undefined;
@@ -43,5 +51,10 @@ export function flagSettings(values: Values): FlagSettings {
     enableTools: list(values['enable-tools']),
     logLevel:
       typeof values['log-level'] === 'string' ? parseLogLevel(values['log-level'], '--log-level') : (undefined as LogLevel | undefined),
+    bashSearchGate:
+      typeof values['bash-search-gate'] === 'string'
+        ? pick(values['bash-search-gate'], ['enforce', 'warn', 'allow'] as const, '--bash-search-gate')
+        : undefined,
+    task: typeof values.task === 'string' ? pick(values.task, ['debug', 'research', 'review'] as const, '--task') : undefined,
   };
 }

@@ -28,5 +28,9 @@ export const COMMON_OPTIONS_HELP = `Common options:
       --enable-tools a,b   Put these back after a disable         [env CORE_AGENT_ENABLE_TOOLS]
       --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default warn; logs go to stderr as JSON)
                                                                   [env CORE_AGENT_LOG_LEVEL]
+      --bash-search-gate M enforce|warn|allow: search-shaped bash commands (default enforce)
+                                                                  [env CORE_AGENT_BASH_SEARCH_GATE]
+      --task T             debug|research|review: an investigation preset without bash
+                           (--enable-tools bash puts it back; the search gate still applies)
   -h, --help               Show help for the command
 Precedence: flags > environment > recipe > built-in defaults.`;

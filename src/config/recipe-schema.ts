@@ -61,6 +61,21 @@ function buildRecipeSchema() {
 
   /** Per-tool settings: `tools.<name>`. Tools without settings take none. */
   const toolSettingsSchemas = {
+    bash: z.strictObject({
+      default_timeout_seconds: z.number().positive().max(86_400).optional().describe('Timeout when the call gives none (default 120).'),
+      max_timeout_seconds: z
+        .number()
+        .positive()
+        .max(86_400)
+        .optional()
+        .describe('The longest timeout a call may ask for (default 600); above it is an error.'),
+      pass_env: z
+        .array(z.string().min(1))
+        .optional()
+        .describe(
+          'Credential-looking environment variables (…_TOKEN, …_API_KEY, …) to pass to commands anyway; by default they are withheld.',
+        ),
+    }),
     grep: z.strictObject(searchEngine),
     glob: z.strictObject(searchEngine),
     read_many_files: z.strictObject({
@@ -104,6 +119,16 @@ function buildRecipeSchema() {
           ...Object.fromEntries(Object.entries(toolSettingsSchemas).map(([k, v]) => [k, v.optional()])),
         } as { disable: z.ZodOptional<z.ZodArray<typeof toolName>>; enable: z.ZodOptional<z.ZodArray<typeof toolName>> } & {
           [K in keyof typeof toolSettingsSchemas]: z.ZodOptional<(typeof toolSettingsSchemas)[K]>;
+        })
+        .optional(),
+      safety: z
+        .strictObject({
+          bash_search_gate: z
+            .enum(['enforce', 'warn', 'allow'])
+            .optional()
+            .describe(
+              'Search-shaped bash commands (grep, rg, find, …): enforce refuses them (default), warn runs them with a notice, allow does nothing.',
+            ),
         })
         .optional(),
       tool_output: z

@@ -2,10 +2,11 @@
  * The canonical names of the built-in tools this build implements, in catalog
  * order. Recipes and --disable-tools are checked against this list, so a name
  * from a newer build is an error here rather than a silent no-op. A tool joins
- * the list when it is finished, not before. The last five are session tools,
- * registered only where their service exists (see runtime.ts).
+ * the list when it is finished, not before. bash exists only where /bin/sh does;
+ * the last five are session tools, registered only where their service exists.
  */
 export const BUILTIN_TOOL_NAMES = [
+  'bash',
   'read_file',
   'read_many_files',
   'write_file',

@@ -13,6 +13,13 @@ export interface GateRequest {
   readonly fileEdit: boolean;
   /** Session bookkeeping (todo, plans, checkpoints): never asks, allowed in plan mode. */
   readonly lifecycle?: boolean;
+  /** Command names (bash), matched by rules under `tool.<name>.cmd` (`tool.bash.cmd:rm`). */
+  readonly commands?: readonly string[];
+  /**
+   * false: not one literal simple command, so no wildcard rule may auto-allow it
+   * (`tool.bash:git *` must not allow `git log; rm -rf x`). Deny rules still apply.
+   */
+  readonly literal?: boolean;
   /** What the call acts on (paths), each in every spelling a rule may use. */
   readonly subjects: readonly Subject[];
 }
@@ -94,14 +101,24 @@ export class Gate {
   }
 
   /** Deny rules alone: what per-entry checks in batch tools need (read-only calls never ask). */
-  denyingRule(tool: string, subjects: readonly Subject[]): string | null {
-    const rule = this.denyRules.find((r) => ruleMatches(r, `tool.${tool}`, subjects, 'any'));
+  denyingRule(tool: string, subjects: readonly Subject[], commands: readonly string[] = []): string | null {
+    const rule = this.denyRules.find(
+      (r) =>
+        ruleMatches(r, `tool.${tool}`, subjects, 'any') ||
+        (commands.length > 0 &&
+          ruleMatches(
+            r,
+            `tool.${tool}.cmd`,
+            commands.map((c) => [c]),
+            'any',
+          )),
+    );
     return rule ? rule.source : null;
   }
 
   private async decide(req: GateRequest): Promise<GateDecision> {
     const namespace = `tool.${req.tool}`;
-    const denied = this.denyingRule(req.tool, req.subjects);
+    const denied = this.denyingRule(req.tool, req.subjects, req.commands);
     if (denied !== null) {
       return { allowed: false, reason: `${req.tool} is denied by permissions.deny rule "${denied}"` };
     }
@@ -119,7 +136,20 @@ export class Gate {
     }
     if (mode === 'accept-edits' && req.fileEdit) return { allowed: true, rule: 'mode accept-edits (file edit)' };
 
-    const allowed = this.allowRules.find((r) => ruleMatches(r, namespace, req.subjects, 'all'));
+    const allowed = this.allowRules.find((r) => {
+      if (req.literal === false && r.wildcard) return false;
+      return (
+        ruleMatches(r, namespace, req.subjects, 'all') ||
+        (req.commands !== undefined &&
+          req.commands.length > 0 &&
+          ruleMatches(
+            r,
+            `${namespace}.cmd`,
+            req.commands.map((c) => [c]),
+            'all',
+          ))
+      );
+    });
     if (allowed) return { allowed: true, rule: `permissions.allow rule "${allowed.source}"` };
     if (this.sessionGrants.has(grantKey(req.tool)) || this.hasSubjectGrant(req)) {
       return { allowed: true, rule: 'session grant' };

@@ -10,13 +10,15 @@ export interface Rule {
   readonly source: string;
   readonly namespace: RegExp;
   readonly subject: ((s: string) => boolean) | null;
+  /** The rule covers more than one exact call (a `*` anywhere, or no subject part at all). */
+  readonly wildcard: boolean;
 }
 
 export const RULE_SYNTAX = 'tool.<name> or tool.<name>:<glob> (e.g. "tool.write_file:docs/**"), or "*"';
 
 export function parseRule(source: string): Rule {
   const trimmed = source.trim();
-  if (trimmed === '*') return { source, namespace: /^.*$/, subject: null };
+  if (trimmed === '*') return { source, namespace: /^.*$/, subject: null, wildcard: true };
   const colon = trimmed.indexOf(':');
   const ns = colon === -1 ? trimmed : trimmed.slice(0, colon);
   const glob = colon === -1 ? null : trimmed.slice(colon + 1);
@@ -25,7 +27,15 @@ export function parseRule(source: string): Rule {
   }
   if (glob !== null && glob.length === 0) throw new Error(`"${source}" has an empty pattern after ":"`);
   const namespace = new RegExp(`^${ns.split('*').map(escapeRegExp).join('.*')}$`);
-  return { source, namespace, subject: glob === null ? null : picomatch(glob, { dot: true }) };
+  return {
+    source,
+    namespace,
+    subject: glob === null ? null : picomatch(glob, { dot: true }),
+    // An exact `tool.bash:make build && make test` allows exactly that line; a rule
+    // with a glob, a whole-namespace rule, or a command-name rule (`tool.bash.cmd:git`:
+    // every git command line) covers many.
+    wildcard: ns.includes('*') || ns.endsWith('.cmd') || glob === null || /[*?[\]{}]/.test(glob),
+  };
 }
 
 /** The tool names a rule refers to literally (no wildcard), for typo checks. */

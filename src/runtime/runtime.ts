@@ -6,6 +6,8 @@ import { silentLogger, type Logger } from '../log.ts';
 import { Gate, type Prompter } from '../permissions/gate.ts';
 import { PathScope } from '../permissions/path-scope.ts';
 import { builtinTools, unavailableInSession } from '../tools/builtin.ts';
+import { searchTargets } from '../tools/shell/bash.ts';
+import { SEARCH_GATE_MODES, searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import { PlanRecorder } from '../tools/planning/plan-recorder.ts';
 import { planGated } from '../tools/planning/record-plan.ts';
 import { SessionState } from '../tools/session.ts';
@@ -55,12 +57,15 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const disable = foldToolToggles([
     { name: 'recipe tools', disable: recipe.tools?.disable ?? [], enable: recipe.tools?.enable ?? [] },
     { name: 'CORE_AGENT_DISABLE_TOOLS / CORE_AGENT_ENABLE_TOOLS', disable: s.envDisable, enable: s.envEnable },
+    // An investigation task leaves the shell out; --enable-tools bash puts it back.
+    { name: '--task', disable: s.task ? ['bash'] : [], enable: [] },
     { name: '--disable-tools / --enable-tools', disable: s.disableTools ?? [], enable: s.enableTools ?? [] },
   ]);
   const session = opts.session ?? new SessionState();
   const planMode = recipe.permissions?.plan_mode === 'off' ? undefined : recipe.permissions?.plan_mode;
   if (planMode) session.plans = new PlanRecorder(planMode, path.join(workspace, '.agents', 'plans'));
-  const defs = builtinTools(planMode);
+  const searchGate = s.bashSearchGate ?? searchGateFromEnv(env) ?? recipe.safety?.bash_search_gate ?? 'enforce';
+  const defs = builtinTools(planMode, searchGate);
 
   let catalog: Catalog;
   try {
@@ -80,6 +85,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     throw err;
   }
   for (const skipped of catalog.skipped) logger.info({ tool: skipped.name, reason: skipped.reason }, 'tool not registered');
+  if (catalog.has('bash')) {
+    // Every boot says what the search gate does — and says so loudly when it can do nothing.
+    const targets = searchTargets((n) => catalog.has(n));
+    const posture = searchGatePosture(searchGate, targets);
+    if (searchGate !== 'allow' && targets.size === 0) logger.warn({ search_gate: searchGate }, posture);
+    else logger.info({ search_gate: searchGate }, posture);
+  }
   const plans = session.plans;
   plans?.setGatedTools(
     catalog
@@ -120,6 +132,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   });
   logger.info({ workspace, mode: gate.mode, tools: catalog.names(), path_scope: scope.describe() }, 'runtime ready');
   return { workspace, session, recipe, catalog, gate, dispatcher };
+}
+
+function searchGateFromEnv(env: NodeJS.ProcessEnv): SearchGateMode | undefined {
+  const v = env.CORE_AGENT_BASH_SEARCH_GATE;
+  if (v === undefined || v === '') return undefined;
+  if ((SEARCH_GATE_MODES as readonly string[]).includes(v)) return v as SearchGateMode;
+  throw new SettingsError(`CORE_AGENT_BASH_SEARCH_GATE: ${unknownName('value', v, SEARCH_GATE_MODES)}`);
 }
 
 async function resolveWorkspace(dir: string): Promise<string> {

@@ -13,6 +13,10 @@ export interface FlagSettings {
   allowTools?: readonly string[] | undefined;
   /** --deny-tool: never registered (wins over --allow-tool). */
   denyTools?: readonly string[] | undefined;
+  /** --bash-search-gate. */
+  bashSearchGate?: 'enforce' | 'warn' | 'allow' | undefined;
+  /** --task: an investigation preset that leaves bash out (debug, research, review). */
+  task?: 'debug' | 'research' | 'review' | undefined;
   logLevel?: LogLevel | undefined;
 }
 
@@ -29,6 +33,7 @@ export const ENV = {
   disableTools: 'CORE_AGENT_DISABLE_TOOLS',
   enableTools: 'CORE_AGENT_ENABLE_TOOLS',
   logLevel: 'CORE_AGENT_LOG_LEVEL',
+  bashSearchGate: 'CORE_AGENT_BASH_SEARCH_GATE',
 } as const;
 
 /** Flags over environment: the recipe (and defaults) are folded in by the runtime. */

@@ -16,14 +16,18 @@ import { todoTool } from './planning/todo.ts';
 import { globTool } from './search/glob.ts';
 import { grepTool } from './search/grep.ts';
 import type { SessionState } from './session.ts';
+import { bashTool } from './shell/bash.ts';
+import { shellAvailable } from './shell/run-shell.ts';
+import type { SearchGateMode } from './shell/search-gate.ts';
 import type { AnyTool } from './tool.ts';
 
 /**
  * Every built-in tool this build implements, in canonical catalog order.
  * record_plan's description depends on the plan mode (advisory or required).
  */
-export function builtinTools(planMode: PlanMode = 'advisory'): readonly AnyTool[] {
+export function builtinTools(planMode: PlanMode = 'advisory', searchGate: SearchGateMode = 'enforce'): readonly AnyTool[] {
   const tools = [
+    bashTool(searchGate),
     readFileTool,
     readManyFilesTool,
     writeFileTool,
@@ -45,10 +49,12 @@ export function builtinTools(planMode: PlanMode = 'advisory'): readonly AnyTool[
   return tools;
 }
 
-/** Conditional registration: a session tool exists only where its service does. */
+/** Conditional registration: bash where there is a shell; a session tool where its service is. */
 export function unavailableInSession(session: SessionState): (tool: AnyTool) => string | null {
   return (tool) => {
     switch (tool.name) {
+      case 'bash':
+        return shellAvailable() ? null : 'there is no /bin/sh on this system (a distroless image?), so bash is not registered';
       case 'record_plan':
         return session.plans ? null : 'permissions.plan_mode is off';
       case 'ask_user':

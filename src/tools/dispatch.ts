@@ -78,6 +78,8 @@ export class Dispatcher {
     const parsedArgs = this.parseArgs(tool, rawArgs);
     if (!parsedArgs.ok) return parsedArgs;
     const args = parsedArgs.args;
+    const refused = (await def.precheck?.(args, { hasTool: (n) => this.opts.catalog.has(n) })) ?? null;
+    if (refused !== null) return { ok: false, error: refused };
 
     // Resolve every path the call names, so the gate and the tool see the same
     // physical location (symlinks and `..` already applied).
@@ -90,7 +92,10 @@ export class Dispatcher {
       subjects.push(this.subjectOf(r.real));
     }
 
+    const shape = await def.gateSubjects?.(args);
+    if (shape) subjects.push([shape.subject]);
     const decision = await this.opts.gate.check({
+      ...(shape ? { commands: shape.verbs, literal: shape.literal } : {}),
       tool: name,
       readOnly: def.readOnly,
       fileEdit: def.fileEdit === true,

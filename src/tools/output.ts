@@ -15,6 +15,7 @@ export const DEFAULT_CAPS: OutputCaps = { maxBytes: 128 * 1024, maxLines: 2000 }
  * an edit that needs the exact text.
  */
 export const TOOL_DEFAULT_CAPS: Readonly<Record<string, Partial<OutputCaps>>> = {
+  bash: { maxBytes: 32 * 1024, maxLines: 1000 },
   read_file: { maxBytes: 256 * 1024, maxLines: 2000 },
   read_many_files: { maxBytes: 256 * 1024, maxLines: 5000 },
   grep: { maxBytes: 64 * 1024, maxLines: 500 },

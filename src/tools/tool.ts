@@ -83,6 +83,17 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
   readonly lifecycle?: boolean;
   /** Alternative argument names accepted and mapped before validation (`query` → `expression`). */
   readonly aliases?: Readonly<Record<string, string>>;
+  /**
+   * Refuse a call before the permission gate — in every mode, yolo included —
+   * with a complete model-facing message (bash: the denylist, the search gate).
+   */
+  precheck?(args: z.output<Args>, env: { hasTool(name: string): boolean }): Promise<string | null>;
+  /**
+   * What permission rules match besides paths (bash: the command line for
+   * `tool.bash:<glob>`, each command name for `tool.bash.cmd:<name>`, and whether it
+   * is one literal simple command — only then may a wildcard rule auto-allow it).
+   */
+  gateSubjects?(args: z.output<Args>): Promise<{ subject: string; verbs: string[]; literal: boolean }>;
   /** The paths this call touches, for path_scope and per-path permission rules. */
   paths?(args: z.output<Args>): PathClaim[];
   /** How to narrow a result that hit the output caps; goes into the truncation note. */

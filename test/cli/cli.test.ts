@@ -58,6 +58,7 @@ describe('core-agent CLI (the bundle)', () => {
     expect(r.code).toBe(0);
     const tools = JSON.parse(r.stdout) as Array<{ name: string }>;
     expect(tools.map((t) => t.name)).toEqual([
+      'bash',
       'read_file',
       'read_many_files',
       'write_file',
@@ -100,9 +101,9 @@ describe('core-agent CLI (the bundle)', () => {
     const r = run(['tools', 'call', 'write_file', '{"path": "x.txt", "content": "x"}'], { cwd: ws });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).error).toMatch(/permission denied: write_file needs approval/);
-    const unknown = run(['tools', 'call', 'bash', '{}'], { cwd: ws });
+    const unknown = run(['tools', 'call', 'fetch_url', '{}'], { cwd: ws });
     expect(unknown.code).toBe(1);
-    expect(JSON.parse(unknown.stdout).error).toMatch(/unknown tool "bash"/);
+    expect(JSON.parse(unknown.stdout).error).toMatch(/unknown tool "fetch_url"/);
   });
 
   it('edit_file writes "$&$1$$" literally', async () => {
@@ -140,7 +141,7 @@ describe('core-agent CLI (the bundle)', () => {
     await writeFile(path.join(dir, 'good.yaml'), 'tools:\n  disable: [write_file]\n');
     const good = run(['recipe', 'validate', 'good.yaml'], { cwd: dir });
     expect(good.code).toBe(0);
-    expect(good.stdout).toMatch(/good.yaml: ok\n {2}tools \(10\): read_file/);
+    expect(good.stdout).toMatch(/good.yaml: ok\n {2}tools \(11\): bash, read_file/);
     await writeFile(path.join(dir, 'bad.yaml'), 'tools:\n  disable: []\ntool_outptu:\n  max_bytes: 1\n');
     const bad = run(['recipe', 'validate', 'bad.yaml'], { cwd: dir });
     expect(bad.code).toBe(2);

@@ -46,7 +46,7 @@ describe('recipes', () => {
 
   it('rejects a misspelt top-level key with line:col and a suggestion', async () => {
     expect(await problems('tools:\n  disable: []\ntool_outptu:\n  max_bytes: 10\n')).toEqual([
-      'r.yaml:3:1: unknown key "tool_outptu" — did you mean "tool_output"? Valid: model, instructions, max_steps, tools, tool_output, permissions',
+      'r.yaml:3:1: unknown key "tool_outptu" — did you mean "tool_output"? Valid: model, instructions, max_steps, tools, safety, tool_output, permissions',
     ]);
   });
 
@@ -55,7 +55,7 @@ describe('recipes', () => {
       'r.yaml:2:3: permissions: unknown key "mdoe" — did you mean "mode"? Valid: mode, plan_mode, allow, deny, path_scope',
     ]);
     expect((await problems('url_scope:\n  allow: [example.com]\n'))[0]).toMatch(
-      /^r.yaml:1:1: unknown key "url_scope"\. Valid: model, instructions, max_steps, tools, tool_output, permissions$/,
+      /^r.yaml:1:1: unknown key "url_scope"\. Valid: model, instructions, max_steps, tools, safety, tool_output, permissions$/,
     );
     expect((await problems('tools:\n  gerp: { engine: re2 }\n'))[0]).toMatch(
       /^r.yaml:2:3: tools: unknown key "gerp" — did you mean "grep"\?/,
@@ -67,7 +67,7 @@ describe('recipes', () => {
 
   it('points at the offending value for a bad value', async () => {
     expect(await problems('tools:\n  disable: [read_file, gerp]\n')).toEqual([
-      expect.stringMatching(/^r.yaml:2:24: tools.disable.1: unknown tool "gerp" — did you mean "grep"\? Valid: read_file/),
+      expect.stringMatching(/^r.yaml:2:24: tools.disable.1: unknown tool "gerp" — did you mean "grep"\? Valid: bash, read_file/),
     ]);
     expect((await problems('permissions:\n  mode: sometimes\n'))[0]).toMatch(/^r.yaml:2:9: permissions.mode: /);
     expect((await problems('tool_output:\n  max_bytes: -5\n'))[0]).toMatch(/^r.yaml:2:14: tool_output.max_bytes: /);
@@ -103,7 +103,7 @@ describe('recipes', () => {
   it('publishes a JSON Schema that forbids unknown keys', () => {
     const schema = recipeJsonSchema() as { additionalProperties: boolean; properties: Record<string, unknown> };
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(['model', 'instructions', 'max_steps', 'tools', 'tool_output', 'permissions']);
+    expect(Object.keys(schema.properties)).toEqual(['model', 'instructions', 'max_steps', 'tools', 'safety', 'tool_output', 'permissions']);
   });
 });
 

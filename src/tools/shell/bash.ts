@@ -1,0 +1,104 @@
+import * as z from 'zod/v4';
+import { defineTool, ToolError, type AnyTool, type JsonObject } from '../tool.ts';
+import { commandShape } from './bash-parser.ts';
+import { deniedCommand } from './denylist.ts';
+import { runShell, shellEnv } from './run-shell.ts';
+import { searchGateMessage, searchShaped, SEARCH_VERBS, type SearchGateMode } from './search-gate.ts';
+
+export const BASH_DEFAULTS = { default_timeout_seconds: 120, max_timeout_seconds: 600 } as const;
+
+/** The native tools the search gate can point to, among those registered. */
+export function searchTargets(has: (name: string) => boolean): Set<'grep' | 'glob'> {
+  return new Set((['grep', 'glob'] as const).filter((t) => has(t)));
+}
+
+function describe(mode: SearchGateMode, registered: readonly AnyTool[]): string {
+  const has = (n: string) => registered.some((t) => t.name === n);
+  const targets = searchTargets(has);
+  const parts = [
+    'Run a shell command (/bin/sh -c) in the workspace and return its exit code and output (stdout and stderr as they arrived; when long, only the end is kept — that is where errors are).',
+    "Use it for what the structured tools can't do: builds, tests, git, formatters, package managers.",
+    `It runs non-interactively: stdin is closed and nothing can prompt; it is stopped at its \`timeout\` (seconds; default ${BASH_DEFAULTS.default_timeout_seconds}) and background jobs do not outlive it.`,
+    '{{#read_file}}Read files with `read_file`, not `cat`/`head`/`tail`. {{/read_file}}{{#edit_file}}Change files with `edit_file`, not `sed -i`. {{/edit_file}}{{#delete_file}}Delete files with `delete_file`, not `rm`. {{/delete_file}}',
+  ];
+  if (mode === 'enforce' && targets.size > 0) {
+    const which = (t: 'grep' | 'glob') =>
+      Object.entries(SEARCH_VERBS)
+        .filter(([, tool]) => tool === t)
+        .map(([v]) => `\`${v}\``)
+        .join(', ');
+    const rules = [...targets].map((t) => `${which(t)} → use the \`${t}\` tool`).join('; ');
+    const fine = targets.has('grep')
+      ? 'piping into them (`make test | grep FAIL`) is fine'
+      : 'a find that acts on files (-exec, -delete) is fine';
+    parts.push(`Search-shaped commands are REFUSED (${rules}); ${fine}.`);
+  } else {
+    parts.push(
+      '{{#grep}}Search file contents with the `grep` tool rather than grep or rg here. {{/grep}}{{#glob}}Find files by name with `glob` rather than find here.{{/glob}}',
+    );
+  }
+  return parts.join(' ');
+}
+
+export function bashTool(mode: SearchGateMode) {
+  return defineTool({
+    name: 'bash',
+    description: (registered) => describe(mode, registered),
+    readOnly: false,
+    narrowHint: 'Narrow the command, or filter its output (… | tail -n 50, … | grep -v noise).',
+    aliases: { timeout_seconds: 'timeout' },
+    args: z.strictObject({
+      command: z.string().min(1).max(100_000).describe('The command line, run with /bin/sh -c in the workspace root.'),
+      timeout: z.number().positive().max(86_400).optional().describe('Seconds before the command is stopped.'),
+    }),
+    async gateSubjects(args) {
+      const shape = await commandShape(args.command);
+      return { subject: args.command.trim(), verbs: shape.verbs, literal: shape.literal };
+    },
+    // Before the permission mode, so no mode (yolo included) waves these through.
+    async precheck(args, env) {
+      const denied = deniedCommand(args.command);
+      if (denied !== null) return `bash refused: ${denied} (the built-in denylist applies in every mode)`;
+      if (mode !== 'enforce') return null;
+      const hit = await searchShaped(args.command, searchTargets(env.hasTool));
+      return hit ? searchGateMessage(hit) : null;
+    },
+    async run(args, ctx): Promise<JsonObject> {
+      const max = (ctx.settings.max_timeout_seconds as number | undefined) ?? BASH_DEFAULTS.max_timeout_seconds;
+      const timeout = args.timeout ?? (ctx.settings.default_timeout_seconds as number | undefined) ?? BASH_DEFAULTS.default_timeout_seconds;
+      if (timeout > max)
+        throw new ToolError(`timeout ${timeout} s is above the operator's maximum of ${max} s (tools.bash.max_timeout_seconds)`);
+      const keepBytes = Math.max(1024, ctx.caps.maxBytes - 2048);
+      const r = await runShell(args.command, {
+        cwd: ctx.workspace,
+        env: shellEnv(process.env, (ctx.settings.pass_env as string[] | undefined) ?? []),
+        timeoutMs: timeout * 1000,
+        keepBytes,
+        signal: ctx.signal,
+      });
+      let output = r.output;
+      let cut = r.totalBytes > Buffer.byteLength(output);
+      const lines = output.split('\n');
+      if (lines.length > ctx.caps.maxLines) {
+        output = lines.slice(-ctx.caps.maxLines).join('\n');
+        cut = true;
+      }
+      const result: JsonObject = { exit_code: r.exitCode, timed_out: r.timedOut, output };
+      if (r.signal) result.signal = r.signal;
+      const notes: string[] = [];
+      if (r.timedOut) notes.push(`Stopped after ${timeout} s (the whole process group); the output up to then is shown.`);
+      if (cut) {
+        result.truncated = true;
+        notes.push(
+          `Only the last ${Buffer.byteLength(output)} of ${r.totalBytes} bytes are shown; filter the output (… | tail, … | grep) or narrow the command.`,
+        );
+      }
+      if (notes.length > 0) result.note = notes.join(' ');
+      if (mode === 'warn') {
+        const hit = await searchShaped(args.command, searchTargets(ctx.hasTool));
+        if (hit) result.notice = searchGateMessage(hit).replace(/^bash refused: /, 'bash search gate (warn): ');
+      }
+      return result;
+    },
+  });
+}

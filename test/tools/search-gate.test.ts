@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { searchGateMessage, searchShaped } from '../../src/tools/shell/search-gate.ts';
+import { setup } from '../helpers/workspace.ts';
+
+const both = new Set(['grep', 'glob'] as const);
+
+describe('the bash search gate: which commands are search-shaped', () => {
+  const refused: Array<[string, string, 'grep' | 'glob']> = [
+    ['grep -rn TODO .', 'grep', 'grep'],
+    ['make build && grep -rn TODO .', 'grep', 'grep'],
+    ['make build || rg TODO', 'rg', 'grep'],
+    ['cd src; ag needle', 'ag', 'grep'],
+    ['(cd src && ack needle)', 'ack', 'grep'],
+    ['{ egrep -r x .; }', 'egrep', 'grep'],
+    ['/usr/bin/grep -r x .', 'grep', 'grep'],
+    ['LC_ALL=C fgrep -r x .', 'fgrep', 'grep'],
+    ['rgrep x', 'rgrep', 'grep'],
+    ['grep -rn foo . | head', 'grep', 'grep'],
+    ['grep -rn foo . > out.txt', 'grep', 'grep'],
+    ['find . -name "*.go"', 'find', 'glob'],
+    ['fd main', 'fd', 'glob'],
+    ['if grep -q x f; then echo y; fi', 'grep', 'grep'],
+  ];
+  it.each(refused)('%s → refused (%s → %s)', async (cmd, verb, tool) => {
+    expect(await searchShaped(cmd, both)).toEqual({ verb, tool });
+  });
+
+  const allowed = [
+    'go test ./... | grep -v ok',
+    'make 2>&1 | rg error',
+    "find . -name '*.tmp' -delete",
+    'find . -type f -exec rm {} +',
+    'find . -name x -execdir ls \\;',
+    '$TOOL -rn foo .',
+    'eval "grep -rn foo ."',
+    "sh -c 'grep -rn foo .'",
+    "bash -c 'find .'",
+    '"$(which grep)" -r x .',
+    'git grep foo',
+    'xargs grep foo',
+    'echo grep',
+    'echo "unterminated',
+    'make build',
+    '',
+  ];
+  it.each(allowed)('%s → not gated', async (cmd) => {
+    expect(await searchShaped(cmd, both)).toBeNull();
+  });
+
+  it('refuses only what it can redirect: grep verbs need the grep tool, find verbs the glob tool', async () => {
+    expect(await searchShaped('grep -r x .', new Set(['glob'] as const))).toBeNull();
+    expect(await searchShaped('find . -name x', new Set(['glob'] as const))).toEqual({ verb: 'find', tool: 'glob' });
+    expect(await searchShaped('grep -r x .', new Set())).toBeNull();
+  });
+
+  it('never throws on a few hundred generated command lines', async () => {
+    const pieces = [
+      'grep',
+      'rg',
+      'find',
+      'fd',
+      'echo',
+      'make',
+      '$X',
+      '"a b"',
+      "'c'",
+      '-rn',
+      '.',
+      '|',
+      '||',
+      '&&',
+      ';',
+      '(',
+      ')',
+      '{',
+      '}',
+      '>',
+      '2>&1',
+      '<(',
+      '$(',
+      '`',
+      '\\',
+      '#',
+      '*',
+      '"',
+      "'",
+      '\n',
+      'if',
+      'then',
+      'fi',
+      'for',
+      'do',
+      'done',
+      '<<EOF',
+      'EOF',
+    ];
+    let seed = 7;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    for (let i = 0; i < 400; i++) {
+      const line = Array.from({ length: 1 + rand(12) }, () => pieces[rand(pieces.length)]).join(' ');
+      const r = await searchShaped(line, both);
+      expect(r === null || typeof r.verb === 'string').toBe(true);
+    }
+  });
+
+  it('words the refusal as the seed does', () => {
+    expect(searchGateMessage({ verb: 'grep', tool: 'grep' })).toBe(
+      'bash refused: `grep` is a search-shaped command; use the native `grep` tool\n' +
+        'instead. It returns structured {path, line, text} matches, honors the\n' +
+        'permission gate and the path scope, and applies per-tool output caps. Piping\n' +
+        'into a search binary is unaffected — `go test ./... | grep -v ok` filters a\n' +
+        'stream, which the native tool does not do. Operator override:\n' +
+        'safety.bash_search_gate = "warn" or "allow" (CLI: --bash-search-gate).',
+    );
+  });
+});
+
+describe('the bash search gate in a runtime', () => {
+  it('enforce (default) refuses before the permission mode — yolo does not wave it through', async () => {
+    const rt = await setup({ flags: { mode: 'yolo' } });
+    expect(await rt.refused('bash', { command: 'make build && grep -rn TODO .' })).toMatch(
+      /^bash refused: `grep` is a search-shaped command/,
+    );
+    expect((await rt.ok('bash', { command: 'echo x | grep -v ok' })).output).toBe('x\n');
+  });
+
+  it('warn runs the command and attaches the advice; allow does nothing', async () => {
+    const warn = await setup({ flags: { mode: 'yolo' }, recipe: 'safety:\n  bash_search_gate: warn\n', tree: { 'a.txt': 'needle\n' } });
+    const r = await warn.ok('bash', { command: 'grep -rn needle .' });
+    expect(r.output).toBe('./a.txt:1:needle\n');
+    expect(String(r.notice)).toMatch(/^bash search gate \(warn\): `grep` is a search-shaped command/);
+    const allow = await setup({ flags: { mode: 'yolo', bashSearchGate: 'allow' }, tree: { 'a.txt': 'needle\n' } });
+    expect((await allow.ok('bash', { command: 'grep -rn needle .' })).notice).toBeUndefined();
+  });
+
+  it('is inert with neither grep nor glob registered, and the bash description says REFUSED only when armed', async () => {
+    const inert = await setup({ flags: { mode: 'yolo', disableTools: ['grep', 'glob'] }, tree: { 'a.txt': 'x' } });
+    expect((await inert.ok('bash', { command: 'grep -rn x .' })).exit_code).toBe(0);
+    expect(inert.catalog.get('bash')!.description).not.toMatch(/REFUSED/);
+    const armed = await setup();
+    expect(armed.catalog.get('bash')!.description).toMatch(
+      /Search-shaped commands are REFUSED \(`grep`, `egrep`.*→ use the `grep` tool; `find`, `fd` → use the `glob` tool\)/,
+    );
+    const warn = await setup({ flags: { bashSearchGate: 'warn' } });
+    expect(warn.catalog.get('bash')!.description).not.toMatch(/REFUSED/);
+  });
+
+  it('--task drops bash; --enable-tools bash puts it back and the gate still applies', async () => {
+    expect((await setup({ flags: { task: 'debug' } })).catalog.has('bash')).toBe(false);
+    const back = await setup({ flags: { task: 'research', enableTools: ['bash'], mode: 'yolo' } });
+    expect(back.catalog.has('bash')).toBe(true);
+    expect(await back.refused('bash', { command: 'rg foo' })).toMatch(/^bash refused: `rg`/);
+  });
+});
