@@ -22,6 +22,12 @@ declare module 'virtual:re2-chunk' {
 declare module 'virtual:bash-parser-chunk' {
   export default function embeddedSource(): string;
 }
+declare module 'virtual:undici-chunk' {
+  export default function embeddedSource(): string;
+}
+declare module 'virtual:html-chunk' {
+  export default function embeddedSource(): string;
+}
 // WebAssembly modules, inlined as bytes by esbuild's binary loader (embedded chunks only).
 declare module '*.wasm' {
   const bytes: Uint8Array;
@@ -30,3 +36,9 @@ declare module '*.wasm' {
 
 // Replaced by esbuild's `define` with package.json's version; vitest defines it too.
 declare const __CORE_AGENT_VERSION__: string;
+
+// The GFM plugin for turndown ships no types.
+declare module '@joplin/turndown-plugin-gfm' {
+  import type TurndownService from 'turndown';
+  export const gfm: TurndownService.Plugin;
+}

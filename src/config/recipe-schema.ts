@@ -1,4 +1,6 @@
 import * as z from 'zod/v4';
+import { ALERT_LEVELS, ALERT_TEMPLATES } from '../net/alert-targets.ts';
+import { UrlScope, UrlScopeError } from '../net/url-scope.ts';
 import { PERMISSION_MODES } from '../permissions/gate.ts';
 import { parseRule, ruleToolName } from '../permissions/rules.ts';
 import { unknownName } from './did-you-mean.ts';
@@ -59,6 +61,31 @@ function buildRecipeSchema() {
     ripgrep_path: z.string().min(1).optional().describe('Path to an rg binary to use instead of the bundled one.'),
   };
 
+  const fetchSettings = (what: string) =>
+    z.strictObject({
+      timeout_seconds: z.number().positive().max(600).optional().describe(`Seconds before ${what} is abandoned (default 30).`),
+      max_body_bytes: z
+        .int()
+        .min(1)
+        .max(64 * 1024 * 1024)
+        .optional()
+        .describe('Most body bytes read (after decompression); the rest is never downloaded (default 1048576).'),
+      max_redirects: z.int().min(0).max(20).optional().describe('Redirects followed, each checked like the first URL (default 5).'),
+    });
+
+  /** A url_scope entry must parse (url-scope.ts gives the message). */
+  const urlPattern = (list: 'allow' | 'deny') =>
+    z.string().superRefine((entry, ctx) => {
+      try {
+        UrlScope.parse(list === 'allow' ? [entry] : [], list === 'deny' ? [entry] : []);
+      } catch (err) {
+        if (!(err instanceof UrlScopeError)) throw err;
+        ctx.addIssue({ code: 'custom', message: err.message.replace(/^url_scope\.\w+\[\d+\]: /, '') });
+      }
+    });
+
+  const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, e.g. SLACK_WEBHOOK_URL');
+
   /** Per-tool settings: `tools.<name>`. Tools without settings take none. */
   const toolSettingsSchemas = {
     bash: z.strictObject({
@@ -86,6 +113,14 @@ function buildRecipeSchema() {
         .optional()
         .describe('Most bytes read from any one file (default 65536).'),
       max_files: z.int().min(1).max(10_000).optional().describe('Most files read in one call (default 200).'),
+    }),
+    fetch_url: fetchSettings('a fetch'),
+    web_fetch: fetchSettings('a page fetch (a call may ask for less)'),
+    web_search: z.strictObject({
+      timeout_seconds: z.number().positive().max(600).optional().describe('Seconds before a search is abandoned (default 20).'),
+    }),
+    alert: z.strictObject({
+      timeout_seconds: z.number().positive().max(600).optional().describe('Seconds before a delivery is abandoned (default 15).'),
     }),
     json_query: z.strictObject({
       timeout_seconds: z.number().positive().max(600).optional().describe('Wall-clock limit for one jq program (default 10).'),
@@ -131,6 +166,72 @@ function buildRecipeSchema() {
             ),
         })
         .optional(),
+      web_search: z
+        .strictObject({
+          provider: z
+            .enum(['searxng', 'brave'])
+            .describe('searxng (a SearXNG instance with JSON output on) or brave (the Brave Search API).'),
+          url: z
+            .url({ protocol: /^https?$/ })
+            .optional()
+            .describe('The SearXNG instance, or another Brave API base (default https://api.search.brave.com).'),
+          api_key_env: envName.optional().describe('The variable holding the API key (required for brave; a bearer token for searxng).'),
+          max_results: z.int().min(1).max(20).optional().describe('Results when a call does not say (default 5).'),
+        })
+        .superRefine((cfg, ctx) => {
+          if (cfg.provider === 'searxng' && !cfg.url)
+            ctx.addIssue({ code: 'custom', path: ['url'], message: 'searxng needs the instance url' });
+          if (cfg.provider === 'brave' && !cfg.api_key_env) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['api_key_env'],
+              message: 'brave needs api_key_env, the variable that holds the API key',
+            });
+          }
+        })
+        .optional()
+        .describe('The web_search provider; without it there is no web_search tool.'),
+      alerts: z
+        .strictObject({
+          targets: z
+            .record(
+              z
+                .string()
+                .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'a target name is lower case letters, digits, - and _ (e.g. oncall, sre-slack)'),
+              z
+                .strictObject({
+                  template: z
+                    .enum(ALERT_TEMPLATES)
+                    .optional()
+                    .describe('The payload: generic JSON (default), slack, or pagerduty (Events API v2).'),
+                  url_env: envName.describe('The variable holding the webhook URL; unset, the target is dropped.'),
+                  token_env: envName
+                    .optional()
+                    .describe(
+                      'The variable holding the token: a bearer token (generic) or the routing key (pagerduty); unset, the target is dropped.',
+                    ),
+                  description: z.string().max(200).optional().describe('Shown to the model beside the name: who this reaches.'),
+                  rate_limit: z
+                    .strictObject({
+                      count: z.int().min(1).max(1000),
+                      window_seconds: z.int().min(1).max(86_400),
+                    })
+                    .optional()
+                    .describe('At most count alerts per window_seconds to this target (default 5 per 300).'),
+                })
+                .superRefine((t, ctx) => {
+                  if (t.template === 'pagerduty' && !t.token_env) {
+                    ctx.addIssue({
+                      code: 'custom',
+                      path: ['token_env'],
+                      message: 'a pagerduty target needs token_env, the variable holding its routing key',
+                    });
+                  }
+                }),
+            )
+            .describe('Named webhook targets; the model picks one by name. Levels: ' + ALERT_LEVELS.join(', ') + '.'),
+        })
+        .optional(),
       tool_output: z
         .strictObject({
           max_bytes: caps.shape.max_bytes,
@@ -159,6 +260,17 @@ function buildRecipeSchema() {
             .strictObject({
               allow: z.array(z.string().min(1)).optional().describe('Paths or globs file tools may touch. Default: ["."], the workspace.'),
               deny: z.array(z.string().min(1)).optional().describe('Paths or globs refused even inside an allowed path.'),
+            })
+            .optional(),
+          url_scope: z
+            .strictObject({
+              allow: z
+                .array(urlPattern('allow'))
+                .optional()
+                .describe(
+                  'Hosts fetch_url and web_fetch may reach: host, *.domain or *, with http:// to allow plain HTTP and :port to pin a port. Empty: no fetch tools.',
+                ),
+              deny: z.array(urlPattern('deny')).optional().describe('Hosts refused even when an allow entry matches. Deny wins.'),
             })
             .optional(),
         })

@@ -3,7 +3,9 @@
  * order. Recipes and --disable-tools are checked against this list, so a name
  * from a newer build is an error here rather than a silent no-op. A tool joins
  * the list when it is finished, not before. bash exists only where /bin/sh does;
- * the last five are session tools, registered only where their service exists.
+ * the network tools only where the recipe configures them (url_scope.allow,
+ * web_search, alerts); the last five are session tools, registered only where
+ * their service exists.
  */
 export const BUILTIN_TOOL_NAMES = [
   'bash',
@@ -17,6 +19,10 @@ export const BUILTIN_TOOL_NAMES = [
   'glob',
   'grep',
   'json_query',
+  'fetch_url',
+  'web_fetch',
+  'web_search',
+  'alert',
   'todo',
   'record_plan',
   'ask_user',

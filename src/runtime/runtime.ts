@@ -5,7 +5,12 @@ import type { Recipe } from '../config/recipe-schema.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { Gate, type Prompter } from '../permissions/gate.ts';
 import { PathScope } from '../permissions/path-scope.ts';
-import { builtinTools, unavailableInSession } from '../tools/builtin.ts';
+import { liveTargets } from '../net/alert-targets.ts';
+import type { Resolver } from '../net/guarded-fetch.ts';
+import { NetworkAccess } from '../net/network-access.ts';
+import { braveProvider, searxngProvider, type SearchProvider } from '../net/search-providers.ts';
+import { UrlScope } from '../net/url-scope.ts';
+import { builtinTools, unavailableInSession, type BuiltinOptions } from '../tools/builtin.ts';
 import { searchTargets } from '../tools/shell/bash.ts';
 import { SEARCH_GATE_MODES, searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import { PlanRecorder } from '../tools/planning/plan-recorder.ts';
@@ -34,6 +39,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** Test seam, passed to the dispatcher. */
   afterGate?: (tool: string) => void | Promise<void>;
+  /** Test seam: the DNS resolver the SSRF guard uses (default: the system's). */
+  resolver?: Resolver;
   /**
    * The session the tools serve. Its services decide which session tools exist:
    * a checkpointer (mark_task_done), a scheduler (schedule_next_turn), an asker
@@ -65,7 +72,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const planMode = recipe.permissions?.plan_mode === 'off' ? undefined : recipe.permissions?.plan_mode;
   if (planMode) session.plans = new PlanRecorder(planMode, path.join(workspace, '.agents', 'plans'));
   const searchGate = s.bashSearchGate ?? searchGateFromEnv(env) ?? recipe.safety?.bash_search_gate ?? 'enforce';
-  const defs = builtinTools(planMode, searchGate);
+  const network = networkOptions(recipe, env, logger);
+  const urlScope = recipe.permissions?.url_scope;
+  if (urlScope?.allow && urlScope.allow.length > 0) {
+    session.network = new NetworkAccess(UrlScope.parse(urlScope.allow, urlScope.deny ?? []), opts.resolver);
+  }
+  const toolOpts: BuiltinOptions = { planMode, searchGate, urlScope: session.network?.scope, ...network };
+  const defs = builtinTools(toolOpts);
 
   let catalog: Catalog;
   try {
@@ -79,7 +92,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     }
     if (s.allowTools && s.allowTools.length > 0) disable.push(...known.filter((n) => !s.allowTools!.includes(n)));
     disable.push(...(s.denyTools ?? []));
-    catalog = Catalog.build(defs, { disable, unavailable: unavailableInSession(session) });
+    catalog = Catalog.build(defs, { disable, unavailable: unavailableInSession(session, toolOpts) });
   } catch (err) {
     if (err instanceof CatalogError) throw new SettingsError(err.message);
     throw err;
@@ -130,8 +143,46 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     afterGate: opts.afterGate,
     session,
   });
-  logger.info({ workspace, mode: gate.mode, tools: catalog.names(), path_scope: scope.describe() }, 'runtime ready');
+  logger.info(
+    {
+      workspace,
+      mode: gate.mode,
+      tools: catalog.names(),
+      path_scope: scope.describe(),
+      ...(session.network ? { url_scope: session.network.scope.describe() } : {}),
+      ...(toolOpts.alertTargets?.length ? { alert_targets: toolOpts.alertTargets.map((t) => t.name) } : {}),
+    },
+    'runtime ready',
+  );
   return { workspace, session, recipe, catalog, gate, dispatcher };
+}
+
+/** web_search's provider and alert's live targets: what the recipe names and the environment completes. */
+function networkOptions(
+  recipe: Recipe,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+): Pick<BuiltinOptions, 'searchProvider' | 'searchResults' | 'alertTargets'> {
+  const out: Pick<BuiltinOptions, 'searchProvider' | 'searchResults' | 'alertTargets'> = {};
+  const ws = recipe.web_search;
+  if (ws) {
+    const key = ws.api_key_env ? env[ws.api_key_env] : undefined;
+    let provider: SearchProvider | undefined;
+    if (ws.api_key_env && !key)
+      logger.warn({ provider: ws.provider, api_key_env: ws.api_key_env }, 'web_search not registered: its API key variable is not set');
+    else if (ws.provider === 'brave') provider = braveProvider(ws.url ?? 'https://api.search.brave.com', key!);
+    else provider = searxngProvider(ws.url!, key);
+    out.searchProvider = provider;
+    out.searchResults = ws.max_results;
+  }
+  const targets = recipe.alerts?.targets;
+  if (targets) {
+    const { live, dropped } = liveTargets(targets, env);
+    // Said at startup, loudly: an operator who configured a pager expects it to work.
+    for (const d of dropped) logger.warn({ target: d.target, reason: d.reason }, 'alert target dropped: it could never deliver');
+    out.alertTargets = live;
+  }
+  return out;
 }
 
 function searchGateFromEnv(env: NodeJS.ProcessEnv): SearchGateMode | undefined {

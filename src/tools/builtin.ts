@@ -1,4 +1,7 @@
 import { BUILTIN_TOOL_NAMES } from '../config/tool-names.ts';
+import type { AlertTarget } from '../net/alert-targets.ts';
+import type { SearchProvider } from '../net/search-providers.ts';
+import type { UrlScope } from '../net/url-scope.ts';
 import { jsonQueryTool } from './data/json-query.ts';
 import { deleteFileTool } from './files/delete-file.ts';
 import { editFileTool } from './files/edit-file.ts';
@@ -7,6 +10,10 @@ import { readFileTool } from './files/read-file.ts';
 import { readManyFilesTool } from './files/read-many-files.ts';
 import { statTool } from './files/stat.ts';
 import { writeFileTool } from './files/write-file.ts';
+import { alertTool } from './network/alert.ts';
+import { fetchUrlTool } from './network/fetch-url.ts';
+import { webFetchTool } from './network/web-fetch.ts';
+import { webSearchTool } from './network/web-search.ts';
 import { askUserTool } from './planning/ask-user.ts';
 import { markTaskDoneTool } from './planning/mark-task-done.ts';
 import type { PlanMode } from './planning/plan-recorder.ts';
@@ -21,13 +28,25 @@ import { shellAvailable } from './shell/run-shell.ts';
 import type { SearchGateMode } from './shell/search-gate.ts';
 import type { AnyTool } from './tool.ts';
 
-/**
- * Every built-in tool this build implements, in canonical catalog order.
- * record_plan's description depends on the plan mode (advisory or required).
- */
-export function builtinTools(planMode: PlanMode = 'advisory', searchGate: SearchGateMode = 'enforce'): readonly AnyTool[] {
+/** What the recipe and the environment decide about the tools' shapes. */
+export interface BuiltinOptions {
+  /** record_plan's description depends on it. */
+  planMode?: PlanMode | undefined;
+  /** bash's description and precheck depend on it. */
+  searchGate?: SearchGateMode | undefined;
+  /** fetch_url and web_fetch exist only with an allow entry; their descriptions list them. */
+  urlScope?: UrlScope | undefined;
+  /** web_search exists only with a configured provider. */
+  searchProvider?: SearchProvider | undefined;
+  searchResults?: number | undefined;
+  /** alert exists only with a live target; its description lists them. */
+  alertTargets?: readonly AlertTarget[] | undefined;
+}
+
+/** Every built-in tool this build implements, in canonical catalog order. */
+export function builtinTools(opts: BuiltinOptions = {}): readonly AnyTool[] {
   const tools = [
-    bashTool(searchGate),
+    bashTool(opts.searchGate ?? 'enforce'),
     readFileTool,
     readManyFilesTool,
     writeFileTool,
@@ -38,8 +57,12 @@ export function builtinTools(planMode: PlanMode = 'advisory', searchGate: Search
     globTool,
     grepTool,
     jsonQueryTool,
+    fetchUrlTool(opts.urlScope),
+    webFetchTool,
+    webSearchTool(opts.searchProvider, opts.searchResults),
+    alertTool(opts.alertTargets ?? []),
     todoTool,
-    recordPlanTool(planMode),
+    recordPlanTool(opts.planMode ?? 'advisory'),
     askUserTool,
     markTaskDoneTool,
     scheduleNextTurnTool,
@@ -49,12 +72,22 @@ export function builtinTools(planMode: PlanMode = 'advisory', searchGate: Search
   return tools;
 }
 
-/** Conditional registration: bash where there is a shell; a session tool where its service is. */
-export function unavailableInSession(session: SessionState): (tool: AnyTool) => string | null {
+/**
+ * Conditional registration: bash where there is a shell; a network tool where
+ * the recipe configures it; a session tool where its service is.
+ */
+export function unavailableInSession(session: SessionState, opts: BuiltinOptions = {}): (tool: AnyTool) => string | null {
   return (tool) => {
     switch (tool.name) {
       case 'bash':
         return shellAvailable() ? null : 'there is no /bin/sh on this system (a distroless image?), so bash is not registered';
+      case 'fetch_url':
+      case 'web_fetch':
+        return session.network ? null : 'permissions.url_scope.allow is empty';
+      case 'web_search':
+        return opts.searchProvider ? null : 'no web_search provider is configured';
+      case 'alert':
+        return opts.alertTargets && opts.alertTargets.length > 0 ? null : 'no alert target is configured with its environment set';
       case 'record_plan':
         return session.plans ? null : 'permissions.plan_mode is off';
       case 'ask_user':

@@ -8,9 +8,14 @@
 const SECTION = /\{\{([#^])([a-z0-9_]+)\}\}([\s\S]*?)\{\{\/\2\}\}/g;
 
 export function renderDescription(template: string, isRegistered: (tool: string) => boolean): string {
-  const rendered = template.replace(SECTION, (_all, kind: string, name: string, body: string) =>
-    (kind === '#') === isRegistered(name) ? body : '',
-  );
+  // Sections may nest (different names): render until nothing changes.
+  let rendered = template;
+  for (let before = ''; before !== rendered;) {
+    before = rendered;
+    rendered = rendered.replace(SECTION, (_all, kind: string, name: string, body: string) =>
+      (kind === '#') === isRegistered(name) ? body : '',
+    );
+  }
   if (rendered.includes('{{')) throw new Error(`unbalanced {{…}} section in a tool description: ${template.slice(0, 80)}`);
   return rendered
     .replace(/[ \t]+\n/g, '\n')

@@ -1,3 +1,4 @@
+import type { NetworkAccess } from '../net/network-access.ts';
 import type { PlanRecorder } from './planning/plan-recorder.ts';
 
 /** Takes a checkpoint request from mark_task_done; the agent acts on it when the turn ends. */
@@ -35,6 +36,8 @@ export class SessionState {
   checkpointer: Checkpointer | undefined;
   scheduler: TurnScheduler | undefined;
   asker: Asker | undefined;
+  /** url_scope and the resolver, when url_scope.allow has an entry (fetch_url, web_fetch). */
+  network: NetworkAccess | undefined;
 
   /** Set once the session exists in the event log; undefined for one-off calls. */
   sessionId: string | undefined;

@@ -46,16 +46,16 @@ describe('recipes', () => {
 
   it('rejects a misspelt top-level key with line:col and a suggestion', async () => {
     expect(await problems('tools:\n  disable: []\ntool_outptu:\n  max_bytes: 10\n')).toEqual([
-      'r.yaml:3:1: unknown key "tool_outptu" — did you mean "tool_output"? Valid: model, instructions, max_steps, tools, safety, tool_output, permissions',
+      'r.yaml:3:1: unknown key "tool_outptu" — did you mean "tool_output"? Valid: model, instructions, max_steps, tools, safety, web_search, alerts, tool_output, permissions',
     ]);
   });
 
   it('rejects nested unknown keys, a key from a newer build, and names the parent', async () => {
     expect(await problems('permissions:\n  mdoe: ask\n')).toEqual([
-      'r.yaml:2:3: permissions: unknown key "mdoe" — did you mean "mode"? Valid: mode, plan_mode, allow, deny, path_scope',
+      'r.yaml:2:3: permissions: unknown key "mdoe" — did you mean "mode"? Valid: mode, plan_mode, allow, deny, path_scope, url_scope',
     ]);
     expect((await problems('url_scope:\n  allow: [example.com]\n'))[0]).toMatch(
-      /^r.yaml:1:1: unknown key "url_scope"\. Valid: model, instructions, max_steps, tools, safety, tool_output, permissions$/,
+      /^r.yaml:1:1: unknown key "url_scope"\. Valid: model, instructions, max_steps, tools, safety, web_search, alerts, tool_output, permissions$/,
     );
     expect((await problems('tools:\n  gerp: { engine: re2 }\n'))[0]).toMatch(
       /^r.yaml:2:3: tools: unknown key "gerp" — did you mean "grep"\?/,
@@ -103,7 +103,17 @@ describe('recipes', () => {
   it('publishes a JSON Schema that forbids unknown keys', () => {
     const schema = recipeJsonSchema() as { additionalProperties: boolean; properties: Record<string, unknown> };
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(['model', 'instructions', 'max_steps', 'tools', 'safety', 'tool_output', 'permissions']);
+    expect(Object.keys(schema.properties)).toEqual([
+      'model',
+      'instructions',
+      'max_steps',
+      'tools',
+      'safety',
+      'web_search',
+      'alerts',
+      'tool_output',
+      'permissions',
+    ]);
   });
 });
 

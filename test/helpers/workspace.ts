@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import type { Resolver } from '../../src/net/guarded-fetch.ts';
 import type { Prompter } from '../../src/permissions/gate.ts';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.ts';
 import type { FlagSettings } from '../../src/runtime/settings.ts';
@@ -48,6 +49,10 @@ export interface RuntimeSetup {
   afterGate?: (tool: string) => void | Promise<void>;
   workspace?: string;
   session?: SessionState;
+  /** The process environment the runtime sees (default: empty). */
+  env?: NodeJS.ProcessEnv;
+  /** The DNS resolver behind the SSRF guard (default: the system's). */
+  resolver?: Resolver;
 }
 
 /** A workspace with files and a runtime over it, as `tools call` builds one. */
@@ -61,7 +66,8 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
   }
   const rt = await createRuntime({
     flags: { workspace: dir, recipe, ...opts.flags },
-    env: {},
+    env: opts.env ?? {},
+    resolver: opts.resolver,
     prompter: opts.prompter,
     afterGate: opts.afterGate,
     session: opts.session,

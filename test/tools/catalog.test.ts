@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { BUILTIN_TOOL_NAMES } from '../../src/config/tool-names.ts';
 import { builtinTools } from '../../src/tools/builtin.ts';
 
-const BUILTIN_TOOLS = builtinTools('required');
+const BUILTIN_TOOLS = builtinTools({ planMode: 'required' });
 import { Catalog, CatalogError } from '../../src/tools/catalog.ts';
 import { referencedTools, renderDescription } from '../../src/tools/describe.ts';
 import { defineTool, type AnyTool } from '../../src/tools/tool.ts';
@@ -24,7 +24,7 @@ describe('the built-in catalog', () => {
     expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(
       /unknown tool "gerp" — did you mean "grep"\? Valid: bash, read_file, /,
     );
-    expect(() => Catalog.build(BUILTIN_TOOLS, { enable: ['fetch_url'] })).toThrow(/unknown tool "fetch_url"/);
+    expect(() => Catalog.build(BUILTIN_TOOLS, { enable: ['agentic_read_file'] })).toThrow(/unknown tool "agentic_read_file"/);
   });
 
   it('enable puts back what disable removed', () => {

@@ -1,0 +1,183 @@
+import { lookup } from 'node:dns/promises';
+import type { Socket } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { blockedHostName, classifyAddress, ipLiteral } from './address-policy.ts';
+import { innermostError, loadUndici, readCapped } from './undici.ts';
+import type { UrlScope } from './url-scope.ts';
+
+/**
+ * HTTP GET behind the SSRF guard. Every hop — the first URL and every redirect —
+ * is checked the same way before a byte is sent:
+ *
+ *   1. url_scope: scheme, deny entries, allow entries (url-scope.ts);
+ *   2. metadata host names are refused outright;
+ *   3. the host's addresses — the literal itself when the URL names an IP (the
+ *      WHATWG parser has already turned 2130706433, 0x7f.1, 0177.0.0.1 and 127.1
+ *      into 127.0.0.1), else every address the resolver returns — are classified
+ *      (address-policy.ts): one blocked address refuses the hop, and private ones
+ *      need an exact-host allow entry;
+ *   4. the connection goes to the address that was checked: the connector
+ *      replaces the host name with it (TLS still verifies the name), so no
+ *      second lookup can answer differently (DNS rebinding), and the socket's
+ *      remote address is checked once more after connecting.
+ *
+ * No proxy is ever used: each hop gets its own undici Agent, which reads no
+ * environment variables.
+ */
+
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/** A hop the policy refuses; the message is complete and model-facing. */
+export class FetchRefused extends Error {
+  override readonly name = 'FetchRefused';
+}
+
+export interface FetchPolicy {
+  readonly scope: UrlScope;
+  readonly resolve: Resolver;
+  /** Body bytes kept (after content decoding); the rest is not read. */
+  readonly maxBodyBytes: number;
+  readonly maxRedirects: number;
+  readonly userAgent: string;
+}
+
+export interface FetchedResponse {
+  /** The final URL, after redirects. */
+  readonly url: string;
+  readonly status: number;
+  readonly statusText: string;
+  readonly contentType: string;
+  readonly body: Buffer;
+  /** The body went past maxBodyBytes and was cut there. */
+  readonly truncated: boolean;
+  /** Each URL redirected to, in order. */
+  readonly redirects: string[];
+}
+
+type Undici = typeof import('./undici-entry.ts');
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export async function guardedFetch(target: string, policy: FetchPolicy, signal: AbortSignal, accept = '*/*'): Promise<FetchedResponse> {
+  const { Agent, buildConnector, fetch } = await loadUndici();
+  const redirects: string[] = [];
+  let url = parseTarget(target);
+  for (;;) {
+    const pinned = await checkHop(url, policy);
+    const agent = new Agent({ connect: pinnedConnector(buildConnector({ timeout: 10_000 }), pinned), connections: 1, allowH2: false });
+    try {
+      const res = await fetch(url, {
+        dispatcher: agent,
+        redirect: 'manual',
+        signal,
+        headers: { 'user-agent': policy.userAgent, accept },
+      }).catch((err: unknown) => {
+        throw new Error(`${url.href}: ${networkError(err, signal)}`);
+      });
+      const location = res.headers.get('location');
+      if (REDIRECTS.has(res.status) && location !== null) {
+        await res.body?.cancel();
+        if (redirects.length >= policy.maxRedirects) throw new FetchRefused(`${url.href}: more than ${policy.maxRedirects} redirects`);
+        const next = parseTarget(location, url);
+        redirects.push(next.href);
+        url = next;
+        continue;
+      }
+      const { body, truncated } = await readCapped(res.body, policy.maxBodyBytes, signal);
+      return {
+        url: url.href,
+        status: res.status,
+        statusText: res.statusText,
+        contentType: res.headers.get('content-type') ?? '',
+        body,
+        truncated,
+        redirects,
+      };
+    } finally {
+      agent.destroy().catch(() => {});
+    }
+  }
+}
+
+function parseTarget(text: string, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(text, base);
+  } catch {
+    throw new FetchRefused(
+      base ? `redirect from ${base.href} to "${text}", which is not a valid URL` : `"${text}" is not a valid absolute URL`,
+    );
+  }
+  // Credentials in a URL would be copied into the transcript and the logs.
+  if (url.username !== '' || url.password !== '') throw new FetchRefused(`${url.host}: URLs with credentials (user:password@) are refused`);
+  url.hash = '';
+  return url;
+}
+
+/** Runs the policy on one hop; resolves to the one address the connection may use. */
+async function checkHop(url: URL, policy: FetchPolicy): Promise<string> {
+  const where = url.href;
+  // What is always blocked is said first, whatever url_scope would have said.
+  const metadata = blockedHostName(url.hostname);
+  if (metadata) throw new FetchRefused(`${where}: ${metadata}`);
+  const literal = ipLiteral(url.hostname);
+  const literalClass = literal ? classifyAddress(literal) : undefined;
+  if (literalClass?.kind === 'blocked') throw new FetchRefused(`${where}: ${literalClass.reason}`);
+  const decision = policy.scope.check(url);
+  if ('refused' in decision) throw new FetchRefused(`${where}: ${decision.refused}`);
+  let addresses: string[];
+  if (literal) addresses = [literal];
+  else {
+    try {
+      addresses = await policy.resolve(url.hostname);
+    } catch (err) {
+      throw new Error(`${where}: could not resolve ${url.hostname} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    if (addresses.length === 0) throw new Error(`${where}: ${url.hostname} has no addresses`);
+  }
+  // Every answer is judged, not just the first: one bad address refuses the hop.
+  for (const address of addresses) {
+    const verdict = classifyAddress(address);
+    const via = literal ? '' : `${url.hostname} resolves to ${address}; `;
+    if (verdict.kind === 'blocked') throw new FetchRefused(`${where}: ${via}${verdict.reason}`);
+    if (verdict.kind === 'private' && !decision.exactHost) {
+      throw new FetchRefused(
+        `${where}: ${via}${address} is a ${verdict.range} address, reachable only through an exact-host url_scope.allow entry ("${url.hostname}"), not a wildcard`,
+      );
+    }
+  }
+  return addresses[0]!;
+}
+
+type Connector = ReturnType<Undici['buildConnector']>;
+
+/** Connect to the checked address whatever host name undici asks for, and verify the peer. */
+function pinnedConnector(base: Connector, pinned: string): Connector {
+  const expected = normalize(pinned);
+  return (options, callback) => {
+    base({ ...options, hostname: pinned }, (err, socket) => {
+      if (err || !socket) return callback(err ?? new Error('no socket'), null);
+      const peer = (socket as Socket).remoteAddress;
+      if (peer === undefined || normalize(peer) !== expected) {
+        socket.destroy();
+        return callback(new FetchRefused(`connected to ${peer ?? 'an unknown address'}, not the checked ${pinned}`), null);
+      }
+      callback(null, socket);
+    });
+  };
+}
+
+function normalize(address: string): string {
+  return ipaddr.process(address.replace(/%.*$/, '')).toNormalizedString();
+}
+
+/** The innermost reason from undici's layered errors ("fetch failed" → cause → …). */
+function networkError(err: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return signal.reason instanceof Error && signal.reason.name === 'TimeoutError' ? 'timed out' : 'aborted';
+  const e = innermostError(err);
+  // The pinned connector's own refusal stays a refusal.
+  if (e instanceof FetchRefused) throw e;
+  return e.message;
+}

@@ -1,0 +1,51 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
+
+export interface CountingServer {
+  readonly host: string;
+  readonly port: number;
+  /** `http://host:port` */
+  readonly origin: string;
+  /** Every request that reached this server, in order. */
+  readonly requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>;
+}
+
+const open: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of open.splice(0)) await close();
+});
+
+/**
+ * An HTTP server on a loopback address (any of 127.0.0.0/8 works on Linux) that
+ * records every request it receives: the SSRF tests count hits server-side.
+ */
+export async function countingServer(
+  host: string,
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void = (_q, res) => res.end('ok'),
+): Promise<CountingServer> {
+  const requests: CountingServer['requests'] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  open.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const origin = host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
+  return { host, port, origin, requests };
+}
