@@ -156,6 +156,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   } finally {
     text.stopSpinner();
+    await s.session.close();
     rl.close();
     s.log.close();
   }

@@ -116,6 +116,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     return status;
   } finally {
     text?.stopSpinner();
+    await s.session.close();
     log.close();
   }
 }

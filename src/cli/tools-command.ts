@@ -98,7 +98,8 @@ async function toolsCall(argv: string[], io: Io): Promise<number> {
     logger: createLogger(flags.logLevel ?? 'warn'),
     prompter: io.isTty && TtyPrompter.available() ? new TtyPrompter() : undefined,
   });
-  const outcome = await rt.dispatcher.call(name, args);
+  // A terminal started by this one call (bash wait: false) ends with it.
+  const outcome = await rt.dispatcher.call(name, args).finally(() => rt.session.close());
   if (!outcome.ok) {
     io.out(`${JSON.stringify({ error: outcome.error }, null, 2)}\n`);
     return EXIT.failure;

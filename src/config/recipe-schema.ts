@@ -102,6 +102,21 @@ function buildRecipeSchema() {
         .describe(
           'Credential-looking environment variables (…_TOKEN, …_API_KEY, …) to pass to commands anyway; by default they are withheld.',
         ),
+      max_terminals: z.int().min(1).max(64).optional().describe('Background terminals (wait: false) running at once (default 8).'),
+      terminal_retain_bytes: z
+        .int()
+        .min(4096)
+        .max(64 * 1024 * 1024)
+        .optional()
+        .describe('Output kept per background terminal, newest first (default 1048576).'),
+    }),
+    wait_join: z.strictObject({
+      timeout_seconds: z
+        .number()
+        .positive()
+        .max(600)
+        .optional()
+        .describe('How long wait_join waits when the call does not say (default 60).'),
     }),
     grep: z.strictObject(searchEngine),
     glob: z.strictObject(searchEngine),

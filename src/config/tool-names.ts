@@ -9,6 +9,10 @@
  */
 export const BUILTIN_TOOL_NAMES = [
   'bash',
+  'terminal_output',
+  'terminal_write',
+  'terminal_kill',
+  'wait_join',
   'read_file',
   'read_many_files',
   'write_file',

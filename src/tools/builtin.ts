@@ -25,6 +25,10 @@ import { grepTool } from './search/grep.ts';
 import type { SessionState } from './session.ts';
 import { bashTool } from './shell/bash.ts';
 import { shellAvailable } from './shell/run-shell.ts';
+import { terminalKillTool } from './shell/terminal-kill.ts';
+import { terminalOutputTool } from './shell/terminal-output.ts';
+import { terminalWriteTool } from './shell/terminal-write.ts';
+import { waitJoinTool } from './shell/wait-join.ts';
 import type { SearchGateMode } from './shell/search-gate.ts';
 import type { AnyTool } from './tool.ts';
 
@@ -47,6 +51,10 @@ export interface BuiltinOptions {
 export function builtinTools(opts: BuiltinOptions = {}): readonly AnyTool[] {
   const tools = [
     bashTool(opts.searchGate ?? 'enforce'),
+    terminalOutputTool,
+    terminalWriteTool,
+    terminalKillTool,
+    waitJoinTool,
     readFileTool,
     readManyFilesTool,
     writeFileTool,

@@ -66,6 +66,14 @@ export class Catalog {
       if (reason !== null) skipped.push({ name: d.name, reason });
       return reason === null;
     });
+    // A tool that needs another one goes with it (canonical order puts the needed one first).
+    for (let i = 0; i < chosen.length; i++) {
+      const needs = chosen[i]!.requires;
+      if (needs !== undefined && !chosen.slice(0, i).some((d) => d.name === needs)) {
+        skipped.push({ name: chosen[i]!.name, reason: `it needs ${needs}, which is not registered` });
+        chosen.splice(i--, 1);
+      }
+    }
     const names = new Set(chosen.map((d) => d.name));
     const registered = chosen.map((def): RegisteredTool => {
       let schema: Record<string, unknown> | undefined;

@@ -1,5 +1,6 @@
 import type { NetworkAccess } from '../net/network-access.ts';
 import type { PlanRecorder } from './planning/plan-recorder.ts';
+import { TerminalManager } from './shell/terminals.ts';
 
 /** Takes a checkpoint request from mark_task_done; the agent acts on it when the turn ends. */
 export interface Checkpointer {
@@ -36,6 +37,8 @@ export class SessionState {
   checkpointer: Checkpointer | undefined;
   scheduler: TurnScheduler | undefined;
   asker: Asker | undefined;
+  /** Background commands started by bash with wait: false; they die with the session. */
+  readonly terminals = new TerminalManager();
   /** url_scope and the resolver, when url_scope.allow has an entry (fetch_url, web_fetch). */
   network: NetworkAccess | undefined;
 
@@ -43,4 +46,9 @@ export class SessionState {
   sessionId: string | undefined;
 
   constructor(readonly agentName: string | undefined = undefined) {}
+
+  /** The session is over: stop what it left running. */
+  async close(): Promise<void> {
+    await this.terminals.close();
+  }
 }

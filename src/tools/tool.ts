@@ -81,6 +81,8 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
    * asks for approval and is not held back by plan-first, though not read-only.
    */
   readonly lifecycle?: boolean;
+  /** Registered only when this other tool is (the terminal tools need bash). */
+  readonly requires?: string;
   /** Alternative argument names accepted and mapped before validation (`query` → `expression`). */
   readonly aliases?: Readonly<Record<string, string>>;
   /**

@@ -106,7 +106,9 @@ describe('record_plan and plan_mode', () => {
     expect(plan!.data.shown).toMatchObject({
       outcome: 'recorded',
       sequence: 1,
-      message: expect.stringMatching(/Now unblocked for this session: bash, write_file, edit_file, delete_file\./),
+      message: expect.stringMatching(
+        /Now unblocked for this session: bash, terminal_write, terminal_kill, write_file, edit_file, delete_file\./,
+      ),
     });
     expect(write!.data.ok).toBe(true);
     const file = await readFile(path.join(s.rt.dir, '.agents/plans/plan-1.md'), 'utf8');
@@ -160,7 +162,7 @@ describe('record_plan and plan_mode', () => {
   it('the required description names only the gated tools this build registered', async () => {
     const rt = await setup({ recipe: `${required}tools:\n  disable: [delete_file]\n` });
     const d = rt.catalog.get('record_plan')!.description;
-    expect(d).toMatch(/call this BEFORE any `bash` \/ `write_file` \/ `edit_file` call/);
+    expect(d).toMatch(/call this BEFORE any `bash` \/ `terminal_write` \/ `terminal_kill` \/ `write_file` \/ `edit_file` call/);
     expect(d).not.toMatch(/delete_file/);
   });
 

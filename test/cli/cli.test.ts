@@ -59,6 +59,10 @@ describe('core-agent CLI (the bundle)', () => {
     const tools = JSON.parse(r.stdout) as Array<{ name: string }>;
     expect(tools.map((t) => t.name)).toEqual([
       'bash',
+      'terminal_output',
+      'terminal_write',
+      'terminal_kill',
+      'wait_join',
       'read_file',
       'read_many_files',
       'write_file',
@@ -141,7 +145,9 @@ describe('core-agent CLI (the bundle)', () => {
     await writeFile(path.join(dir, 'good.yaml'), 'tools:\n  disable: [write_file]\n');
     const good = run(['recipe', 'validate', 'good.yaml'], { cwd: dir });
     expect(good.code).toBe(0);
-    expect(good.stdout).toMatch(/good.yaml: ok\n {2}tools \(11\): bash, read_file/);
+    expect(good.stdout).toMatch(
+      /good.yaml: ok\n {2}tools \(15\): bash, terminal_output, terminal_write, terminal_kill, wait_join, read_file/,
+    );
     await writeFile(path.join(dir, 'bad.yaml'), 'tools:\n  disable: []\ntool_outptu:\n  max_bytes: 1\n');
     const bad = run(['recipe', 'validate', 'bad.yaml'], { cwd: dir });
     expect(bad.code).toBe(2);

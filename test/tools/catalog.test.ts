@@ -22,7 +22,7 @@ describe('the built-in catalog', () => {
     expect(Catalog.build(BUILTIN_TOOLS, { disable: ['grep', 'write_file'] }).names()).not.toContain('grep');
     expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(CatalogError);
     expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(
-      /unknown tool "gerp" — did you mean "grep"\? Valid: bash, read_file, /,
+      /unknown tool "gerp" — did you mean "grep"\? Valid: bash, terminal_output, terminal_write, terminal_kill, wait_join, read_file, /,
     );
     expect(() => Catalog.build(BUILTIN_TOOLS, { enable: ['agentic_read_file'] })).toThrow(/unknown tool "agentic_read_file"/);
   });

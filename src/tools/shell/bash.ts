@@ -1,8 +1,9 @@
 import * as z from 'zod/v4';
-import { defineTool, ToolError, type AnyTool, type JsonObject } from '../tool.ts';
+import { defineTool, ToolError, type AnyTool, type JsonObject, type ToolContext } from '../tool.ts';
 import { commandShape } from './bash-parser.ts';
 import { deniedCommand } from './denylist.ts';
 import { runShell, shellEnv } from './run-shell.ts';
+import { TERMINAL_DEFAULTS } from './terminals.ts';
 import { searchGateMessage, searchShaped, SEARCH_VERBS, type SearchGateMode } from './search-gate.ts';
 
 export const BASH_DEFAULTS = { default_timeout_seconds: 120, max_timeout_seconds: 600 } as const;
@@ -19,6 +20,7 @@ function describe(mode: SearchGateMode, registered: readonly AnyTool[]): string 
     'Run a shell command (/bin/sh -c) in the workspace and return its exit code and output (stdout and stderr as they arrived; when long, only the end is kept — that is where errors are).',
     "Use it for what the structured tools can't do: builds, tests, git, formatters, package managers.",
     `It runs non-interactively: stdin is closed and nothing can prompt; it is stopped at its \`timeout\` (seconds; default ${BASH_DEFAULTS.default_timeout_seconds}) and background jobs do not outlive it.`,
+    '{{#terminal_output}}For a long-running command (a server, a watch, a slow build you want to check on) pass `wait: false`: it starts in the background and you get a `terminal_id` at once; read its output with `terminal_output`{{#terminal_write}}, answer prompts with `terminal_write`{{/terminal_write}}{{#terminal_kill}}, stop it with `terminal_kill`{{/terminal_kill}}{{#wait_join}}, wait for several with `wait_join`{{/wait_join}}. Background commands have no timeout unless you give one, and all of them stop when the session ends. {{/terminal_output}}',
     '{{#read_file}}Read files with `read_file`, not `cat`/`head`/`tail`. {{/read_file}}{{#edit_file}}Change files with `edit_file`, not `sed -i`. {{/edit_file}}{{#delete_file}}Delete files with `delete_file`, not `rm`. {{/delete_file}}',
   ];
   if (mode === 'enforce' && targets.size > 0) {
@@ -50,6 +52,10 @@ export function bashTool(mode: SearchGateMode) {
     args: z.strictObject({
       command: z.string().min(1).max(100_000).describe('The command line, run with /bin/sh -c in the workspace root.'),
       timeout: z.number().positive().max(86_400).optional().describe('Seconds before the command is stopped.'),
+      wait: z
+        .boolean()
+        .optional()
+        .describe('false: start it in the background and return a terminal_id at once (default true: wait for it to finish).'),
     }),
     async gateSubjects(args) {
       const shape = await commandShape(args.command);
@@ -65,6 +71,7 @@ export function bashTool(mode: SearchGateMode) {
     },
     async run(args, ctx): Promise<JsonObject> {
       const max = (ctx.settings.max_timeout_seconds as number | undefined) ?? BASH_DEFAULTS.max_timeout_seconds;
+      if (args.wait === false) return startTerminal(args.command, args.timeout, max, ctx);
       const timeout = args.timeout ?? (ctx.settings.default_timeout_seconds as number | undefined) ?? BASH_DEFAULTS.default_timeout_seconds;
       if (timeout > max)
         throw new ToolError(`timeout ${timeout} s is above the operator's maximum of ${max} s (tools.bash.max_timeout_seconds)`);
@@ -101,4 +108,33 @@ export function bashTool(mode: SearchGateMode) {
       return result;
     },
   });
+}
+
+/** bash with wait: false: a supervised terminal (terminals.ts). */
+function startTerminal(command: string, timeout: number | undefined, max: number, ctx: ToolContext): JsonObject {
+  if (!ctx.hasTool('terminal_output')) {
+    throw new ToolError(
+      'wait: false needs terminal_output to read the output, and it is not registered here; run the command with wait: true',
+    );
+  }
+  if (timeout !== undefined && timeout > max) {
+    throw new ToolError(`timeout ${timeout} s is above the operator's maximum of ${max} s (tools.bash.max_timeout_seconds)`);
+  }
+  let t;
+  try {
+    t = ctx.session.terminals.start(command, {
+      cwd: ctx.workspace,
+      env: shellEnv(process.env, (ctx.settings.pass_env as string[] | undefined) ?? []),
+      retainBytes: (ctx.settings.terminal_retain_bytes as number | undefined) ?? TERMINAL_DEFAULTS.retain_bytes,
+      maxTerminals: (ctx.settings.max_terminals as number | undefined) ?? TERMINAL_DEFAULTS.max_terminals,
+      timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+    });
+  } catch (err) {
+    throw new ToolError(`bash: ${(err as Error).message}`);
+  }
+  return {
+    terminal_id: t.id,
+    running: true,
+    note: `Started in the background${timeout === undefined ? '' : `; it is stopped after ${timeout} s`}. Read its output with terminal_output (cursor 0 first, then next_cursor).`,
+  };
 }

@@ -1,0 +1,23 @@
+import * as z from 'zod/v4';
+import { defineTool } from '../tool.ts';
+import { terminalFor } from './terminal-tools.ts';
+import { TERMINAL_DEFAULTS } from './terminals.ts';
+
+export const terminalKillTool = defineTool({
+  name: 'terminal_kill',
+  description: `Stop a background terminal and everything it started: SIGTERM to its process group, then SIGKILL if it is still there after ${TERMINAL_DEFAULTS.grace_ms / 1000} s. Set \`force\` to SIGKILL at once. Returns how it ended and the end of its output.`,
+  readOnly: false,
+  requires: 'bash',
+  narrowHint: '',
+  args: z.strictObject({
+    terminal_id: z.string().min(1).describe('The id bash returned, e.g. "t1".'),
+    force: z.boolean().optional().describe('Kill at once (SIGKILL) instead of asking it to stop first.'),
+  }),
+  async run(args, ctx) {
+    const t = terminalFor(ctx, args.terminal_id);
+    const wasRunning = t.status().running;
+    await t.kill(args.force ?? false, TERMINAL_DEFAULTS.grace_ms);
+    const tail = t.tail(4096);
+    return { terminal_id: t.id, was_running: wasRunning, ...t.status(), output_tail: tail.output, next_cursor: tail.next_cursor };
+  },
+});

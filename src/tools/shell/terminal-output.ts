@@ -1,0 +1,33 @@
+import * as z from 'zod/v4';
+import { defineTool, type JsonObject } from '../tool.ts';
+import { firstLines, terminalFor } from './terminal-tools.ts';
+
+export const terminalOutputTool = defineTool({
+  name: 'terminal_output',
+  description:
+    'Read new output from a background terminal (started by `bash` with `wait: false`). Pass the `next_cursor` of your previous read as `cursor` to get only what is new; omit it (or 0) to read from the start. The result says whether the command is still `running` and, once it has exited, its `exit_code`. When `more` is true there is already more to read.{{#wait_join}} To wait for a command to finish, use `wait_join` rather than polling.{{/wait_join}}',
+  readOnly: true,
+  requires: 'bash',
+  narrowHint: 'Read in smaller steps: pass next_cursor again to continue.',
+  args: z.strictObject({
+    terminal_id: z.string().min(1).describe('The id bash returned, e.g. "t1".'),
+    cursor: z.int().min(0).optional().describe('next_cursor from the previous read (default 0: from the start).'),
+  }),
+  async run(args, ctx) {
+    const t = terminalFor(ctx, args.terminal_id);
+    const r = t.read(args.cursor ?? 0, Math.max(1024, Math.min(64 * 1024, ctx.caps.maxBytes - 2048)));
+    let output = r.output;
+    let next = r.next_cursor;
+    const kept = firstLines(output, Math.max(1, ctx.caps.maxLines - 20));
+    if (kept.length < output.length) {
+      output = kept;
+      next = r.from + Buffer.byteLength(kept);
+    }
+    const result: JsonObject = { terminal_id: t.id, output, next_cursor: next, ...t.status() };
+    if (next < t.produced) result.more = true;
+    if (r.dropped > 0) result.dropped_bytes = r.dropped;
+    if (r.dropped > 0) result.note = `${r.dropped} bytes before this point were no longer retained (only the newest output is kept).`;
+    if (t.timedOut) result.timed_out = true;
+    return result;
+  },
+});

@@ -1,0 +1,29 @@
+import * as z from 'zod/v4';
+import { defineTool, ToolError } from '../tool.ts';
+import { terminalFor } from './terminal-tools.ts';
+
+export const terminalWriteTool = defineTool({
+  name: 'terminal_write',
+  description:
+    'Send input to a background terminal\'s stdin, for programs that wait for input (a prompt, a REPL). `input` is sent exactly as given: end a line with "\\n". Set `close_stdin` to send end-of-file after it.{{#terminal_output}} Read the reply with `terminal_output`.{{/terminal_output}}',
+  readOnly: false,
+  requires: 'bash',
+  narrowHint: '',
+  args: z.strictObject({
+    terminal_id: z.string().min(1).describe('The id bash returned, e.g. "t1".'),
+    input: z
+      .string()
+      .max(64 * 1024)
+      .describe('The bytes to send, e.g. "yes\\n".'),
+    close_stdin: z.boolean().optional().describe('Close stdin after the input (end-of-file).'),
+  }),
+  async run(args, ctx) {
+    const t = terminalFor(ctx, args.terminal_id);
+    try {
+      const written = await t.write(args.input, args.close_stdin ?? false);
+      return { terminal_id: t.id, written_bytes: written, stdin_closed: args.close_stdin ?? false };
+    } catch (err) {
+      throw new ToolError(`cannot write to ${t.id}: ${(err as Error).message}`);
+    }
+  },
+});

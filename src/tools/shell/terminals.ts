@@ -1,0 +1,223 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { SHELL } from './run-shell.ts';
+
+/**
+ * Supervised terminals: commands bash started with `wait: false`. Each runs in
+ * its own process group with a stdin pipe; its output (stdout and stderr as they
+ * arrive) goes into a bounded buffer read by cursor, so a long-running server
+ * cannot grow the process without limit and each read returns only what is new.
+ * Every terminal dies with the session: close() stops them all, and a process
+ * exit hook kills whatever is left.
+ */
+
+export const TERMINAL_DEFAULTS = { retain_bytes: 1024 * 1024, max_terminals: 8, grace_ms: 3000 } as const;
+
+/** Output kept from the end, addressed by absolute byte offsets since the start. */
+class OutputBuffer {
+  private chunks: Buffer[] = [];
+  private retained = 0;
+  /** Offset of the first retained byte. */
+  start = 0;
+  /** Offset one past the last byte produced. */
+  end = 0;
+
+  constructor(private readonly limit: number) {}
+
+  append(data: Buffer): void {
+    this.chunks.push(data);
+    this.retained += data.length;
+    this.end += data.length;
+    while (this.retained > this.limit) {
+      const first = this.chunks[0]!;
+      const excess = this.retained - this.limit;
+      if (first.length <= excess) {
+        this.chunks.shift();
+        this.retained -= first.length;
+        this.start += first.length;
+      } else {
+        this.chunks[0] = first.subarray(excess);
+        this.retained -= excess;
+        this.start += excess;
+      }
+    }
+  }
+
+  /** Up to maxBytes from `from` (clamped to what is retained), ending on a character boundary. */
+  read(from: number, maxBytes: number): { text: string; from: number; to: number } {
+    const begin = Math.min(Math.max(from, this.start), this.end);
+    const all = Buffer.concat(this.chunks);
+    let slice: Buffer = all.subarray(begin - this.start, Math.min(all.length, begin - this.start + maxBytes));
+    // Do not split a UTF-8 sequence at the end: the rest comes with the next read.
+    if (begin + slice.length < this.end) slice = wholeCharacters(slice);
+    return { text: slice.toString('utf8'), from: begin, to: begin + slice.length };
+  }
+}
+
+/** The slice without a trailing incomplete UTF-8 sequence. */
+function wholeCharacters(slice: Buffer): Buffer {
+  for (let i = slice.length - 1; i >= Math.max(0, slice.length - 4); i--) {
+    const b = slice[i]!;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return slice.length - i < need && i > 0 ? slice.subarray(0, i) : slice;
+  }
+  return slice;
+}
+
+export interface TerminalStatus {
+  running: boolean;
+  exit_code: number | null;
+  signal: string | null;
+}
+
+export class Terminal {
+  private readonly out: OutputBuffer;
+  private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
+  private exit: { code: number | null; signal: string | null } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  timedOut = false;
+  /** Settles when the command and its pipes are done. */
+  readonly done: Promise<void>;
+
+  constructor(
+    readonly id: string,
+    readonly command: string,
+    opts: { cwd: string; env: NodeJS.ProcessEnv; retainBytes: number; timeoutMs?: number | undefined },
+  ) {
+    this.out = new OutputBuffer(opts.retainBytes);
+    this.child = spawn(SHELL, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const onData = (d: Buffer) => this.out.append(d);
+    this.child.stdout.on('data', onData);
+    this.child.stderr.on('data', onData);
+    // A program that exits without reading its input must not crash us with EPIPE.
+    this.child.stdin.on('error', () => {});
+    this.done = new Promise((resolve) => {
+      this.child.on('error', (err) => {
+        this.out.append(Buffer.from(`core-agent: could not start the command: ${err.message}\n`));
+        this.exit ??= { code: null, signal: null };
+        resolve();
+      });
+      this.child.on('close', (code, signal) => {
+        this.exit = { code, signal };
+        if (this.timer) clearTimeout(this.timer);
+        this.signalGroup('SIGKILL'); // whatever it left behind in its group
+        resolve();
+      });
+    });
+    if (opts.timeoutMs !== undefined) {
+      this.timer = setTimeout(() => {
+        this.timedOut = true;
+        void this.kill(false, TERMINAL_DEFAULTS.grace_ms);
+      }, opts.timeoutMs);
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  status(): TerminalStatus {
+    return { running: this.exit === undefined, exit_code: this.exit?.code ?? null, signal: this.exit?.signal ?? null };
+  }
+
+  /** Output from `cursor` on; `dropped` counts bytes that fell out of the retained window before this read. */
+  read(cursor: number, maxBytes: number): { output: string; from: number; next_cursor: number; dropped: number; more: boolean } {
+    const r = this.out.read(cursor, maxBytes);
+    return { output: r.text, from: r.from, next_cursor: r.to, dropped: Math.max(0, r.from - cursor), more: r.to < this.out.end };
+  }
+
+  /** Offset one past the last byte produced so far. */
+  get produced(): number {
+    return this.out.end;
+  }
+
+  /** The last `maxBytes` of output (for results that show the end). */
+  tail(maxBytes: number): { output: string; next_cursor: number } {
+    const from = Math.max(this.out.start, this.out.end - maxBytes);
+    const r = this.out.read(from, maxBytes);
+    return { output: r.text, next_cursor: r.to };
+  }
+
+  write(input: string, closeStdin: boolean): Promise<number> {
+    if (this.exit !== undefined || this.child.stdin.destroyed || this.child.stdin.writableEnded) {
+      return Promise.reject(new Error(this.exit !== undefined ? 'the command has exited' : 'its input was already closed'));
+    }
+    const bytes = Buffer.byteLength(input);
+    return new Promise((resolve, reject) => {
+      const finish = (err?: Error | null) => (err ? reject(err) : resolve(bytes));
+      if (closeStdin) this.child.stdin.end(input, finish);
+      else this.child.stdin.write(input, finish);
+    });
+  }
+
+  /** SIGTERM to the group, SIGKILL after `graceMs` (or at once when forced); resolves when it is gone. */
+  async kill(force: boolean, graceMs: number): Promise<void> {
+    if (this.exit !== undefined) return;
+    this.signalGroup(force ? 'SIGKILL' : 'SIGTERM');
+    if (!force) {
+      const escalate = setTimeout(() => this.signalGroup('SIGKILL'), graceMs);
+      await this.done;
+      clearTimeout(escalate);
+    }
+    await this.done;
+  }
+
+  /** For the process exit hook: synchronous, no waiting. */
+  killNow(): void {
+    if (this.exit === undefined) this.signalGroup('SIGKILL');
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    if (this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, signal);
+    } catch {
+      // the group is gone
+    }
+  }
+}
+
+/** The session's terminals. */
+export class TerminalManager {
+  private readonly terminals = new Map<string, Terminal>();
+  private seq = 0;
+  private readonly onExit = () => {
+    for (const t of this.terminals.values()) t.killNow();
+  };
+  private hooked = false;
+
+  start(
+    command: string,
+    opts: { cwd: string; env: NodeJS.ProcessEnv; retainBytes: number; maxTerminals: number; timeoutMs?: number | undefined },
+  ): Terminal {
+    const running = [...this.terminals.values()].filter((t) => t.status().running);
+    if (running.length >= opts.maxTerminals) {
+      throw new Error(
+        `${running.length} terminals are already running (${running.map((t) => t.id).join(', ')}), the most this session allows (tools.bash.max_terminals); stop one with terminal_kill first`,
+      );
+    }
+    if (!this.hooked) {
+      process.on('exit', this.onExit);
+      this.hooked = true;
+    }
+    const t = new Terminal(`t${++this.seq}`, command, opts);
+    this.terminals.set(t.id, t);
+    return t;
+  }
+
+  get(id: string): Terminal | undefined {
+    return this.terminals.get(id);
+  }
+
+  ids(): string[] {
+    return [...this.terminals.keys()];
+  }
+
+  /** Stop every terminal (the session is over). */
+  async close(graceMs: number = TERMINAL_DEFAULTS.grace_ms): Promise<void> {
+    await Promise.all([...this.terminals.values()].map((t) => t.kill(false, graceMs)));
+    if (this.hooked) process.off('exit', this.onExit);
+    this.hooked = false;
+  }
+}

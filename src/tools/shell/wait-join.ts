@@ -1,0 +1,35 @@
+import * as z from 'zod/v4';
+import { defineTool, type JsonObject } from '../tool.ts';
+import { terminalFor } from './terminal-tools.ts';
+
+export const WAIT_JOIN_DEFAULTS = { timeout_seconds: 60, max_timeout_seconds: 600 } as const;
+
+export const waitJoinTool = defineTool({
+  name: 'wait_join',
+  description: `Wait for several background terminals at once, until all have exited or \`timeout\` seconds pass (default ${WAIT_JOIN_DEFAULTS.timeout_seconds}). Results come in the order of \`ids\`: whether each is done, its exit code, and the end of its output with the cursor after it.`,
+  readOnly: true,
+  requires: 'bash',
+  narrowHint: 'Wait for fewer ids at once, or read each with terminal_output.',
+  args: z.strictObject({
+    ids: z.array(z.string().min(1)).min(1).max(16).describe('Terminal ids, e.g. ["t1", "t2"].'),
+    timeout: z.number().positive().max(WAIT_JOIN_DEFAULTS.max_timeout_seconds).optional().describe('Seconds to wait at most.'),
+  }),
+  async run(args, ctx) {
+    const terminals = args.ids.map((id) => terminalFor(ctx, id));
+    const seconds = args.timeout ?? (ctx.settings.timeout_seconds as number | undefined) ?? WAIT_JOIN_DEFAULTS.timeout_seconds;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), seconds * 1000)));
+    const aborted = new Promise<'timeout'>((resolve) => ctx.signal.addEventListener('abort', () => resolve('timeout'), { once: true }));
+    const all = Promise.all(terminals.map((t) => t.done)).then(() => 'done' as const);
+    const outcome = await Promise.race([all, expired, aborted]);
+    clearTimeout(timer);
+    // Share the output budget between the terminals.
+    const each = Math.max(512, Math.floor((ctx.caps.maxBytes - 1024) / terminals.length / 2));
+    const results: JsonObject[] = terminals.map((t) => {
+      const status = t.status();
+      const tail = t.tail(each);
+      return { terminal_id: t.id, done: !status.running, ...status, output_tail: tail.output, next_cursor: tail.next_cursor };
+    });
+    return { all_done: outcome === 'done', ...(outcome === 'done' ? {} : { waited_seconds: seconds }), results };
+  },
+});
