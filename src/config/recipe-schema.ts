@@ -286,7 +286,15 @@ function buildRecipeSchema() {
                   'Hosts fetch_url and web_fetch may reach: host, *.domain or *, with http:// to allow plain HTTP and :port to pin a port. Empty: no fetch tools.',
                 ),
               deny: z.array(urlPattern('deny')).optional().describe('Hosts refused even when an allow entry matches. Deny wins.'),
+              proxy: z
+                .url({ protocol: /^http$/ })
+                .optional()
+                .describe(
+                  'An HTTP proxy for fetch_url and web_fetch (CONNECT to the checked address). HTTP_PROXY and friends are never read.',
+                ),
+              proxy_env: envName.optional().describe('The variable holding the proxy URL instead (when it carries credentials).'),
             })
+            .refine((s) => !(s.proxy && s.proxy_env), { message: 'give proxy or proxy_env, not both', path: ['proxy_env'] })
             .optional(),
         })
         .optional(),

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import type { Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { blockedHostName, classifyAddress, ipLiteral } from './address-policy.ts';
+import { openTunnel } from './proxy-tunnel.ts';
 import { innermostError, loadUndici, readCapped } from './undici.ts';
 import type { UrlScope } from './url-scope.ts';
 
@@ -21,8 +22,9 @@ import type { UrlScope } from './url-scope.ts';
  *      second lookup can answer differently (DNS rebinding), and the socket's
  *      remote address is checked once more after connecting.
  *
- * No proxy is ever used: each hop gets its own undici Agent, which reads no
- * environment variables.
+ * Environment proxies are never used: each hop gets its own undici Agent, which
+ * reads no environment variables. A proxy the operator configures is reached
+ * by a CONNECT tunnel to the checked address (proxy-tunnel.ts).
  */
 
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -41,6 +43,8 @@ export interface FetchPolicy {
   readonly maxBodyBytes: number;
   readonly maxRedirects: number;
   readonly userAgent: string;
+  /** An explicitly configured HTTP proxy, reached by CONNECT to the checked address. */
+  readonly proxy?: URL | undefined;
 }
 
 export interface FetchedResponse {
@@ -59,6 +63,7 @@ export interface FetchedResponse {
 type Undici = typeof import('./undici-entry.ts');
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export async function guardedFetch(target: string, policy: FetchPolicy, signal: AbortSignal, accept = '*/*'): Promise<FetchedResponse> {
   const { Agent, buildConnector, fetch } = await loadUndici();
@@ -66,7 +71,10 @@ export async function guardedFetch(target: string, policy: FetchPolicy, signal: 
   let url = parseTarget(target);
   for (;;) {
     const pinned = await checkHop(url, policy);
-    const agent = new Agent({ connect: pinnedConnector(buildConnector({ timeout: 10_000 }), pinned), connections: 1, allowH2: false });
+    const connect = policy.proxy
+      ? tunnelConnector(policy.proxy, pinned, url)
+      : pinnedConnector(buildConnector({ timeout: CONNECT_TIMEOUT_MS }), pinned);
+    const agent = new Agent({ connect, connections: 1, allowH2: false });
     try {
       const res = await fetch(url, {
         dispatcher: agent,
@@ -166,6 +174,18 @@ function pinnedConnector(base: Connector, pinned: string): Connector {
       }
       callback(null, socket);
     });
+  };
+}
+
+/** Through the configured proxy: a CONNECT tunnel to the checked address, TLS to the original name. */
+function tunnelConnector(proxy: URL, pinned: string, url: URL): Connector {
+  const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const servername = ipLiteral(url.hostname) ? undefined : url.hostname;
+  return (_options, callback) => {
+    openTunnel(proxy, { address: pinned, port, tls: url.protocol === 'https:', servername }, CONNECT_TIMEOUT_MS).then(
+      (socket) => callback(null, socket),
+      (err: Error) => callback(err, null),
+    );
   };
 }
 

@@ -11,6 +11,8 @@ export class NetworkAccess {
   constructor(
     readonly scope: UrlScope,
     readonly resolve: Resolver = systemResolver,
+    /** An HTTP proxy the operator configured (url_scope.proxy / proxy_env); never one from the environment's HTTP_PROXY. */
+    readonly proxy: URL | undefined = undefined,
     readonly userAgent = `core-agent/${__CORE_AGENT_VERSION__}`,
   ) {}
 }

@@ -75,7 +75,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const network = networkOptions(recipe, env, logger);
   const urlScope = recipe.permissions?.url_scope;
   if (urlScope?.allow && urlScope.allow.length > 0) {
-    session.network = new NetworkAccess(UrlScope.parse(urlScope.allow, urlScope.deny ?? []), opts.resolver);
+    session.network = new NetworkAccess(UrlScope.parse(urlScope.allow, urlScope.deny ?? []), opts.resolver, fetchProxy(urlScope, env));
   }
   const toolOpts: BuiltinOptions = { planMode, searchGate, urlScope: session.network?.scope, ...network };
   const defs = builtinTools(toolOpts);
@@ -150,6 +150,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       tools: catalog.names(),
       path_scope: scope.describe(),
       ...(session.network ? { url_scope: session.network.scope.describe() } : {}),
+      // The proxy's host only: its URL may carry credentials.
+      ...(session.network?.proxy ? { fetch_proxy: session.network.proxy.host } : {}),
       ...(toolOpts.alertTargets?.length ? { alert_targets: toolOpts.alertTargets.map((t) => t.name) } : {}),
     },
     'runtime ready',
@@ -183,6 +185,23 @@ function networkOptions(
     out.alertTargets = live;
   }
   return out;
+}
+
+/** url_scope.proxy, or the URL in url_scope.proxy_env; nothing else (no HTTP_PROXY). */
+function fetchProxy(scope: { proxy?: string | undefined; proxy_env?: string | undefined }, env: NodeJS.ProcessEnv): URL | undefined {
+  const text = scope.proxy ?? (scope.proxy_env ? env[scope.proxy_env] : undefined);
+  if (!text) {
+    if (scope.proxy_env) throw new SettingsError(`permissions.url_scope.proxy_env: ${scope.proxy_env} is not set`);
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new SettingsError(`permissions.url_scope: the proxy is not a URL (write http://host:port)`);
+  }
+  if (url.protocol !== 'http:') throw new SettingsError(`permissions.url_scope: the proxy must be an http:// URL, not ${url.protocol}`);
+  return url;
 }
 
 function searchGateFromEnv(env: NodeJS.ProcessEnv): SearchGateMode | undefined {

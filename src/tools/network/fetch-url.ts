@@ -47,6 +47,7 @@ export async function fetchForTool(url: string, ctx: ToolContext, accept: string
         scope: net.scope,
         resolve: net.resolve,
         userAgent: net.userAgent,
+        proxy: net.proxy,
         maxBodyBytes: (ctx.settings.max_body_bytes as number | undefined) ?? FETCH_DEFAULTS.max_body_bytes,
         maxRedirects: (ctx.settings.max_redirects as number | undefined) ?? FETCH_DEFAULTS.max_redirects,
       },

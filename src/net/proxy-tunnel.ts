@@ -1,0 +1,69 @@
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+
+/**
+ * An explicitly configured HTTP proxy (url_scope.proxy), used through CONNECT
+ * tunnels for http and https alike. The tunnel is opened to the address the SSRF
+ * guard checked — `CONNECT 203.0.113.7:443`, never the host name — so the proxy
+ * cannot resolve the name differently, and TLS inside the tunnel still verifies
+ * the original name. Environment proxies (HTTP_PROXY …) are never read.
+ */
+
+export interface TunnelTarget {
+  /** The checked address to tunnel to. */
+  address: string;
+  port: number;
+  tls: boolean;
+  /** The name TLS verifies (undefined for an IP-literal URL). */
+  servername: string | undefined;
+}
+
+export function openTunnel(proxy: URL, target: TunnelTarget, timeoutMs: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = netConnect({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port: Number(proxy.port || 80) });
+    const fail = (message: string) => {
+      socket.destroy();
+      reject(new Error(`proxy ${proxy.host}: ${message}`));
+    };
+    socket.setTimeout(timeoutMs, () => fail('timed out'));
+    socket.once('error', (err) => fail(err.message));
+    socket.once('connect', () => {
+      const authority = target.address.includes(':') ? `[${target.address}]:${target.port}` : `${target.address}:${target.port}`;
+      const auth =
+        proxy.username !== ''
+          ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}\r\n`
+          : '';
+      socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
+    });
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end === -1) {
+        if (head.length > 16 * 1024) fail('answered CONNECT with an oversized header');
+        return;
+      }
+      socket.off('data', onData);
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString('latin1'))?.[1];
+      if (status !== '200') return fail(`refused the tunnel (${status ? `HTTP ${status}` : 'not an HTTP answer'})`);
+      // Anything after the header belongs to the tunnelled stream.
+      const rest = head.subarray(end + 4);
+      if (rest.length > 0) socket.unshift(rest);
+      socket.setTimeout(0);
+      socket.removeAllListeners('error');
+      if (!target.tls) return resolve(socket);
+      const secure = tlsConnect({
+        socket,
+        host: target.servername ?? target.address,
+        ...(target.servername ? { servername: target.servername } : {}),
+        ALPNProtocols: ['http/1.1'],
+      });
+      secure.once('secureConnect', () => resolve(secure));
+      secure.once('error', (err) => {
+        secure.destroy();
+        reject(err);
+      });
+    };
+    socket.on('data', onData);
+  });
+}
