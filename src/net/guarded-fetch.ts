@@ -124,8 +124,8 @@ function parseTarget(text: string, base?: URL): URL {
   return url;
 }
 
-/** Runs the policy on one hop; resolves to the one address the connection may use. */
-async function checkHop(url: URL, policy: FetchPolicy): Promise<string> {
+/** Runs the policy on one hop; resolves to the addresses the connection may use, all checked. */
+async function checkHop(url: URL, policy: FetchPolicy): Promise<string[]> {
   const where = url.href;
   // What is always blocked is said first, whatever url_scope would have said.
   const metadata = blockedHostName(url.hostname);
@@ -156,36 +156,49 @@ async function checkHop(url: URL, policy: FetchPolicy): Promise<string> {
       );
     }
   }
-  return addresses[0]!;
+  return addresses;
 }
 
 type Connector = ReturnType<Undici['buildConnector']>;
 
-/** Connect to the checked address whatever host name undici asks for, and verify the peer. */
-function pinnedConnector(base: Connector, pinned: string): Connector {
-  const expected = normalize(pinned);
+/**
+ * Connect to a checked address whatever host name undici asks for, and verify
+ * the peer. The addresses are tried in order (a dual-stack name whose IPv6 is
+ * unreachable still works); every one of them passed the policy.
+ */
+function pinnedConnector(base: Connector, addresses: readonly string[]): Connector {
   return (options, callback) => {
-    base({ ...options, hostname: pinned }, (err, socket) => {
-      if (err || !socket) return callback(err ?? new Error('no socket'), null);
-      const peer = (socket as Socket).remoteAddress;
-      if (peer === undefined || normalize(peer) !== expected) {
-        socket.destroy();
-        return callback(new FetchRefused(`connected to ${peer ?? 'an unknown address'}, not the checked ${pinned}`), null);
-      }
-      callback(null, socket);
-    });
+    const attempt = (i: number, lastError: Error | null) => {
+      const pinned = addresses[i];
+      if (pinned === undefined) return callback(lastError ?? new Error('no address to connect to'), null);
+      base({ ...options, hostname: pinned }, (err, socket) => {
+        if (err || !socket) return attempt(i + 1, err ?? new Error('no socket'));
+        const peer = (socket as Socket).remoteAddress;
+        if (peer === undefined || normalize(peer) !== normalize(pinned)) {
+          socket.destroy();
+          return callback(new FetchRefused(`connected to ${peer ?? 'an unknown address'}, not the checked ${pinned}`), null);
+        }
+        callback(null, socket);
+      });
+    };
+    attempt(0, null);
   };
 }
 
 /** Through the configured proxy: a CONNECT tunnel to the checked address, TLS to the original name. */
-function tunnelConnector(proxy: URL, pinned: string, url: URL): Connector {
+function tunnelConnector(proxy: URL, addresses: readonly string[], url: URL): Connector {
   const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   const servername = ipLiteral(url.hostname) ? undefined : url.hostname;
   return (_options, callback) => {
-    openTunnel(proxy, { address: pinned, port, tls: url.protocol === 'https:', servername }, CONNECT_TIMEOUT_MS).then(
-      (socket) => callback(null, socket),
-      (err: Error) => callback(err, null),
-    );
+    const attempt = (i: number, lastError: Error | null) => {
+      const address = addresses[i];
+      if (address === undefined) return callback(lastError ?? new Error('no address to connect to'), null);
+      openTunnel(proxy, { address, port, tls: url.protocol === 'https:', servername }, CONNECT_TIMEOUT_MS).then(
+        (socket) => callback(null, socket),
+        (err: Error) => attempt(i + 1, err),
+      );
+    };
+    attempt(0, null);
   };
 }
 
