@@ -114,9 +114,9 @@ function buildRecipeSchema() {
       timeout_seconds: z
         .number()
         .positive()
-        .max(600)
+        .max(240)
         .optional()
-        .describe('How long wait_join waits when the call does not say (default 60).'),
+        .describe('How long wait_join waits when the call does not say (default 60, at most 240).'),
     }),
     grep: z.strictObject(searchEngine),
     glob: z.strictObject(searchEngine),
@@ -188,6 +188,10 @@ function buildRecipeSchema() {
             .describe('searxng (a SearXNG instance with JSON output on) or brave (the Brave Search API).'),
           url: z
             .url({ protocol: /^https?$/ })
+            .refine(
+              (u) => !/^[a-z]+:\/\/[^/]*@/i.test(u),
+              'no user:password@ in the URL (it would show in errors); put a key in api_key_env',
+            )
             .optional()
             .describe('The SearXNG instance, or another Brave API base (default https://api.search.brave.com).'),
           api_key_env: envName.optional().describe('The variable holding the API key (required for brave; a bearer token for searxng).'),

@@ -50,6 +50,23 @@ export class AlertTarget {
     return null;
   }
 
+  /**
+   * A message with this target's secrets taken out: the URL, its path and query
+   * (a webhook's 404 page often echoes the path, which is the credential), the token.
+   */
+  redact(message: string): string {
+    const secrets = [this.url, this.token];
+    try {
+      const u = new URL(this.url);
+      secrets.push(u.pathname.length > 1 ? u.pathname : undefined, u.search || undefined, u.username || undefined, u.password || undefined);
+    } catch {
+      // not a URL: the whole string is already listed
+    }
+    let out = message;
+    for (const s of secrets.filter((x): x is string => !!x).sort((a, b) => b.length - a.length)) out = out.split(s).join('<redacted>');
+    return out;
+  }
+
   get rateLimit(): { count: number; window_seconds: number } {
     return this.limit;
   }

@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import type { Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { blockedHostName, classifyAddress, ipLiteral } from './address-policy.ts';
@@ -29,7 +28,10 @@ import type { UrlScope } from './url-scope.ts';
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (hostname) => {
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+};
 
 /** A hop the policy refuses; the message is complete and model-facing. */
 export class FetchRefused extends Error {

@@ -1,5 +1,4 @@
-import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import type { Socket } from 'node:net';
 
 /**
  * An explicitly configured HTTP proxy (url_scope.proxy), used through CONNECT
@@ -18,7 +17,9 @@ export interface TunnelTarget {
   servername: string | undefined;
 }
 
-export function openTunnel(proxy: URL, target: TunnelTarget, timeoutMs: number): Promise<Socket> {
+export async function openTunnel(proxy: URL, target: TunnelTarget, timeoutMs: number): Promise<Socket> {
+  // Loaded on use: node:tls brings up the crypto stack, which a start-up should not pay for.
+  const [{ connect: netConnect }, { connect: tlsConnect }] = await Promise.all([import('node:net'), import('node:tls')]);
   return new Promise((resolve, reject) => {
     const socket = netConnect({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port: Number(proxy.port || 80) });
     const fail = (message: string) => {
@@ -28,11 +29,9 @@ export function openTunnel(proxy: URL, target: TunnelTarget, timeoutMs: number):
     socket.setTimeout(timeoutMs, () => fail('timed out'));
     socket.once('error', (err) => fail(err.message));
     socket.once('connect', () => {
+      // Validated at startup (runtime.ts); a throw here would escape the promise.
       const authority = target.address.includes(':') ? `[${target.address}]:${target.port}` : `${target.address}:${target.port}`;
-      const auth =
-        proxy.username !== ''
-          ? `Proxy-Authorization: Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}\r\n`
-          : '';
+      const auth = proxy.username !== '' ? `Proxy-Authorization: Basic ${proxyCredentials(proxy)}\r\n` : '';
       socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
     });
     let head = Buffer.alloc(0);
@@ -52,18 +51,31 @@ export function openTunnel(proxy: URL, target: TunnelTarget, timeoutMs: number):
       socket.setTimeout(0);
       socket.removeAllListeners('error');
       if (!target.tls) return resolve(socket);
+      const handshake = setTimeout(() => {
+        secure.destroy();
+        reject(new Error(`proxy ${proxy.host}: the TLS handshake through the tunnel timed out`));
+      }, timeoutMs);
       const secure = tlsConnect({
         socket,
         host: target.servername ?? target.address,
         ...(target.servername ? { servername: target.servername } : {}),
         ALPNProtocols: ['http/1.1'],
       });
-      secure.once('secureConnect', () => resolve(secure));
+      secure.once('secureConnect', () => {
+        clearTimeout(handshake);
+        resolve(secure);
+      });
       secure.once('error', (err) => {
+        clearTimeout(handshake);
         secure.destroy();
         reject(err);
       });
     };
     socket.on('data', onData);
   });
+}
+
+/** user:password from the proxy URL, base64 for Basic auth; throws on malformed %-escapes. */
+export function proxyCredentials(proxy: URL): string {
+  return Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64');
 }

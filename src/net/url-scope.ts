@@ -59,9 +59,11 @@ export class UrlScope {
       return { refused: `only http and https URLs can be fetched, not ${url.protocol.slice(0, -1)}` };
     }
     const port = effectivePort(url);
-    const denied = this.deny.find((p) => hostMatches(p, url.hostname, port));
+    // `example.com.` is example.com: a trailing dot (or %2e, or 。) must not step round a deny entry.
+    const hostname = withoutTrailingDots(url.hostname);
+    const denied = this.deny.find((p) => hostMatches(p, hostname, port));
     if (denied) return { refused: `${url.host} is denied by url_scope.deny entry "${denied.raw}"` };
-    const matching = this.allow.filter((p) => hostMatches(p, url.hostname, port));
+    const matching = this.allow.filter((p) => hostMatches(p, hostname, port));
     if (matching.length === 0) {
       return { refused: `${url.host} is not in url_scope.allow (allowed: ${this.allow.map((p) => p.raw).join(', ')})` };
     }
@@ -73,6 +75,10 @@ export class UrlScope {
     }
     return { exactHost: schemeOk.some((p) => p.kind === 'exact') };
   }
+}
+
+function withoutTrailingDots(hostname: string): string {
+  return hostname.replace(/\.+$/, '');
 }
 
 function effectivePort(url: URL): number {
@@ -113,7 +119,7 @@ function parsePattern(raw: string, field: string): HostPattern {
 /** The WHATWG URL parser's form of a host: lower case, punycode, IPv4 in dotted decimal, IPv6 bracketed and compressed. */
 function normalizeHost(host: string, field: string, raw: string): string {
   try {
-    return new URL(`https://${host}/`).hostname;
+    return withoutTrailingDots(new URL(`https://${host}/`).hostname);
   } catch {
     throw new UrlScopeError(`${field}: "${host}" in "${raw}" is not a valid host name or address`);
   }

@@ -8,6 +8,7 @@ import { PathScope } from '../permissions/path-scope.ts';
 import { liveTargets } from '../net/alert-targets.ts';
 import type { Resolver } from '../net/guarded-fetch.ts';
 import { NetworkAccess } from '../net/network-access.ts';
+import { proxyCredentials } from '../net/proxy-tunnel.ts';
 import { braveProvider, searxngProvider, type SearchProvider } from '../net/search-providers.ts';
 import { UrlScope } from '../net/url-scope.ts';
 import { builtinTools, unavailableInSession, type BuiltinOptions } from '../tools/builtin.ts';
@@ -201,6 +202,11 @@ function fetchProxy(scope: { proxy?: string | undefined; proxy_env?: string | un
     throw new SettingsError(`permissions.url_scope: the proxy is not a URL (write http://host:port)`);
   }
   if (url.protocol !== 'http:') throw new SettingsError(`permissions.url_scope: the proxy must be an http:// URL, not ${url.protocol}`);
+  try {
+    proxyCredentials(url);
+  } catch {
+    throw new SettingsError('permissions.url_scope: the proxy URL has a malformed %-escape in its user or password (write % as %25)');
+  }
   return url;
 }
 

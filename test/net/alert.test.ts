@@ -92,8 +92,17 @@ describe('alert', () => {
     const url = `${hook.origin}/services/T000/B000/SECRETPATH`;
     const rt = await setup({ flags: yolo, recipe: RECIPE, env: { SLACK_URL: url } });
     const err = await rt.refused('alert', { target: 'sre-slack', level: 'info', summary: 'x' });
-    expect(err).toMatch(/alert not delivered to "sre-slack": the webhook answered HTTP 500 boom/);
+    expect(err).toMatch(/alert not delivered to "sre-slack": the webhook answered HTTP 500 \(boom\)/);
     expect(err).not.toContain('SECRETPATH');
+    // A webhook's error page that echoes the request path (the credential) is redacted.
+    const echo = await countingServer('127.0.0.2', (req, res) => {
+      res.statusCode = 404;
+      res.end(`<pre>Cannot POST ${req.url}</pre>`);
+    });
+    const echoing = await setup({ flags: yolo, recipe: RECIPE, env: { SLACK_URL: `${echo.origin}/hooks/SECRET-TOKEN-123` } });
+    const echoed = await echoing.refused('alert', { target: 'sre-slack', level: 'info', summary: 'x' });
+    expect(echoed).toMatch(/HTTP 404 \(<pre>Cannot POST <redacted><\/pre>\)/);
+    expect(echoed).not.toContain('SECRET');
     const gone = await setup({ flags: yolo, recipe: RECIPE, env: { SLACK_URL: 'http://127.0.0.2:9/services/SECRETPATH' } });
     const unreachable = await gone.refused('alert', { target: 'sre-slack', level: 'info', summary: 'x' });
     expect(unreachable).toMatch(/alert not delivered to "sre-slack"/);

@@ -218,6 +218,10 @@ describe('fetch_url: the SSRF guard', () => {
     expect(await rt.refused('fetch_url', { url: `http://blocked.example.test:${server.port}/` })).toMatch(
       /denied by url_scope\.deny entry "blocked\.example\.test"/,
     );
+    // A trailing dot (or its encodings) names the same host and meets the same deny entry.
+    for (const host of ['blocked.example.test.', 'blocked.example.test..', 'blocked.example.test%2e', 'blocked.example.test\u3002']) {
+      expect(await rt.refused('fetch_url', { url: `http://${host}:${server.port}/` }), host).toMatch(/denied by url_scope\.deny/);
+    }
     expect(await rt.refused('fetch_url', { url: `http://other.test:${server.port}/` })).toMatch(
       /other\.test:\d+ is not in url_scope\.allow \(allowed: /,
     );
@@ -290,6 +294,7 @@ describe('fetch_url: the SSRF guard', () => {
     }
     await expect(setup({ recipe: recipe(['*']) + '    proxy_env: UNSET_PROXY\n' })).rejects.toThrow(/proxy_env: UNSET_PROXY is not set/);
     await expect(setup({ recipe: recipe(['*']) + '    proxy: "https://p.test:3128"\n' })).rejects.toThrow(/proxy/);
+    await expect(setup({ recipe: recipe(['*']) + '    proxy: "http://user:100%@127.0.0.5:3128"\n' })).rejects.toThrow(/malformed %-escape/);
   });
 
   it('caps the body, times out, and reports binary bodies by size', async () => {

@@ -138,5 +138,8 @@ describe('web_search', () => {
     );
     await expect(setup({ recipe: 'web_search: { provider: brave }\n' })).rejects.toThrow(/api_key_env/);
     await expect(setup({ recipe: 'web_search: { provider: bing }\n' })).rejects.toThrow(/provider/);
+    await expect(setup({ recipe: 'web_search: { provider: searxng, url: "http://admin:pw@127.0.0.2/" }\n' })).rejects.toThrow(
+      /no user:password@/,
+    );
   });
 });

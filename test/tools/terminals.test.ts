@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { setup } from '../helpers/workspace.ts';
@@ -165,5 +166,75 @@ describe('supervised terminals', () => {
     const noOutput = await setup({ ...yolo, flags: { mode: 'yolo', disableTools: ['terminal_output'] } });
     expect(noOutput.catalog.get('bash')!.description).not.toMatch(/wait: false/);
     expect(await noOutput.refused('bash', { command: 'echo hi', wait: false })).toMatch(/needs terminal_output/);
+  });
+
+  it('finishes when the shell exits even if a detached grandchild holds the pipes, and kill does not hang', async () => {
+    const rt = await setup(yolo);
+    const marker = `sleep 315.${process.pid}`;
+    await rt.ok('bash', { command: `setsid ${marker} & echo started`, wait: false });
+    const joined = await rt.ok('wait_join', { ids: ['t1'], timeout: 10 });
+    expect(joined).toMatchObject({ all_done: true, results: [{ exit_code: 0, output_tail: 'started\n' }] });
+    expect(await rt.ok('terminal_kill', { terminal_id: 't1', force: true })).toMatchObject({ was_running: false, running: false });
+    await rt.session.close();
+    // setsid left the process group: it is outside supervision, so clean it up here.
+    try {
+      execFileSync('pkill', ['-f', marker]);
+    } catch {
+      // already gone
+    }
+  });
+
+  it('keeps the cursor exact when a read is cut by lines, whatever the bytes', async () => {
+    const rt = await setup({ ...yolo, recipe: 'tool_output:\n  per_tool:\n    terminal_output: { max_lines: 70 }\n' });
+    await rt.ok('bash', { command: "i=0; while [ $i -lt 200 ]; do printf '\\377\\n'; i=$((i+1)); done", wait: false });
+    await rt.ok('wait_join', { ids: ['t1'] });
+    let cursor = 0;
+    let lines = 0;
+    for (let i = 0; i < 10 && cursor < 400; i++) {
+      const r = await rt.ok('terminal_output', { terminal_id: 't1', cursor });
+      lines += (r.output as string).split('\n').length - 1;
+      expect(r.next_cursor).toBe(cursor + 2 * ((r.output as string).split('\n').length - 1));
+      cursor = r.next_cursor as number;
+    }
+    expect(cursor).toBe(400);
+    expect(lines).toBe(200);
+  });
+
+  it('does not block on a program that is not reading its input', async () => {
+    const rt = await setup(yolo);
+    await rt.ok('bash', { command: 'sleep 30', wait: false });
+    // 64 KiB at a time: the pipe takes the first, later ones queue (each call returns), then it refuses.
+    const chunk = 'x'.repeat(64 * 1024);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await rt.dispatcher.call('terminal_write', { terminal_id: 't1', input: chunk });
+      outcomes.push(!r.ok ? (/not reading its input/.test(r.error) ? 'refused' : r.error) : r.result.note ? 'queued' : 'delivered');
+      if (!r.ok) break;
+    }
+    expect(outcomes[0]).toBe('delivered');
+    expect(outcomes).toContain('queued');
+    expect(outcomes.at(-1)).toBe('refused');
+    expect(await rt.refused('wait_join', { ids: ['t1'], timeout: 600 })).toMatch(/timeout/);
+    await rt.session.close();
+  });
+
+  it('kills its terminals when core-agent itself is stopped by a signal', async () => {
+    const marker = `sleep 316.${process.pid}`;
+    const script = `import { TerminalManager } from ${JSON.stringify(fileURLToPath(new URL('../../src/tools/shell/terminals.ts', import.meta.url)))};
+const m = new TerminalManager();
+m.start(${JSON.stringify(marker)}, { cwd: '/', env: process.env, retainBytes: 4096, maxTerminals: 4 });
+console.log('ready');
+setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    await settle(200);
+    expect(running(marker).length).toBeGreaterThan(0);
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_c, sig) => resolve(sig)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe('SIGTERM');
+    await settle(200);
+    expect(running(marker)).toEqual([]);
   });
 });

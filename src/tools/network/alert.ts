@@ -57,18 +57,14 @@ export function alertTool(targets: readonly AlertTarget[]) {
         ({ status, text } = await operatorFetch(req.url, { method: 'POST', headers: req.headers, body: req.body }, signal));
       } catch (err) {
         // The URL is a secret (Slack webhooks carry their token in the path): name the target only.
-        throw new ToolError(`alert not delivered to "${target.name}": ${redact((err as Error).message, req.url)}`);
+        throw new ToolError(`alert not delivered to "${target.name}": ${target.redact((err as Error).message)}`);
       }
       if (status < 200 || status >= 300) {
-        throw new ToolError(
-          `alert not delivered to "${target.name}": the webhook answered HTTP ${status} ${redact(text.slice(0, 200), req.url)}`.trim(),
-        );
+        // Redacted before it is shortened, so a cut cannot leave half a secret behind.
+        const said = target.redact(text).replace(/\s+/g, ' ').trim().slice(0, 200);
+        throw new ToolError(`alert not delivered to "${target.name}": the webhook answered HTTP ${status}${said ? ` (${said})` : ''}`);
       }
       return { delivered: true, target: target.name, level: args.level, status };
     },
   });
-}
-
-function redact(message: string, url: string): string {
-  return message.split(url).join('<target url>');
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { defineTool, type JsonObject } from '../tool.ts';
-import { firstLines, terminalFor } from './terminal-tools.ts';
+import { terminalFor } from './terminal-tools.ts';
 
 export const terminalOutputTool = defineTool({
   name: 'terminal_output',
@@ -15,16 +15,10 @@ export const terminalOutputTool = defineTool({
   }),
   async run(args, ctx) {
     const t = terminalFor(ctx, args.terminal_id);
-    const r = t.read(args.cursor ?? 0, Math.max(1024, Math.min(64 * 1024, ctx.caps.maxBytes - 2048)));
-    let output = r.output;
-    let next = r.next_cursor;
-    const kept = firstLines(output, Math.max(1, ctx.caps.maxLines - 20));
-    if (kept.length < output.length) {
-      output = kept;
-      next = r.from + Buffer.byteLength(kept);
-    }
-    const result: JsonObject = { terminal_id: t.id, output, next_cursor: next, ...t.status() };
-    if (next < t.produced) result.more = true;
+    // Within the output caps, so the caps never cut a read and the cursor stays exact.
+    const r = t.read(args.cursor ?? 0, Math.max(1024, Math.min(64 * 1024, ctx.caps.maxBytes - 2048)), Math.max(1, ctx.caps.maxLines - 20));
+    const result: JsonObject = { terminal_id: t.id, output: r.output, next_cursor: r.next_cursor, ...t.status() };
+    if (r.more) result.more = true;
     if (r.dropped > 0) result.dropped_bytes = r.dropped;
     if (r.dropped > 0) result.note = `${r.dropped} bytes before this point were no longer retained (only the newest output is kept).`;
     if (t.timedOut) result.timed_out = true;

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { defineTool, ToolError } from '../tool.ts';
+import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import { terminalFor } from './terminal-tools.ts';
 
 export const terminalWriteTool = defineTool({
@@ -20,8 +20,10 @@ export const terminalWriteTool = defineTool({
   async run(args, ctx) {
     const t = terminalFor(ctx, args.terminal_id);
     try {
-      const written = await t.write(args.input, args.close_stdin ?? false);
-      return { terminal_id: t.id, written_bytes: written, stdin_closed: args.close_stdin ?? false };
+      const w = await t.write(args.input, args.close_stdin ?? false);
+      const result: JsonObject = { terminal_id: t.id, written_bytes: w.bytes, stdin_closed: args.close_stdin ?? false };
+      if (!w.delivered) result.note = 'Queued: the program has not read its input yet (it may be busy, or not reading stdin).';
+      return result;
     } catch (err) {
       throw new ToolError(`cannot write to ${t.id}: ${(err as Error).message}`);
     }

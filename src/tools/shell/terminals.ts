@@ -13,6 +13,13 @@ import { SHELL } from './run-shell.ts';
 
 export const TERMINAL_DEFAULTS = { retain_bytes: 1024 * 1024, max_terminals: 8, grace_ms: 3000 } as const;
 
+/** After the shell exits, how long its pipes may stay open (a detached grandchild) before we close them. */
+const PIPE_DRAIN_MS = 1000;
+/** Finished terminals kept for reading; older ones are forgotten first. */
+const KEEP_FINISHED = 16;
+/** Input not yet read by the program beyond which terminal_write refuses more. */
+const MAX_PENDING_INPUT = 256 * 1024;
+
 /** Output kept from the end, addressed by absolute byte offsets since the start. */
 class OutputBuffer {
   private chunks: Buffer[] = [];
@@ -43,11 +50,21 @@ class OutputBuffer {
     }
   }
 
-  /** Up to maxBytes from `from` (clamped to what is retained), ending on a character boundary. */
-  read(from: number, maxBytes: number): { text: string; from: number; to: number } {
+  /**
+   * Up to maxBytes and maxLines from `from` (clamped to what is retained), ending
+   * on a character boundary. Lines are counted in the raw bytes (a newline byte is
+   * never part of a UTF-8 sequence), so the cursor stays exact whatever the text.
+   */
+  read(from: number, maxBytes: number, maxLines = Infinity): { text: string; from: number; to: number } {
     const begin = Math.min(Math.max(from, this.start), this.end);
     const all = Buffer.concat(this.chunks);
     let slice: Buffer = all.subarray(begin - this.start, Math.min(all.length, begin - this.start + maxBytes));
+    let nl = -1;
+    for (let n = 0; n < maxLines; n++) {
+      nl = slice.indexOf(0x0a, nl + 1);
+      if (nl === -1) break;
+      if (n === maxLines - 1) slice = slice.subarray(0, nl + 1);
+    }
     // Do not split a UTF-8 sequence at the end: the rest comes with the next read.
     if (begin + slice.length < this.end) slice = wholeCharacters(slice);
     return { text: slice.toString('utf8'), from: begin, to: begin + slice.length };
@@ -98,11 +115,25 @@ export class Terminal {
         this.exit ??= { code: null, signal: null };
         resolve();
       });
-      this.child.on('close', (code, signal) => {
+      // The command is over when its shell exits. What it left in its group goes
+      // too; a grandchild that escaped the group (setsid) may still hold the pipes
+      // open, so they are closed from our side after a moment rather than waited for.
+      this.child.on('exit', (code, signal) => {
         this.exit = { code, signal };
         if (this.timer) clearTimeout(this.timer);
-        this.signalGroup('SIGKILL'); // whatever it left behind in its group
-        resolve();
+        this.signalGroup('SIGTERM');
+        const drain = setTimeout(() => {
+          this.signalGroup('SIGKILL');
+          this.child.stdout.destroy();
+          this.child.stderr.destroy();
+          resolve();
+        }, PIPE_DRAIN_MS);
+        drain.unref();
+        this.child.once('close', () => {
+          clearTimeout(drain);
+          this.signalGroup('SIGKILL');
+          resolve();
+        });
       });
     });
     if (opts.timeoutMs !== undefined) {
@@ -122,8 +153,12 @@ export class Terminal {
   }
 
   /** Output from `cursor` on; `dropped` counts bytes that fell out of the retained window before this read. */
-  read(cursor: number, maxBytes: number): { output: string; from: number; next_cursor: number; dropped: number; more: boolean } {
-    const r = this.out.read(cursor, maxBytes);
+  read(
+    cursor: number,
+    maxBytes: number,
+    maxLines?: number,
+  ): { output: string; from: number; next_cursor: number; dropped: number; more: boolean } {
+    const r = this.out.read(cursor, maxBytes, maxLines);
     return { output: r.text, from: r.from, next_cursor: r.to, dropped: Math.max(0, r.from - cursor), more: r.to < this.out.end };
   }
 
@@ -139,15 +174,30 @@ export class Terminal {
     return { output: r.text, next_cursor: r.to };
   }
 
-  write(input: string, closeStdin: boolean): Promise<number> {
-    if (this.exit !== undefined || this.child.stdin.destroyed || this.child.stdin.writableEnded) {
+  /**
+   * Queue input for the program; resolves once it is handed to the pipe or after
+   * `waitMs` (a program that is not reading must not block the call), saying which.
+   */
+  write(input: string, closeStdin: boolean, waitMs = 1000): Promise<{ bytes: number; delivered: boolean }> {
+    const stdin = this.child.stdin;
+    if (this.exit !== undefined || stdin.destroyed || stdin.writableEnded) {
       return Promise.reject(new Error(this.exit !== undefined ? 'the command has exited' : 'its input was already closed'));
+    }
+    if (stdin.writableLength > MAX_PENDING_INPUT) {
+      return Promise.reject(
+        new Error(`the program has not read the ${stdin.writableLength} bytes already sent; it is not reading its input`),
+      );
     }
     const bytes = Buffer.byteLength(input);
     return new Promise((resolve, reject) => {
-      const finish = (err?: Error | null) => (err ? reject(err) : resolve(bytes));
-      if (closeStdin) this.child.stdin.end(input, finish);
-      else this.child.stdin.write(input, finish);
+      const timer = setTimeout(() => resolve({ bytes, delivered: false }), waitMs);
+      const finish = (err?: Error | null) => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve({ bytes, delivered: true });
+      };
+      if (closeStdin) stdin.end(input, finish);
+      else stdin.write(input, finish);
     });
   }
 
@@ -178,6 +228,8 @@ export class Terminal {
   }
 }
 
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /** The session's terminals. */
 export class TerminalManager {
   private readonly terminals = new Map<string, Terminal>();
@@ -185,7 +237,30 @@ export class TerminalManager {
   private readonly onExit = () => {
     for (const t of this.terminals.values()) t.killNow();
   };
+  /**
+   * The terminals run in their own process groups, so a Ctrl-C or a SIGTERM to
+   * core-agent does not reach them and Node does not run 'exit' hooks on a
+   * signal: kill them, then let the signal do what it would have done.
+   */
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    this.onExit();
+    this.unhook();
+    process.kill(process.pid, signal);
+  };
   private hooked = false;
+
+  private hook(): void {
+    if (this.hooked) return;
+    process.on('exit', this.onExit);
+    for (const s of SIGNALS) process.on(s, this.onSignal);
+    this.hooked = true;
+  }
+
+  private unhook(): void {
+    process.off('exit', this.onExit);
+    for (const s of SIGNALS) process.off(s, this.onSignal);
+    this.hooked = false;
+  }
 
   start(
     command: string,
@@ -197,10 +272,9 @@ export class TerminalManager {
         `${running.length} terminals are already running (${running.map((t) => t.id).join(', ')}), the most this session allows (tools.bash.max_terminals); stop one with terminal_kill first`,
       );
     }
-    if (!this.hooked) {
-      process.on('exit', this.onExit);
-      this.hooked = true;
-    }
+    this.hook();
+    const finished = [...this.terminals.values()].filter((t) => !t.status().running);
+    for (const old of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED + 1))) this.terminals.delete(old.id);
     const t = new Terminal(`t${++this.seq}`, command, opts);
     this.terminals.set(t.id, t);
     return t;
@@ -217,7 +291,6 @@ export class TerminalManager {
   /** Stop every terminal (the session is over). */
   async close(graceMs: number = TERMINAL_DEFAULTS.grace_ms): Promise<void> {
     await Promise.all([...this.terminals.values()].map((t) => t.kill(false, graceMs)));
-    if (this.hooked) process.off('exit', this.onExit);
-    this.hooked = false;
+    this.unhook();
   }
 }

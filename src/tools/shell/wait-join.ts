@@ -2,7 +2,9 @@ import * as z from 'zod/v4';
 import { defineTool, type JsonObject } from '../tool.ts';
 import { terminalFor } from './terminal-tools.ts';
 
-export const WAIT_JOIN_DEFAULTS = { timeout_seconds: 60, max_timeout_seconds: 600 } as const;
+// At most 240 s: every tool call is cut at the dispatcher's 300 s deadline, and a wait
+// that ends there would return nothing.
+export const WAIT_JOIN_DEFAULTS = { timeout_seconds: 60, max_timeout_seconds: 240 } as const;
 
 export const waitJoinTool = defineTool({
   name: 'wait_join',
