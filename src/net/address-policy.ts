@@ -65,18 +65,16 @@ export function classifyAddress(address: string): AddressClass {
 }
 
 function classifyV4(ip: ipaddr.IPv4): AddressClass {
-  const text = ip.toString();
-  if (METADATA_ADDRESSES.has(text)) return { kind: 'blocked', reason: `${text} is a cloud metadata address and is always blocked` };
-  const range = ip.range();
-  if (BLOCKED_V4.has(range)) return { kind: 'blocked', reason: `${text} is a ${describe(range)} address and is always blocked` };
-  return range === 'unicast' ? { kind: 'public' } : { kind: 'private', range: describe(range) };
+  return classifyRange(ip.toString(), ip.range(), BLOCKED_V4);
 }
 
 function classifyV6(ip: ipaddr.IPv6): AddressClass {
-  const text = ip.toString();
+  return classifyRange(ip.toString(), ip.range(), BLOCKED_V6);
+}
+
+function classifyRange(text: string, range: string, blocked: ReadonlySet<string>): AddressClass {
   if (METADATA_ADDRESSES.has(text)) return { kind: 'blocked', reason: `${text} is a cloud metadata address and is always blocked` };
-  const range = ip.range();
-  if (BLOCKED_V6.has(range)) return { kind: 'blocked', reason: `${text} is a ${describe(range)} address and is always blocked` };
+  if (blocked.has(range)) return { kind: 'blocked', reason: `${text} is a ${describe(range)} address and is always blocked` };
   return range === 'unicast' ? { kind: 'public' } : { kind: 'private', range: describe(range) };
 }
 

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach } from 'vitest';
 
 export interface CountingServer {
@@ -48,4 +48,37 @@ export async function countingServer(
   );
   const origin = host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
   return { host, port, origin, requests };
+}
+
+/**
+ * An HTTP proxy that only tunnels (CONNECT), recording each tunnel's target.
+ * With `auth`, a tunnel without that Proxy-Authorization is answered 407.
+ */
+export async function connectProxy(host: string, auth?: string): Promise<{ url: string; tunnels: string[] }> {
+  const tunnels: string[] = [];
+  const proxy = createServer();
+  proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    tunnels.push(req.url ?? '');
+    if (auth !== undefined && req.headers['proxy-authorization'] !== auth) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
+      return;
+    }
+    const [target, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), target!, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, host, resolve));
+  open.push(
+    () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  );
+  return { url: `http://${host}:${(proxy.address() as AddressInfo).port}`, tunnels };
 }

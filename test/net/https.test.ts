@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { connectProxy } from '../helpers/http-servers.ts';
 import { tempDir, writeTree } from '../helpers/workspace.ts';
 
 /**
@@ -64,22 +64,7 @@ describe('fetch_url over HTTPS (the bundle)', () => {
 
   it('tunnels through a configured proxy to the checked address, with TLS to the name inside', async () => {
     const server = await httpsServer('127.0.0.1');
-    const tunnels: string[] = [];
-    const proxy = createHttpServer();
-    proxy.on('connect', (req, client: Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connectTcp(Number(port), host!, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.5', resolve));
-    closers.push(() => new Promise((resolve) => (proxy.closeAllConnections(), proxy.close(() => resolve()))));
-    const proxyUrl = `http://127.0.0.5:${(proxy.address() as AddressInfo).port}`;
+    const { url: proxyUrl, tunnels } = await connectProxy('127.0.0.5');
     const r = await call(`permissions:\n  url_scope: { allow: [localhost], proxy: "${proxyUrl}" }\n`, `https://localhost:${server.port}/t`);
     expect(r.out).toMatchObject({ status: 200, body: 'secure hello' });
     expect(tunnels).toEqual([`127.0.0.1:${server.port}`]);

@@ -1,8 +1,7 @@
-import { createServer as createHttpServer } from 'node:http';
-import { connect as connectTcp, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Resolver } from '../../src/net/guarded-fetch.ts';
-import { countingServer } from '../helpers/http-servers.ts';
+import { connectProxy, countingServer } from '../helpers/http-servers.ts';
 import { setup } from '../helpers/workspace.ts';
 
 /**
@@ -254,44 +253,21 @@ describe('fetch_url: the SSRF guard', () => {
 
   it('uses a configured proxy through CONNECT to the checked address, and never for a refused URL', async () => {
     const server = await countingServer('127.0.0.2', (_q, res) => res.end('via proxy'));
-    const tunnels: string[] = [];
-    const proxy = createHttpServer();
-    proxy.on('connect', (req, client: Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '');
-      if (req.headers['proxy-authorization'] !== `Basic ${Buffer.from('u:p w').toString('base64')}`) {
-        client.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
-        return;
-      }
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connectTcp(Number(port), host!, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
+    const { url: proxyUrl, tunnels } = await connectProxy('127.0.0.5', `Basic ${Buffer.from('u:p w').toString('base64')}`);
+    const resolver = scriptedResolver({ 'svc.test': [['127.0.0.2'], ['127.0.0.3']], 'wild.test': [['127.0.0.3']] });
+    const rt = await setup({
+      flags: yolo,
+      recipe: recipe(['http://svc.test', 'http://*.test'], [], '') + `    proxy_env: FETCH_PROXY\n`,
+      env: { FETCH_PROXY: proxyUrl.replace('http://', 'http://u:p%20w@') },
+      resolver,
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.5', resolve));
-    const proxyPort = (proxy.address() as AddressInfo).port;
-    try {
-      const resolver = scriptedResolver({ 'svc.test': [['127.0.0.2'], ['127.0.0.3']], 'wild.test': [['127.0.0.3']] });
-      const rt = await setup({
-        flags: yolo,
-        recipe: recipe(['http://svc.test', 'http://*.test'], [], '') + `    proxy_env: FETCH_PROXY\n`,
-        env: { FETCH_PROXY: `http://u:p%20w@127.0.0.5:${proxyPort}` },
-        resolver,
-      });
-      expect((await rt.ok('fetch_url', { url: `http://svc.test:${server.port}/x` })).body).toBe('via proxy');
-      // The tunnel goes to the checked address, not to the name the proxy could resolve again.
-      expect(tunnels).toEqual([`127.0.0.2:${server.port}`]);
-      expect(server.requests[0]!.headers.host).toBe(`svc.test:${server.port}`);
-      expect(await rt.refused('fetch_url', { url: `http://wild.test:${server.port}/` })).toMatch(/loopback/);
-      expect(await rt.refused('fetch_url', { url: 'http://169.254.169.254/' })).toMatch(/always blocked/);
-      expect(tunnels).toHaveLength(1);
-    } finally {
-      proxy.closeAllConnections();
-      await new Promise((resolve) => proxy.close(resolve));
-    }
+    expect((await rt.ok('fetch_url', { url: `http://svc.test:${server.port}/x` })).body).toBe('via proxy');
+    // The tunnel goes to the checked address, not to the name the proxy could resolve again.
+    expect(tunnels).toEqual([`127.0.0.2:${server.port}`]);
+    expect(server.requests[0]!.headers.host).toBe(`svc.test:${server.port}`);
+    expect(await rt.refused('fetch_url', { url: `http://wild.test:${server.port}/` })).toMatch(/loopback/);
+    expect(await rt.refused('fetch_url', { url: 'http://169.254.169.254/' })).toMatch(/always blocked/);
+    expect(tunnels).toHaveLength(1);
     await expect(setup({ recipe: recipe(['*']) + '    proxy_env: UNSET_PROXY\n' })).rejects.toThrow(/proxy_env: UNSET_PROXY is not set/);
     await expect(setup({ recipe: recipe(['*']) + '    proxy: "https://p.test:3128"\n' })).rejects.toThrow(/proxy/);
     await expect(setup({ recipe: recipe(['*']) + '    proxy: "http://user:100%@127.0.0.5:3128"\n' })).rejects.toThrow(/malformed %-escape/);
