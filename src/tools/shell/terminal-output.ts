@@ -19,8 +19,10 @@ export const terminalOutputTool = defineTool({
     const r = t.read(args.cursor ?? 0, Math.max(1024, Math.min(64 * 1024, ctx.caps.maxBytes - 2048)), Math.max(1, ctx.caps.maxLines - 20));
     const result: JsonObject = { terminal_id: t.id, output: r.output, next_cursor: r.next_cursor, ...t.status() };
     if (r.more) result.more = true;
-    if (r.dropped > 0) result.dropped_bytes = r.dropped;
-    if (r.dropped > 0) result.note = `${r.dropped} bytes before this point were no longer retained (only the newest output is kept).`;
+    if (r.dropped > 0) {
+      result.dropped_bytes = r.dropped;
+      result.note = `${r.dropped} bytes before this point were no longer retained (only the newest output is kept).`;
+    }
     if (t.timedOut) result.timed_out = true;
     return result;
   },

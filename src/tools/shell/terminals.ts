@@ -144,27 +144,14 @@ export class Terminal {
     }
   }
 
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
   status(): TerminalStatus {
     return { running: this.exit === undefined, exit_code: this.exit?.code ?? null, signal: this.exit?.signal ?? null };
   }
 
   /** Output from `cursor` on; `dropped` counts bytes that fell out of the retained window before this read. */
-  read(
-    cursor: number,
-    maxBytes: number,
-    maxLines?: number,
-  ): { output: string; from: number; next_cursor: number; dropped: number; more: boolean } {
+  read(cursor: number, maxBytes: number, maxLines?: number): { output: string; next_cursor: number; dropped: number; more: boolean } {
     const r = this.out.read(cursor, maxBytes, maxLines);
-    return { output: r.text, from: r.from, next_cursor: r.to, dropped: Math.max(0, r.from - cursor), more: r.to < this.out.end };
-  }
-
-  /** Offset one past the last byte produced so far. */
-  get produced(): number {
-    return this.out.end;
+    return { output: r.text, next_cursor: r.to, dropped: Math.max(0, r.from - cursor), more: r.to < this.out.end };
   }
 
   /** The last `maxBytes` of output (for results that show the end). */
