@@ -27,6 +27,8 @@ export const EMBEDDED = {
   'virtual:undici-chunk': src('net/undici-entry.ts'),
   // turndown and html-to-text, loaded when web_fetch converts a page.
   'virtual:html-chunk': src('net/html-entry.ts'),
+  // The MCP SDK and google-auth-library, loaded when a run has MCP servers or serves over MCP.
+  'virtual:mcp-chunk': src('mcp/sdk-entry.ts'),
 };
 
 const cache = new Map();

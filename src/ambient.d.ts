@@ -28,6 +28,9 @@ declare module 'virtual:undici-chunk' {
 declare module 'virtual:html-chunk' {
   export default function embeddedSource(): string;
 }
+declare module 'virtual:mcp-chunk' {
+  export default function embeddedSource(): string;
+}
 // WebAssembly modules, inlined as bytes by esbuild's binary loader (embedded chunks only).
 declare module '*.wasm' {
   const bytes: Uint8Array;

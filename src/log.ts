@@ -83,3 +83,14 @@ function write(p: pino.Logger, method: Method, obj: Record<string, unknown> | st
 export async function flushLogs(): Promise<void> {
   await Promise.all(pendingLoads);
 }
+
+/** A logger that adds `fields` to every line (pino's child, for any Logger). */
+export function withFields(logger: Logger, fields: Record<string, unknown>): Logger {
+  return Object.fromEntries(
+    METHODS.map((m) => [
+      m,
+      (obj: Record<string, unknown> | string, msg?: string) =>
+        logger[m](typeof obj === 'string' ? { ...fields } : { ...fields, ...obj }, typeof obj === 'string' ? obj : msg),
+    ]),
+  ) as Logger;
+}

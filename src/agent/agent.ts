@@ -175,7 +175,7 @@ export class Agent {
   private tools(): LanguageModelV4FunctionTool[] {
     return this.opts.catalog
       .list()
-      .map((t) => ({ type: 'function', name: t.name, description: t.description, inputSchema: t.inputSchema }));
+      .map((t) => ({ type: 'function', name: t.modelName, description: t.description, inputSchema: t.inputSchema }));
   }
 
   private async callModel(step: number, withoutTools: boolean, signal?: AbortSignal) {
@@ -276,6 +276,7 @@ export class Agent {
       ok: outcome.ok,
       shown,
       raw: outcome.ok ? (outcome.raw ?? null) : null,
+      ...(outcome.ok && outcome.rawRef ? { raw_ref: outcome.rawRef } : {}),
       ms,
     });
     return { part: toolResultPart(call, outcome), ok: outcome.ok, result: outcome.ok ? outcome.result : null };

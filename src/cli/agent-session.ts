@@ -119,25 +119,29 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
   session.checkpointer = checkpoints;
   session.scheduler = schedule;
   session.asker = askMode === 'off' ? undefined : (o.asker ?? askerFor(askMode, io.isTty));
-  const runtime = await createRuntime({ flags, env: io.env, logger, session, prompter: o.prompter });
-
-  const modelSpec = str('model') ?? io.env.CORE_AGENT_MODEL ?? runtime.recipe.model;
-  if (!modelSpec) {
-    throw new UsageError(
-      'no model: give --model (e.g. replay:script.jsonl or google:gemini-2.5-flash), CORE_AGENT_MODEL, or model: in the recipe',
-      command,
-    );
-  }
-  let model;
-  try {
-    model = await resolveModel(modelSpec, io.env);
-  } catch (err) {
-    if (err instanceof ModelConfigError) throw new UsageError(err.message, command);
-    throw err;
-  }
 
   const log = EventLog.open(str('session-db') ?? io.env.CORE_AGENT_SESSION_DB ?? defaultSessionDb(io.env));
   try {
+    // The event log keeps the raw payloads behind digests, under this session's id.
+    const rawStore = {
+      put: (tool: string, rawJson: string) => log.putRaw(session.sessionId!, tool, rawJson),
+      get: (callId: string) => log.getRaw(session.sessionId!, callId),
+    };
+    const runtime = await createRuntime({ flags, env: io.env, logger, session, prompter: o.prompter, rawStore });
+    const modelSpec = str('model') ?? io.env.CORE_AGENT_MODEL ?? runtime.recipe.model;
+    if (!modelSpec) {
+      throw new UsageError(
+        'no model: give --model (e.g. replay:script.jsonl or google:gemini-2.5-flash), CORE_AGENT_MODEL, or model: in the recipe',
+        command,
+      );
+    }
+    let model;
+    try {
+      model = await resolveModel(modelSpec, io.env);
+    } catch (err) {
+      if (err instanceof ModelConfigError) throw new UsageError(err.message, command);
+      throw err;
+    }
     const instructions = await assembleInstructions(runtime.workspace, runtime.recipe.instructions);
     let sessionId: string;
     let resumed: RebuiltSession | null = null;
@@ -182,6 +186,7 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
     }
     return { agent, runtime, log, sessionId, modelSpec, session, resumed, schedule };
   } catch (err) {
+    await session.close();
     log.close();
     throw err;
   }

@@ -12,6 +12,7 @@ export const commonOptions = {
   'log-level': { type: 'string' },
   'bash-search-gate': { type: 'string' },
   task: { type: 'string' },
+  'no-mcp-digest': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -56,5 +57,6 @@ export function flagSettings(values: Values): FlagSettings {
         ? pick(values['bash-search-gate'], ['enforce', 'warn', 'allow'] as const, '--bash-search-gate')
         : undefined,
     task: typeof values.task === 'string' ? pick(values.task, ['debug', 'research', 'review'] as const, '--task') : undefined,
+    noDigest: values['no-mcp-digest'] === true ? true : undefined,
   };
 }

@@ -1,5 +1,6 @@
 import { RecipeError } from '../config/load-recipe.ts';
 import { SettingsError } from '../runtime/settings.ts';
+import { mcpCommand } from './mcp-command.ts';
 import { recipeCommand } from './recipe-command.ts';
 import { replCommand } from './repl.ts';
 import { runCommand } from './run-command.ts';
@@ -21,6 +22,7 @@ Commands:
   tools call NAME [JSON]     Run one tool through the permission gate and output caps
   recipe validate FILE       Check a recipe; errors as FILE:LINE:COL
   recipe schema              The recipe's JSON Schema
+  mcp serve [--http H:P]     Serve the gated catalog over MCP (stdio or Streamable HTTP)
 
 Options:
   --version                  Print the version
@@ -58,6 +60,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await replCommand(rest, io);
       case 'sessions':
         return await sessionsCommand(rest, io);
+      case 'mcp':
+        return await mcpCommand(rest, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

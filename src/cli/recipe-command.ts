@@ -36,15 +36,22 @@ export async function recipeCommand(argv: string[], io: Io): Promise<number> {
     if (file === undefined) throw new UsageError('recipe validate needs a FILE', 'recipe');
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, 'recipe');
     // The same construction a run does, so a recipe that validates is one that boots.
-    const rt = await createRuntime({ flags: { recipe: file, workspace: values.workspace }, env: {} });
+    const rt = await createRuntime({ flags: { recipe: file, workspace: values.workspace }, env: {}, startMcp: false });
     const scope = rt.gate.scope.describe();
     io.out(
       `${file}: ok\n` +
         `  tools (${rt.catalog.names().length}): ${rt.catalog.names().join(', ')}\n` +
         `  permission mode: ${rt.gate.mode}\n` +
-        `  path_scope: allow ${scope.allow.join(', ')}${scope.deny.length ? `; deny ${scope.deny.join(', ')}` : ''}\n`,
+        `  path_scope: allow ${scope.allow.join(', ')}${scope.deny.length ? `; deny ${scope.deny.join(', ')}` : ''}\n` +
+        mcpLine(rt.recipe.mcp?.servers ?? {}),
     );
     return EXIT.ok;
   }
   throw new UsageError(`unknown command "recipe ${sub}"`, 'recipe');
+}
+
+/** The recipe's MCP servers (not started by validate: their tools are listed when a run connects). */
+function mcpLine(servers: Record<string, { url?: string | undefined; disabled?: boolean | undefined }>): string {
+  const names = Object.entries(servers).map(([n, c]) => `${n} (${c.url ? 'http' : 'stdio'}${c.disabled ? ', disabled' : ''})`);
+  return names.length > 0 ? `  mcp servers: ${names.join(', ')}\n` : '';
 }

@@ -59,17 +59,27 @@ async function toolsList(argv: string[], io: Io): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'tools list');
   const flags = flagSettings(values);
   const rt = await createRuntime({ flags, env: io.env, logger: createLogger(flags.logLevel ?? 'warn') });
+  // MCP servers started for the listing stop with it.
+  await rt.session.close();
   const tools = rt.catalog.list();
   if (values.json) {
-    const out = tools.map((t) => ({ name: t.name, description: t.description, read_only: t.readOnly, input_schema: t.inputSchema }));
+    const out = tools.map((t) => ({
+      name: t.name,
+      ...(t.modelName !== t.name ? { model_name: t.modelName } : {}),
+      description: t.description,
+      read_only: t.readOnly,
+      input_schema: t.inputSchema,
+    }));
     io.out(`${JSON.stringify(out, null, 2)}\n`);
     return EXIT.ok;
   }
-  const width = Math.max(...tools.map((t) => t.name.length), 4);
+  // MCP tools: the canonical name (rules, recipes) and, in brackets, the name the model calls.
+  const label = (t: (typeof tools)[number]) => (t.modelName === t.name ? t.name : `${t.name} (${t.modelName})`);
+  const width = Math.max(...tools.map((t) => label(t).length), 4);
   const lines = [`${'NAME'.padEnd(width)}  READ-ONLY  DESCRIPTION`];
   for (const t of tools) {
     const firstSentence = t.description.split(/(?<=\.)\s/)[0] ?? t.description;
-    lines.push(`${t.name.padEnd(width)}  ${(t.readOnly ? 'yes' : 'no').padEnd(9)}  ${firstSentence}`);
+    lines.push(`${label(t).padEnd(width)}  ${(t.readOnly ? 'yes' : 'no').padEnd(9)}  ${firstSentence}`);
   }
   io.out(`${lines.join('\n')}\n`);
   return EXIT.ok;

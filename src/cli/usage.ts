@@ -32,5 +32,7 @@ export const COMMON_OPTIONS_HELP = `Common options:
                                                                   [env CORE_AGENT_BASH_SEARCH_GATE]
       --task T             debug|research|review: an investigation preset without bash
                            (--enable-tools bash puts it back; the search gate still applies)
+      --no-mcp-digest      Show large MCP and survey-tool results as they are (capped)
+                           instead of as a digest; no retrieve_raw [env CORE_AGENT_NO_MCP_DIGEST]
   -h, --help               Show help for the command
 Precedence: flags > environment > recipe > built-in defaults.`;

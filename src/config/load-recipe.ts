@@ -30,6 +30,14 @@ let yamlModule: Promise<Yaml> | undefined;
 
 /** Parse and validate recipe text; all problems are reported at once, each with its position. */
 export async function parseRecipe(text: string, file: string): Promise<Recipe> {
+  return parseConfigText(text, file, recipeSchema(), 'a recipe is a mapping of keys (tools, tool_output, permissions)');
+}
+
+/**
+ * Parse YAML (or JSON, which is YAML) and validate it against a strict schema,
+ * reporting every problem as `file:line:col: message` (recipes, .agents/mcp.json).
+ */
+export async function parseConfigText<T>(text: string, file: string, schema: z.ZodType<T>, shape: string): Promise<T> {
   // Loaded only when there is a recipe: a run without one should not pay for a YAML parser.
   yamlModule ??= loadEmbeddedModule<Yaml>(yamlChunk, 'yaml.cjs');
   const yaml = await yamlModule;
@@ -45,20 +53,18 @@ export async function parseRecipe(text: string, file: string): Promise<Recipe> {
   if (syntax.length > 0 || duplicates.length > 0) throw new RecipeError([...syntax, ...duplicates]);
   const value: unknown = doc.toJS() ?? {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new RecipeError([
-      `${file}:1:1: a recipe is a mapping of keys (tools, tool_output, permissions), not a ${Array.isArray(value) ? 'list' : typeof value}`,
-    ]);
+    throw new RecipeError([`${file}:1:1: ${shape}, not a ${Array.isArray(value) ? 'list' : typeof value}`]);
   }
-  const parsed = recipeSchema().safeParse(value);
+  const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.flatMap((issue) => describeIssue(yaml, issue, doc, lines, file));
+  const problems = parsed.error.issues.flatMap((issue) => describeIssue(yaml, schema, issue, doc, lines, file));
   throw new RecipeError(problems);
 }
 
-function describeIssue(yaml: Yaml, issue: z.core.$ZodIssue, doc: Document, lines: LineCounter, file: string): string[] {
+function describeIssue(yaml: Yaml, schema: z.ZodType, issue: z.core.$ZodIssue, doc: Document, lines: LineCounter, file: string): string[] {
   const dotted = (p: readonly PropertyKey[]) => p.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
-    const known = keysAt(issue.path);
+    const known = keysAt(schema, issue.path);
     return issue.keys.map((key) => {
       const where = position(keyNode(yaml, doc, issue.path, key) ?? nodeAt(doc, issue.path), lines);
       const under = issue.path.length > 0 ? `${dotted(issue.path)}: ` : '';
@@ -66,7 +72,9 @@ function describeIssue(yaml: Yaml, issue: z.core.$ZodIssue, doc: Document, lines
     });
   }
   const where = position(nodeAt(doc, issue.path), lines);
-  return [`${file}:${where}: ${dotted(issue.path) || '(recipe)'}: ${issue.message}`];
+  // A record key that fails its pattern: the pattern's own message says what a name may be.
+  const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+  return [`${file}:${where}: ${dotted(issue.path) || '(top level)'}: ${message}`];
 }
 
 function duplicateKeys({ visit, isScalar }: Yaml, doc: Document, lines: LineCounter, file: string): string[] {
@@ -109,13 +117,14 @@ function position(node: Node | null, lines: LineCounter): string {
 }
 
 /** The keys the schema accepts at `path` (for "did you mean" and the list of valid keys). */
-function keysAt(path: readonly PropertyKey[]): string[] {
-  let schema: unknown = recipeSchema();
+function keysAt(root: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let schema: unknown = root;
   for (const seg of path) {
     schema = unwrap(schema);
     const def = (schema as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
     if (def?.type === 'object') schema = (def.shape as Record<string, unknown>)[String(seg)];
     else if (def?.type === 'array') schema = def.element;
+    else if (def?.type === 'record') schema = def.valueType;
     else return [];
   }
   const def = (unwrap(schema) as { _zod?: { def?: Record<string, unknown> } })._zod?.def;

@@ -4,6 +4,7 @@ import { UrlScope, UrlScopeError } from '../net/url-scope.ts';
 import { PERMISSION_MODES } from '../permissions/gate.ts';
 import { parseRule, ruleToolName } from '../permissions/rules.ts';
 import { unknownName } from './did-you-mean.ts';
+import { mcpConfigSchema } from './mcp-schema.ts';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from './tool-names.ts';
 
 /**
@@ -181,6 +182,7 @@ function buildRecipeSchema() {
             ),
         })
         .optional(),
+      mcp: mcpConfigSchema.optional(),
       web_search: z
         .strictObject({
           provider: z

@@ -23,6 +23,7 @@ export const BUILTIN_TOOL_NAMES = [
   'glob',
   'grep',
   'json_query',
+  'retrieve_raw',
   'fetch_url',
   'web_fetch',
   'web_search',

@@ -1,6 +1,6 @@
 import { silentLogger, type Logger } from '../log.ts';
 import type { PathScope } from './path-scope.ts';
-import { parseRule, ruleMatches, type Rule, type Subject } from './rules.ts';
+import { gateNamespace, parseRule, ruleMatches, type Rule, type Subject } from './rules.ts';
 
 export const PERMISSION_MODES = ['ask', 'accept-edits', 'plan', 'yolo'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -104,11 +104,11 @@ export class Gate {
   denyingRule(tool: string, subjects: readonly Subject[], commands: readonly string[] = []): string | null {
     const rule = this.denyRules.find(
       (r) =>
-        ruleMatches(r, `tool.${tool}`, subjects, 'any') ||
+        ruleMatches(r, gateNamespace(tool), subjects, 'any') ||
         (commands.length > 0 &&
           ruleMatches(
             r,
-            `tool.${tool}.cmd`,
+            `${gateNamespace(tool)}.cmd`,
             commands.map((c) => [c]),
             'any',
           )),
@@ -117,7 +117,7 @@ export class Gate {
   }
 
   private async decide(req: GateRequest): Promise<GateDecision> {
-    const namespace = `tool.${req.tool}`;
+    const namespace = gateNamespace(req.tool);
     const denied = this.denyingRule(req.tool, req.subjects, req.commands);
     if (denied !== null) {
       return { allowed: false, reason: `${req.tool} is denied by permissions.deny rule "${denied}"` };
@@ -161,7 +161,7 @@ export class Gate {
         reason:
           `${req.tool} needs approval: permission mode "${mode}" asks before a call that changes state, ` +
           `and there is no terminal to ask on (rule: mode ${mode}, headless). ` +
-          `To allow it, add ${example} or "${namespace}" to permissions.allow, or use --mode accept-edits (file edits) or --yolo.`,
+          `To allow it, add ${example === `"${namespace}"` ? example : `${example} or "${namespace}"`} to permissions.allow, or use --mode accept-edits (file edits) or --yolo.`,
       };
     }
     const answer = await this.prompter.ask({ ...req, namespace });

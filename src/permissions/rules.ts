@@ -14,11 +14,18 @@ export interface Rule {
   readonly wildcard: boolean;
 }
 
-export const RULE_SYNTAX = 'tool.<name> or tool.<name>:<glob> (e.g. "tool.write_file:docs/**"), or "*"';
+export const RULE_SYNTAX =
+  'tool.<name> or tool.<name>:<glob> (e.g. "tool.write_file:docs/**"), mcp.<server> or mcp.<server>.<tool> (e.g. "mcp.gke.*"), or "*"';
+
+/** What rules match a tool under: `tool.<name>` for built-ins, the canonical `mcp.<server>.<tool>` for MCP tools. */
+export function gateNamespace(tool: string): string {
+  return tool.startsWith('mcp.') ? tool : `tool.${tool}`;
+}
 
 export function parseRule(source: string): Rule {
   const trimmed = source.trim();
   if (trimmed === '*') return { source, namespace: /^.*$/, subject: null, wildcard: true };
+  if (trimmed.startsWith('mcp.')) return parseMcpRule(source, trimmed);
   const colon = trimmed.indexOf(':');
   const ns = colon === -1 ? trimmed : trimmed.slice(0, colon);
   const glob = colon === -1 ? null : trimmed.slice(colon + 1);
@@ -36,6 +43,19 @@ export function parseRule(source: string): Rule {
     // every git command line) covers many.
     wildcard: ns.includes('*') || ns.endsWith('.cmd') || glob === null || /[*?[\]{}]/.test(glob),
   };
+}
+
+/**
+ * `mcp.<server>` (every tool of the server), `mcp.<server>.<tool>`, with `*`
+ * anywhere (`mcp.*`, `mcp.gke.get_*`). MCP calls have no subject, so no `:glob`.
+ */
+function parseMcpRule(source: string, trimmed: string): Rule {
+  if (trimmed.includes(':')) throw new Error(`"${source}": MCP rules name a server or tool and take no ":pattern"`);
+  const m = /^mcp\.([A-Za-z0-9_*-]+)(?:\.(\S+))?$/.exec(trimmed);
+  if (!m) throw new Error(`"${source}" is not a permission rule; expected ${RULE_SYNTAX}`);
+  const pattern = (part: string) => part.split('*').map(escapeRegExp).join('.*');
+  const tool = m[2] === undefined ? '\\..+' : `\\.${pattern(m[2])}`;
+  return { source, namespace: new RegExp(`^mcp\\.${pattern(m[1]!)}${tool}$`), subject: null, wildcard: true };
 }
 
 /** The tool names a rule refers to literally (no wildcard), for typo checks. */

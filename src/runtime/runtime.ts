@@ -20,6 +20,9 @@ import { SessionState } from '../tools/session.ts';
 import { Catalog, CatalogError } from '../tools/catalog.ts';
 import { Dispatcher } from '../tools/dispatch.ts';
 import { unknownName } from '../config/did-you-mean.ts';
+import { loadMcpConfig } from '../mcp/load-config.ts';
+import { McpManager } from '../mcp/manager.ts';
+import { DigestWrap, type RawStore } from '../tools/digest-wrap.ts';
 import { foldToolToggles, mergeFlagsWithEnv, SettingsError, type FlagSettings } from './settings.ts';
 
 /** Everything one run needs, wired once: the composition root. */
@@ -30,6 +33,8 @@ export interface Runtime {
   readonly catalog: Catalog;
   readonly gate: Gate;
   readonly dispatcher: Dispatcher;
+  /** The MCP servers, when the recipe or .agents/mcp.json declares any (closed with the session). */
+  readonly mcp: McpManager | undefined;
 }
 
 export interface RuntimeOptions {
@@ -48,6 +53,14 @@ export interface RuntimeOptions {
    * (ask_user). The plan recorder is added here from permissions.plan_mode.
    */
   session?: SessionState;
+  /**
+   * Where digested results keep their raw payload (the session's event log).
+   * Without one there is no digest layer and no retrieve_raw: a digest is only
+   * safe while retrieve_raw can undo it.
+   */
+  rawStore?: RawStore | undefined;
+  /** false: declare but do not start MCP servers (recipe validate). */
+  startMcp?: boolean;
 }
 
 /**
@@ -78,21 +91,26 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   if (urlScope?.allow && urlScope.allow.length > 0) {
     session.network = new NetworkAccess(UrlScope.parse(urlScope.allow, urlScope.deny ?? []), opts.resolver, fetchProxy(urlScope, env));
   }
+  const mcpConfig = await loadMcpConfig(workspace, recipe.mcp);
+  if (opts.rawStore && s.noDigest !== true && mcpConfig.digest !== false) session.digests = new DigestWrap(opts.rawStore);
   const toolOpts: BuiltinOptions = { planMode, searchGate, urlScope: session.network?.scope, ...network };
   const defs = builtinTools(toolOpts);
 
   let catalog: Catalog;
   try {
     // --allow-tool / --deny-tool only ever remove tools (filtering never grants a permission).
+    // MCP names (mcp.<server>.<tool>, mcp.<server>, mcp.*) are checked against the servers' lists as they arrive.
     const known = defs.map((t) => t.name);
+    const builtin = (n: string) => !n.startsWith('mcp.');
     for (const [flag, names] of [
       ['--allow-tool', s.allowTools],
       ['--deny-tool', s.denyTools],
     ] as const) {
-      for (const n of names ?? []) if (!known.includes(n)) throw new SettingsError(`${flag}: ${unknownName('tool', n, known)}`);
+      for (const n of (names ?? []).filter(builtin))
+        if (!known.includes(n)) throw new SettingsError(`${flag}: ${unknownName('tool', n, known)}`);
     }
     if (s.allowTools && s.allowTools.length > 0) disable.push(...known.filter((n) => !s.allowTools!.includes(n)));
-    disable.push(...(s.denyTools ?? []));
+    disable.push(...(s.denyTools ?? []).filter(builtin));
     catalog = Catalog.build(defs, { disable, unavailable: unavailableInSession(session, toolOpts) });
   } catch (err) {
     if (err instanceof CatalogError) throw new SettingsError(err.message);
@@ -107,12 +125,15 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     else logger.info({ search_gate: searchGate }, posture);
   }
   const plans = session.plans;
-  plans?.setGatedTools(
-    catalog
-      .list()
-      .filter((t) => planGated(t.def))
-      .map((t) => t.name),
-  );
+  const reportGated = () =>
+    plans?.setGatedTools(
+      catalog
+        .list()
+        .filter((t) => planGated(t.def))
+        .map((t) => t.name),
+    );
+  reportGated();
+  catalog.onChange(reportGated);
 
   const perms = recipe.permissions ?? {};
   const scope = await PathScope.create(workspace, perms.path_scope ?? {});
@@ -125,7 +146,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     logger,
     planCheck: plans
       ? (req) =>
-          plans.blocks(session.sessionId) && planGated(req)
+          plans.blocks(session.sessionId) && planGated({ name: req.tool, readOnly: req.readOnly, lifecycle: req.lifecycle })
             ? `${req.tool} denied: plan-first mode requires record_plan to be called before any state-changing tool. Call record_plan(plan: <your markdown plan>) first, then retry.`
             : null
       : undefined,
@@ -144,11 +165,15 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     afterGate: opts.afterGate,
     session,
   });
+  const mcp = opts.startMcp === false ? undefined : await startMcp(mcpConfig.servers ?? {}, catalog, workspace, env, logger, s);
+  if (mcp) session.onClose(() => mcp.close());
   logger.info(
     {
       workspace,
       mode: gate.mode,
       tools: catalog.names(),
+      ...(mcp ? { mcp_servers: mcp.status() } : {}),
+      digest: session.digests ? 'on' : 'off',
       path_scope: scope.describe(),
       ...(session.network ? { url_scope: session.network.scope.describe() } : {}),
       // The proxy's host only: its URL may carry credentials.
@@ -157,7 +182,33 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     },
     'runtime ready',
   );
-  return { workspace, session, recipe, catalog, gate, dispatcher };
+  return { workspace, session, recipe, catalog, gate, dispatcher, mcp };
+}
+
+/** Connect the declared MCP servers; a server that fails is reported and retried, never fatal. */
+async function startMcp(
+  servers: Readonly<Record<string, import('../config/mcp-schema.ts').McpServerConfig>>,
+  catalog: Catalog,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+  logger: Logger,
+  s: { allowTools?: readonly string[] | undefined; denyTools?: readonly string[] | undefined },
+): Promise<McpManager | undefined> {
+  if (Object.values(servers).every((c) => c.disabled)) return undefined;
+  const matches = (rules: readonly string[], name: string) =>
+    rules.some((r) => r === name || r === 'mcp.*' || (r.startsWith('mcp.') && name.startsWith(`${r}.`)));
+  const allow = s.allowTools && s.allowTools.length > 0 ? s.allowTools : null;
+  const deny = s.denyTools ?? [];
+  const manager = new McpManager({
+    servers,
+    catalog,
+    workspace,
+    env,
+    logger,
+    keep: (name) => (allow === null || matches(allow, name)) && !matches(deny, name),
+  });
+  await manager.start();
+  return manager;
 }
 
 /** web_search's provider and alert's live targets: what the recipe names and the environment completes. */

@@ -18,6 +18,8 @@ export interface FlagSettings {
   /** --task: an investigation preset that leaves bash out (debug, research, review). */
   task?: 'debug' | 'research' | 'review' | undefined;
   logLevel?: LogLevel | undefined;
+  /** --no-mcp-digest: the whole digest layer off (MCP and survey tools), and no retrieve_raw. */
+  noDigest?: boolean | undefined;
 }
 
 /** A setting that cannot be used: the command exits 2 with this message. */
@@ -34,6 +36,7 @@ export const ENV = {
   enableTools: 'CORE_AGENT_ENABLE_TOOLS',
   logLevel: 'CORE_AGENT_LOG_LEVEL',
   bashSearchGate: 'CORE_AGENT_BASH_SEARCH_GATE',
+  noDigest: 'CORE_AGENT_NO_MCP_DIGEST',
 } as const;
 
 /** Flags over environment: the recipe (and defaults) are folded in by the runtime. */
@@ -49,9 +52,16 @@ export function mergeFlagsWithEnv(
     workspace: flags.workspace ?? nonEmpty(env[ENV.workspace]),
     mode,
     logLevel,
+    noDigest: flags.noDigest ?? (env[ENV.noDigest] ? parseBool(env[ENV.noDigest]!, ENV.noDigest) : undefined),
     envDisable: splitList(env[ENV.disableTools]),
     envEnable: splitList(env[ENV.enableTools]),
   };
+}
+
+function parseBool(value: string, where: string): boolean {
+  if (['1', 'true', 'yes'].includes(value)) return true;
+  if (['0', 'false', 'no'].includes(value)) return false;
+  throw new SettingsError(`${where}: expected true or false, not "${value}"`);
 }
 
 export function parseMode(value: string, where: string): PermissionMode {

@@ -59,6 +59,14 @@ CREATE TABLE IF NOT EXISTS events (
   data TEXT NOT NULL,
   PRIMARY KEY (session_id, seq)
 );
+CREATE TABLE IF NOT EXISTS raw_payloads (
+  session_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  at TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (session_id, call_id)
+);
 `;
 
 /**
@@ -95,6 +103,26 @@ export class EventLog {
       .prepare('INSERT INTO sessions (id, created_at, model, workspace, title) VALUES (?, ?, ?, ?, ?)')
       .run(id, now(), info.model, info.workspace, info.title);
     return id;
+  }
+
+  /**
+   * The raw result behind a digest, for retrieve_raw. Stored apart from the
+   * events (which record the digest and this call_id), so a 10 MB payload is
+   * written once and read back only on request.
+   */
+  putRaw(sessionId: string, tool: string, rawJson: string): string {
+    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM raw_payloads WHERE session_id = ?').get(sessionId) as { n: number };
+    const callId = `raw_${n + 1}`;
+    this.db
+      .prepare('INSERT INTO raw_payloads (session_id, call_id, tool, at, data) VALUES (?, ?, ?, ?, ?)')
+      .run(sessionId, callId, tool, now(), rawJson);
+    return callId;
+  }
+
+  getRaw(sessionId: string, callId: string): { tool: string; rawJson: string } | undefined {
+    const row = this.db.prepare('SELECT tool, data FROM raw_payloads WHERE session_id = ? AND call_id = ?').get(sessionId, callId) as
+      { tool: string; data: string } | undefined;
+    return row ? { tool: row.tool, rawJson: row.data } : undefined;
   }
 
   append(sessionId: string, turn: number, kind: EventKind, data: Record<string, unknown>): number {

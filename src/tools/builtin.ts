@@ -3,6 +3,7 @@ import type { AlertTarget } from '../net/alert-targets.ts';
 import type { SearchProvider } from '../net/search-providers.ts';
 import type { UrlScope } from '../net/url-scope.ts';
 import { jsonQueryTool } from './data/json-query.ts';
+import { retrieveRawTool } from './data/retrieve-raw.ts';
 import { deleteFileTool } from './files/delete-file.ts';
 import { editFileTool } from './files/edit-file.ts';
 import { listDirTool } from './files/list-dir.ts';
@@ -65,6 +66,7 @@ export function builtinTools(opts: BuiltinOptions = {}): readonly AnyTool[] {
     globTool,
     grepTool,
     jsonQueryTool,
+    retrieveRawTool,
     fetchUrlTool(opts.urlScope),
     webFetchTool,
     webSearchTool(opts.searchProvider, opts.searchResults),
@@ -96,6 +98,8 @@ export function unavailableInSession(session: SessionState, opts: BuiltinOptions
         return opts.searchProvider ? null : 'no web_search provider is configured';
       case 'alert':
         return opts.alertTargets && opts.alertTargets.length > 0 ? null : 'no alert target is configured with its environment set';
+      case 'retrieve_raw':
+        return session.digests ? null : 'the digest layer is off (--no-mcp-digest, or no session store)';
       case 'record_plan':
         return session.plans ? null : 'permissions.plan_mode is off';
       case 'ask_user':

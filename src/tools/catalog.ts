@@ -6,7 +6,10 @@ import type { AnyTool } from './tool.ts';
 /** A tool as the model sees it: its rendered description and its JSON Schema. */
 export interface RegisteredTool {
   readonly def: AnyTool;
+  /** The canonical name: permission rules, recipes, logs (`read_file`, `mcp.gke.get_pods`). */
   readonly name: string;
+  /** The name the model calls (`gke_get_pods`); the canonical name for built-ins. */
+  readonly modelName: string;
   readonly description: string;
   readonly readOnly: boolean;
   readonly inputSchema: Record<string, unknown>;
@@ -35,13 +38,18 @@ export interface CatalogSelection {
  * gone before the model reads it.
  */
 export class Catalog {
-  private readonly byName: ReadonlyMap<string, RegisteredTool>;
+  private byName: Map<string, RegisteredTool>;
+  /** Tools from other sources (an MCP server each), replaced whole when the source's list changes. */
+  private readonly sources = new Map<string, readonly RegisteredTool[]>();
+  private all: readonly RegisteredTool[];
+  private readonly listeners: Array<() => void> = [];
 
   private constructor(
     private readonly ordered: readonly RegisteredTool[],
     /** Tools left out by conditional registration, with the reason. */
     readonly skipped: ReadonlyArray<{ name: string; reason: string }>,
   ) {
+    this.all = ordered;
     this.byName = new Map(ordered.map((t) => [t.name, t]));
   }
 
@@ -80,6 +88,7 @@ export class Catalog {
       return {
         def,
         name: def.name,
+        modelName: def.name,
         description: renderDescription(typeof def.description === 'function' ? def.description(chosen) : def.description, (n) =>
           names.has(n),
         ),
@@ -94,6 +103,50 @@ export class Catalog {
     return new Catalog(registered, skipped);
   }
 
+  /**
+   * Register (or replace, or with [] remove) the tools of one source. Their
+   * descriptions and schemas are the source's own, untouched; each gets a
+   * model-facing name from `modelName`, which must avoid every name in use.
+   */
+  setSource(source: string, defs: readonly AnyTool[], modelName: (def: AnyTool, taken: (n: string) => boolean) => string): void {
+    this.sources.delete(source);
+    this.reindex();
+    const added: RegisteredTool[] = [];
+    for (const def of defs) {
+      if (this.byName.has(def.name)) continue;
+      const name = modelName(def, (n) => this.byName.has(n));
+      let schema: Record<string, unknown> | undefined;
+      const tool: RegisteredTool = {
+        def,
+        name: def.name,
+        modelName: name,
+        description: typeof def.description === 'function' ? def.description(defs) : def.description,
+        readOnly: def.readOnly,
+        get inputSchema() {
+          schema ??= def.inputSchema ?? (z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }) as Record<string, unknown>);
+          return schema;
+        },
+      };
+      added.push(tool);
+      this.byName.set(tool.name, tool).set(tool.modelName, tool);
+    }
+    if (added.length > 0) this.sources.set(source, added);
+    this.reindex();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Called after every change of a source's tools (MCP tools/list_changed). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  private reindex(): void {
+    this.all = [...this.ordered, ...[...this.sources.values()].flat()];
+    this.byName = new Map(this.ordered.map((t) => [t.name, t]));
+    for (const t of this.all.slice(this.ordered.length)) this.byName.set(t.name, t).set(t.modelName, t);
+  }
+
+  /** By canonical or model-facing name. */
   get(name: string): RegisteredTool | undefined {
     return this.byName.get(name);
   }
@@ -102,11 +155,12 @@ export class Catalog {
     return this.byName.has(name);
   }
 
+  /** Canonical names, in catalog order (built-ins first, then each source). */
   names(): string[] {
-    return this.ordered.map((t) => t.name);
+    return this.all.map((t) => t.name);
   }
 
   list(): readonly RegisteredTool[] {
-    return this.ordered;
+    return this.all;
   }
 }

@@ -10,8 +10,15 @@ import { SessionState } from './session.ts';
 import { ToolError, type FileAccess, type JsonObject, type ToolContext } from './tool.ts';
 
 export type ToolCallResult =
-  /** `raw` is the tool's own result, present when the output caps changed what the model sees. */
-  { readonly ok: true; readonly result: JsonObject; readonly raw?: JsonObject } | { readonly ok: false; readonly error: string };
+  | {
+      readonly ok: true;
+      readonly result: JsonObject;
+      /** The tool's own result, present when the output caps changed what the model sees. */
+      readonly raw?: JsonObject;
+      /** The result was digested: the raw payload is in the store under this call_id (retrieve_raw). */
+      readonly rawRef?: string;
+    }
+  | { readonly ok: false; readonly error: string };
 
 export interface DispatcherOptions {
   catalog: Catalog;
@@ -70,10 +77,12 @@ export class Dispatcher {
   private async callInner(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallResult> {
     const tool = this.opts.catalog.get(name);
     if (!tool) {
-      const names = this.opts.catalog.names();
+      const names = this.opts.catalog.list().map((t) => t.modelName);
       return { ok: false, error: unknownName('tool', name, names) };
     }
     const def = tool.def;
+    // The model may call an MCP tool by its model-facing name; rules, caps and settings use the canonical one.
+    const canonical = tool.name;
 
     const parsedArgs = this.parseArgs(tool, rawArgs);
     if (!parsedArgs.ok) return parsedArgs;
@@ -96,33 +105,37 @@ export class Dispatcher {
     if (shape) subjects.push([shape.subject]);
     const decision = await this.opts.gate.check({
       ...(shape ? { commands: shape.verbs, literal: shape.literal } : {}),
-      tool: name,
+      tool: canonical,
       readOnly: def.readOnly,
       fileEdit: def.fileEdit === true,
       lifecycle: def.lifecycle === true,
       subjects,
     });
     if (!decision.allowed) return { ok: false, error: `${name}: permission denied: ${decision.reason}` };
-    await this.opts.afterGate?.(name);
+    await this.opts.afterGate?.(canonical);
 
-    const caps = capsFor(name, this.opts.toolOutput);
+    const caps = capsFor(canonical, this.opts.toolOutput);
     const deadline = AbortSignal.timeout(this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS);
     const callSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const ctx: ToolContext = {
       workspace: this.opts.workspace,
       paths: resolved,
       caps,
-      settings: this.opts.toolSettings?.[name] ?? {},
+      settings: this.opts.toolSettings?.[canonical] ?? {},
       signal: callSignal,
       display: (p) => this.display(p),
       readable: (p) =>
-        this.opts.gate.scope.allows(p) && (!this.opts.gate.hasDenyRules || this.opts.gate.denyingRule(name, [this.subjectOf(p)]) === null),
+        this.opts.gate.scope.allows(p) &&
+        (!this.opts.gate.hasDenyRules || this.opts.gate.denyingRule(canonical, [this.subjectOf(p)]) === null),
       hasTool: (n) => this.opts.catalog.has(n),
-      authorizePath: (p, access) => this.authorizePath(name, p, access),
+      authorizePath: (p, access) => this.authorizePath(canonical, p, access),
       session: this.session,
     };
 
     const raw = await raceAbort(def.run(args, ctx), callSignal);
+    // Digest before the caps: the digest summarises the whole result, where the caps would keep only its head.
+    const digested = def.digest ? this.session.digests?.wrap(canonical, raw) : null;
+    if (digested) return { ok: true, result: applyCaps(digested.shown, caps, def.narrowHint), rawRef: digested.callId };
     const result = applyCaps(raw, caps, def.narrowHint);
     return result === raw ? { ok: true, result } : { ok: true, result, raw };
   }

@@ -21,6 +21,8 @@ export const TOOL_DEFAULT_CAPS: Readonly<Record<string, Partial<OutputCaps>>> = 
   grep: { maxBytes: 64 * 1024, maxLines: 500 },
   glob: { maxBytes: 32 * 1024, maxLines: 1000 },
   list_dir: { maxBytes: 32 * 1024, maxLines: 1000 },
+  // The escape hatch exists to give back what a digest left out.
+  retrieve_raw: { maxBytes: 16 * 1024 * 1024, maxLines: 200_000 },
 };
 
 export interface CapsConfig {

@@ -1,4 +1,5 @@
 import type { NetworkAccess } from '../net/network-access.ts';
+import type { DigestWrap } from './digest-wrap.ts';
 import type { PlanRecorder } from './planning/plan-recorder.ts';
 import { TerminalManager } from './shell/terminals.ts';
 
@@ -42,13 +43,23 @@ export class SessionState {
   /** url_scope and the resolver, when url_scope.allow has an entry (fetch_url, web_fetch). */
   network: NetworkAccess | undefined;
 
+  /** The digest layer and its raw store (retrieve_raw); absent with --no-mcp-digest or no session store. */
+  digests: DigestWrap | undefined;
+
   /** Set once the session exists in the event log; undefined for one-off calls. */
   sessionId: string | undefined;
 
   constructor(readonly agentName: string | undefined = undefined) {}
 
+  private readonly closers: Array<() => Promise<void>> = [];
+
+  /** Something to stop when the session closes (MCP servers). */
+  onClose(close: () => Promise<void>): void {
+    this.closers.push(close);
+  }
+
   /** The session is over: stop what it left running. */
   async close(): Promise<void> {
-    await this.terminals.close();
+    await Promise.all([this.terminals.close(), ...this.closers.splice(0).map((c) => c().catch(() => {}))]);
   }
 }

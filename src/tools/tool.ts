@@ -98,6 +98,19 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
   gateSubjects?(args: z.output<Args>): Promise<{ subject: string; verbs: string[]; literal: boolean }>;
   /** The paths this call touches, for path_scope and per-path permission rules. */
   paths?(args: z.output<Args>): PathClaim[];
+  /**
+   * The input JSON Schema as the model sees it, for tools whose schema comes from
+   * elsewhere (MCP servers); `args` then only checks that the input is an object.
+   */
+  readonly inputSchema?: Record<string, unknown>;
+  /**
+   * Large results become a structural digest plus a call_id for retrieve_raw
+   * (the survey tools and MCP tools; never read_file, bash or json_query).
+   */
+  readonly digest?: boolean;
+  /** MCP annotations passed on by `mcp serve`: the tool may destroy data / reaches outside the machine. */
+  readonly destructive?: boolean;
+  readonly openWorld?: boolean;
   /** How to narrow a result that hit the output caps; goes into the truncation note. */
   readonly narrowHint: string;
   run(args: z.output<Args>, ctx: ToolContext): Promise<JsonObject>;

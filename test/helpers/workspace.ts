@@ -6,6 +6,7 @@ import type { Resolver } from '../../src/net/guarded-fetch.ts';
 import type { Prompter } from '../../src/permissions/gate.ts';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.ts';
 import type { FlagSettings } from '../../src/runtime/settings.ts';
+import type { RawStore } from '../../src/tools/digest-wrap.ts';
 import type { SessionState } from '../../src/tools/session.ts';
 import type { JsonObject } from '../../src/tools/tool.ts';
 
@@ -53,6 +54,24 @@ export interface RuntimeSetup {
   env?: NodeJS.ProcessEnv;
   /** The DNS resolver behind the SSRF guard (default: the system's). */
   resolver?: Resolver;
+  /** Wire a store (the digest layer and retrieve_raw): `true` for an in-memory one. */
+  rawStore?: RawStore | true;
+}
+
+/** A RawStore in memory, as the event log would keep it. */
+export function memoryRawStore(): RawStore & { size: number } {
+  const rows = new Map<string, { tool: string; rawJson: string }>();
+  return {
+    put: (tool, rawJson) => {
+      const callId = `raw_${rows.size + 1}`;
+      rows.set(callId, { tool, rawJson });
+      return callId;
+    },
+    get: (callId) => rows.get(callId),
+    get size() {
+      return rows.size;
+    },
+  };
 }
 
 /** A workspace with files and a runtime over it, as `tools call` builds one. */
@@ -71,7 +90,10 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
     prompter: opts.prompter,
     afterGate: opts.afterGate,
     session: opts.session,
+    rawStore: opts.rawStore === true ? memoryRawStore() : opts.rawStore,
   });
+  // MCP servers and background terminals end with the test.
+  cleanups.push(() => rt.session.close());
   return {
     ...rt,
     dir,

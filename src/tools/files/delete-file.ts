@@ -7,6 +7,7 @@ export const deleteFileTool = defineTool({
   name: 'delete_file',
   description,
   readOnly: false,
+  destructive: true,
   fileEdit: true,
   narrowHint: '',
   args: z.strictObject({

@@ -11,6 +11,7 @@ export const editFileTool = defineTool({
   name: 'edit_file',
   description,
   readOnly: false,
+  destructive: true,
   fileEdit: true,
   narrowHint: '',
   args: z.strictObject({

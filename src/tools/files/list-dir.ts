@@ -7,6 +7,7 @@ export const listDirTool = defineTool({
   name: 'list_dir',
   description,
   readOnly: true,
+  digest: true,
   narrowHint: 'List a subdirectory, or find files by name pattern instead.',
   args: z.strictObject({
     path: z

@@ -12,6 +12,7 @@ export const readManyFilesTool = defineTool({
   name: 'read_many_files',
   description,
   readOnly: true,
+  digest: true,
   narrowHint: 'Read fewer files per call (a narrower pattern or a shorter paths list).',
   args: z
     .strictObject({

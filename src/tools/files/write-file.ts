@@ -9,6 +9,7 @@ export const writeFileTool = defineTool({
   name: 'write_file',
   description,
   readOnly: false,
+  destructive: true,
   fileEdit: true,
   narrowHint: '',
   args: z.strictObject({

@@ -18,6 +18,7 @@ export function alertTool(targets: readonly AlertTarget[]) {
   return defineTool({
     name: 'alert',
     description: describe(targets),
+    openWorld: true,
     readOnly: false,
     narrowHint: '',
     args: z.strictObject({

@@ -14,6 +14,7 @@ export function fetchUrlTool(scope: UrlScope | undefined) {
   return defineTool({
     name: 'fetch_url',
     description: TEXT + allowed,
+    openWorld: true,
     readOnly: true,
     narrowHint: 'Fetch a narrower resource (a query parameter, a page number, an API path that returns less).',
     args: z.strictObject({

@@ -16,6 +16,7 @@ export const webFetchTool = defineTool({
   name: 'web_fetch',
   description: DESCRIPTION,
   readOnly: true,
+  openWorld: true,
   narrowHint: 'Fetch a more specific page, or use format "text" for less markup.',
   args: z.strictObject({
     url: z.string().min(1).max(8192).describe('The absolute http(s) URL of the page.'),

@@ -8,6 +8,7 @@ export function webSearchTool(provider: SearchProvider | undefined, defaultCount
   return defineTool({
     name: 'web_search',
     description: `Search the web${provider ? ` (${provider.name})` : ''} and return the top results as {title, url, snippet}. Snippets are short: read a promising result in full{{#web_fetch}} with \`web_fetch\`{{/web_fetch}}{{^web_fetch}}{{#fetch_url}} with \`fetch_url\`{{/fetch_url}}{{/web_fetch}}.`,
+    openWorld: true,
     readOnly: true,
     narrowHint: 'Ask for fewer results (max_results) or a more specific query.',
     args: z.strictObject({

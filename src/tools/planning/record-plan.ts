@@ -3,8 +3,13 @@ import { defineTool, ToolError, type AnyTool, type JsonObject } from '../tool.ts
 import type { PlanMode } from './plan-recorder.ts';
 
 /** The tools plan-first holds back: anything that changes state and is not session bookkeeping. */
-export function planGated(t: Pick<AnyTool, 'readOnly' | 'lifecycle'>): boolean {
-  return !t.readOnly && t.lifecycle !== true;
+/**
+ * What plan-first holds back until a plan is recorded: every tool that changes
+ * state, and every MCP tool, read-only or not — an MCP namespace is a reach into
+ * another system and is deliberately not plan-exempt.
+ */
+export function planGated(t: { readonly name: string; readonly readOnly: boolean; readonly lifecycle?: boolean | undefined }): boolean {
+  return t.name.startsWith('mcp.') || (!t.readOnly && t.lifecycle !== true);
 }
 
 const TAIL =

@@ -10,6 +10,7 @@ export const globTool = defineTool({
   name: 'glob',
   description,
   readOnly: true,
+  digest: true,
   narrowHint: 'Narrow `path` or make `pattern` more specific.',
   args: z.strictObject({
     pattern: z.string().min(1).describe('File-name pattern, e.g. "*.go"; with a "/" it matches the relative path, e.g. "cmd/**/main.go".'),

@@ -23,6 +23,7 @@ export const grepTool = defineTool({
   name: 'grep',
   description,
   readOnly: true,
+  digest: true,
   narrowHint: 'Narrow the pattern, `path` or `include`.',
   args: z.strictObject({
     pattern: z.string().min(1).describe('Regular expression (RE2 syntax) matched against each line.'),

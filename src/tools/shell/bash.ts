@@ -47,6 +47,8 @@ export function bashTool(mode: SearchGateMode) {
     name: 'bash',
     description: (registered) => describe(mode, registered),
     readOnly: false,
+    destructive: true,
+    openWorld: true,
     narrowHint: 'Narrow the command, or filter its output (… | tail -n 50, … | grep -v noise).',
     aliases: { timeout_seconds: 'timeout' },
     args: z.strictObject({

@@ -7,6 +7,7 @@ export const terminalKillTool = defineTool({
   name: 'terminal_kill',
   description: `Stop a background terminal and everything it started: SIGTERM to its process group, then SIGKILL if it is still there after ${TERMINAL_DEFAULTS.grace_ms / 1000} s. Set \`force\` to SIGKILL at once. Returns how it ended and the end of its output.`,
   readOnly: false,
+  destructive: true,
   requires: 'bash',
   narrowHint: '',
   args: z.strictObject({

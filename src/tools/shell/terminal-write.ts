@@ -7,6 +7,7 @@ export const terminalWriteTool = defineTool({
   description:
     'Send input to a background terminal\'s stdin, for programs that wait for input (a prompt, a REPL). `input` is sent exactly as given: end a line with "\\n". Set `close_stdin` to send end-of-file after it.{{#terminal_output}} Read the reply with `terminal_output`.{{/terminal_output}}',
   readOnly: false,
+  destructive: true,
   requires: 'bash',
   narrowHint: '',
   args: z.strictObject({

@@ -1,0 +1,88 @@
+import { isIP } from 'node:net';
+import { createLogger } from '../log.ts';
+import { serveHttp, serveStdio } from '../mcp/serve.ts';
+import { createRuntime } from '../runtime/runtime.ts';
+import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
+import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+
+export const MCP_HELP = `Usage: core-agent mcp serve [--http HOST:PORT [--token-env NAME]] [options]
+
+Serves core-agent's catalog over MCP, so another agent can use its gated,
+capped tools. Every call takes the path a model's call takes: argument
+validation, path_scope, the permission gate, the deadline and the output caps.
+There is nobody to ask, so in ask mode a call that changes state is refused
+unless permissions.allow (or --mode / --yolo) allows it; deny rules always win.
+Tools are annotated readOnlyHint / destructiveHint / openWorldHint.
+
+  (default)            stdio: the client starts this command
+  --http HOST:PORT     Streamable HTTP (stateless) at http://HOST:PORT/mcp;
+                       port 0 picks a free one (printed on stdout)
+  --token-env NAME     require "Authorization: Bearer <value of NAME>";
+                       required when HOST is not a loopback address
+  --mode MODE | --yolo permission mode (default ask)             [env CORE_AGENT_MODE]
+
+${COMMON_OPTIONS_HELP}`;
+
+export async function mcpCommand(argv: string[], io: Io): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
+    io.out(`${MCP_HELP}\n`);
+    return sub === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (sub !== 'serve') throw new UsageError(`unknown command "mcp ${sub}"`, 'mcp');
+  const { values, positionals } = parse(
+    rest,
+    { ...commonOptions, ...modeOptions, http: { type: 'string' }, 'token-env': { type: 'string' } },
+    'mcp serve',
+  );
+  if (values.help) {
+    io.out(`${MCP_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'mcp serve');
+  const listen = values.http === undefined ? undefined : hostPort(values.http);
+  const tokenEnv = values['token-env'];
+  const token = tokenEnv === undefined ? undefined : io.env[tokenEnv];
+  if (tokenEnv !== undefined && !token) throw new UsageError(`--token-env: ${tokenEnv} is not set`, 'mcp serve');
+  if (tokenEnv !== undefined && !listen) throw new UsageError('--token-env is for --http', 'mcp serve');
+  if (listen && !token && !isLoopback(listen.host)) {
+    throw new UsageError(
+      `serving on ${listen.host} (not loopback) needs --token-env: anyone who can reach it could call the tools`,
+      'mcp serve',
+    );
+  }
+
+  const flags = flagSettings(values);
+  const logger = createLogger(flags.logLevel ?? 'warn');
+  const rt = await createRuntime({ flags, env: io.env, logger });
+  try {
+    if (!listen) {
+      await serveStdio(rt.catalog, rt.dispatcher);
+      return EXIT.ok;
+    }
+    const http = await serveHttp(rt.catalog, rt.dispatcher, { ...listen, token, logger });
+    const addr = http.address();
+    const port = typeof addr === 'object' && addr ? addr.port : listen.port;
+    const shown = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+    io.out(`core-agent MCP server on http://${shown}:${port}/mcp\n`);
+    await new Promise<void>((resolve) => {
+      for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => http.close(() => resolve()));
+    });
+    return EXIT.ok;
+  } finally {
+    await rt.session.close();
+  }
+}
+
+function hostPort(text: string): { host: string; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text);
+  const port = Number(m?.[3]);
+  if (!m || port > 65535) throw new UsageError(`--http: expected HOST:PORT (e.g. 127.0.0.1:8765), not "${text}"`, 'mcp serve');
+  return { host: m[1] ?? m[2]!, port };
+}
+
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}

@@ -1,0 +1,95 @@
+import * as z from 'zod/v4';
+
+/**
+ * MCP server declarations: one schema for `.agents/mcp.json` and a recipe's
+ * `mcp:` key. Strict like the recipe, so a misspelt `read_onyl` is an error with
+ * its position rather than a server quietly treated as writable.
+ */
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, e.g. GITHUB_TOKEN');
+const seconds = (max: number, what: string) => z.number().positive().max(max).optional().describe(what);
+
+/** `${NAME}` or `${env:NAME}` in env and header values, expanded from core-agent's environment at start. */
+export const ENV_REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+
+export const mcpServerSchema = z
+  .strictObject({
+    transport: z.enum(['stdio', 'http']).optional().describe('stdio (a command) or http (Streamable HTTP); inferred from command / url.'),
+    command: z.string().min(1).optional().describe('stdio: the program to start.'),
+    args: z.array(z.string()).optional().describe('stdio: its arguments.'),
+    env: z
+      .record(envName, z.string())
+      .optional()
+      .describe(
+        'stdio: variables for the server, on top of a minimal base (HOME, PATH, USER, …); core-agent’s own environment is NOT passed on. Values may use ${NAME}.',
+      ),
+    cwd: z.string().optional().describe('stdio: working directory (default: the workspace).'),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (u) => !/^[a-z]+:\/\/[^/]*@/i.test(u),
+        'no user:password@ in the URL (it would show in errors); use headers or bearer_token_env',
+      )
+      .optional()
+      .describe('http: the Streamable HTTP endpoint.'),
+    headers: z.record(z.string(), z.string()).optional().describe('http: extra request headers. Values may use ${NAME}.'),
+    bearer_token_env: envName.optional().describe('http: send "Authorization: Bearer <value of this variable>".'),
+    google_auth: z
+      .strictObject({
+        scopes: z
+          .array(z.url())
+          .min(1)
+          .describe('OAuth scopes, e.g. https://www.googleapis.com/auth/cloud-platform (no default: ask for the least you need).'),
+      })
+      .optional()
+      .describe(
+        'http: Google Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud ADC, the metadata server / GKE Workload Identity) for Google-hosted MCP endpoints.',
+      ),
+    read_only: z
+      .boolean()
+      .optional()
+      .describe('Every tool of this server changes nothing: calls run without approval, concurrently, and may be polled.'),
+    poll_allow: z.array(z.string().min(1)).optional().describe('Tools of this server that are read-only even without readOnlyHint.'),
+    tools: z
+      .strictObject({
+        allow: z.array(z.string().min(1)).optional().describe('Register only these tools of the server.'),
+        deny: z.array(z.string().min(1)).optional().describe('Never register these (wins over allow).'),
+      })
+      .optional(),
+    startup_timeout_seconds: seconds(600, 'Connect and list tools within this (default 30).'),
+    call_timeout_seconds: seconds(3600, 'One tool call within this (default 120).'),
+    digest: z.boolean().optional().describe('false: never digest this server’s responses (the output caps still apply).'),
+    disabled: z.boolean().optional().describe('Declared but not started.'),
+  })
+  .superRefine((s, ctx) => {
+    const transport = s.transport ?? (s.url ? 'http' : 'stdio');
+    const wrong = (key: keyof typeof s, why: string) => {
+      if (s[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: why });
+    };
+    if (transport === 'stdio') {
+      if (!s.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs command (or give url for http)' });
+      for (const k of ['url', 'headers', 'bearer_token_env', 'google_auth'] as const)
+        wrong(k, `${k} is for http servers; this one is stdio`);
+    } else {
+      if (!s.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'an http server needs url' });
+      for (const k of ['command', 'args', 'env', 'cwd'] as const) wrong(k, `${k} is for stdio servers; this one is http`);
+    }
+  });
+
+export const mcpConfigSchema = z
+  .strictObject({
+    version: z.literal(1).optional().describe('The schema version (1).'),
+    digest: z.boolean().optional().describe('false turns the digest layer off for the run, like --no-mcp-digest (default true).'),
+    servers: z
+      .record(
+        z.string().regex(SERVER_NAME, 'a server name is letters, digits, - and _ (at most 32), e.g. kubernetes, gke'),
+        mcpServerSchema,
+      )
+      .optional()
+      .describe('MCP servers by name; their tools are mcp.<name>.<tool> in permission rules.'),
+  })
+  .describe('MCP servers as tool sources (the same shape as .agents/mcp.json).');
+
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+export type McpConfig = z.output<typeof mcpConfigSchema>;

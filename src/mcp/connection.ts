@@ -1,0 +1,275 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Readable } from 'node:stream';
+import { ENV_REFERENCE, type McpServerConfig } from '../config/mcp-schema.ts';
+import { silentLogger, withFields, type Logger } from '../log.ts';
+import { ToolError } from '../tools/tool.ts';
+import { loadSdk } from './sdk.ts';
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+/** Restart delays after the first (immediate) attempt; the last repeats. */
+const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+/** The variables a stdio server gets from core-agent's environment; anything else must be declared. */
+const BASE_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR'];
+
+/** The server is down or went away: a model-visible refusal like any tool error. */
+export class McpUnavailableError extends ToolError {}
+
+export interface ConnectionOptions {
+  name: string;
+  config: McpServerConfig;
+  /** Where a stdio server starts when it declares no cwd. */
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  logger?: Logger;
+  /** Called with the server's tool list after every (re)connect and tools/list_changed. */
+  onTools: (tools: Tool[]) => void;
+}
+
+type State =
+  | { kind: 'idle' }
+  | { kind: 'connecting'; ready: Promise<void> }
+  | { kind: 'up'; client: Client }
+  | { kind: 'down'; error: string; retryAt: number; timer: NodeJS.Timeout }
+  | { kind: 'closed' };
+
+/**
+ * One MCP server: connects (spawning a stdio server or opening a Streamable HTTP
+ * session), lists its tools, follows tools/list_changed, and restarts it with
+ * backoff when it exits or stops answering. A call on a server that is down
+ * fails at once with the reason; the session goes on.
+ */
+export class McpConnection {
+  private state: State = { kind: 'idle' };
+  private failures = 0;
+  private readonly log: Logger;
+  /** The last lines a stdio server wrote to stderr, for error messages. */
+  private stderrTail: string[] = [];
+
+  constructor(private readonly opts: ConnectionOptions) {
+    this.log = withFields(opts.logger ?? silentLogger, { mcp_server: opts.name });
+  }
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  get status(): string {
+    const s = this.state;
+    return s.kind === 'down' ? `down: ${s.error}` : s.kind;
+  }
+
+  /** Connect now; rejects with the reason when the first attempt fails (a retry is already scheduled). */
+  start(): Promise<void> {
+    if (this.state.kind === 'up') return Promise.resolve();
+    if (this.state.kind === 'connecting') return this.state.ready;
+    return this.connect();
+  }
+
+  /**
+   * One tools/call. When the connection drops under it (the server exited), a
+   * read-only call is sent once more to the restarted server — repeating it
+   * changes nothing — and any other call fails, since it may have run.
+   */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, opts: { readOnly: boolean }): Promise<CallToolResult> {
+    const timeout = (this.opts.config.call_timeout_seconds ?? DEFAULT_CALL_TIMEOUT_MS / 1000) * 1000;
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.ready();
+      try {
+        return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout })) as CallToolResult;
+      } catch (err) {
+        const message = (err as Error).message ?? String(err);
+        const dropped = /connection closed/i.test(message) || !(this.state.kind === 'up' && this.state.client === client);
+        if (!dropped) {
+          // Timed out: a server that no longer answers a ping is hung, and is restarted.
+          if (/timed out|timeout/i.test(message)) void this.checkAlive(client);
+          throw err;
+        }
+        if (this.state.kind === 'up' && this.state.client === client) this.onClosed(client);
+        if (!opts.readOnly || attempt > 1 || signal.aborted) {
+          throw new McpUnavailableError(`server "${this.name}" went away during the call (${message}); it is being restarted`);
+        }
+        this.log.info({ tool }, 'retrying a read-only call on the restarted server');
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    const s = this.state;
+    this.state = { kind: 'closed' };
+    if (s.kind === 'down') clearTimeout(s.timer);
+    if (s.kind === 'up') await s.client.close().catch(() => {});
+  }
+
+  /** The client, reconnecting first if the server went away. */
+  private async ready(): Promise<Client> {
+    const s = this.state;
+    if (s.kind === 'up') return s.client;
+    if (s.kind === 'closed') throw new McpUnavailableError(`server "${this.name}" is shut down`);
+    if (s.kind === 'down') {
+      const wait = Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000));
+      throw new McpUnavailableError(`server "${this.name}" is down (${s.error}); next restart attempt in ${wait} s`);
+    }
+    await (s.kind === 'connecting' ? s.ready : this.connect());
+    const now = this.state;
+    if (now.kind !== 'up') throw new McpUnavailableError(`server "${this.name}" is not available (${this.status})`);
+    return now.client;
+  }
+
+  private connect(): Promise<void> {
+    const ready = this.connectOnce().then(
+      (client) => {
+        if (this.state.kind === 'closed') {
+          void client.close();
+          return;
+        }
+        this.failures = 0;
+        this.state = { kind: 'up', client };
+      },
+      (err: unknown) => {
+        const message = (err as Error).message ?? String(err);
+        if (this.state.kind !== 'closed') this.scheduleRetry(message);
+        throw new McpUnavailableError(`server "${this.name}" did not start: ${message}`);
+      },
+    );
+    this.state = { kind: 'connecting', ready: ready.catch(() => {}) };
+    return ready;
+  }
+
+  private scheduleRetry(error: string): void {
+    const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]!;
+    this.failures += 1;
+    this.log.warn({ error, retry_in_ms: delay }, 'MCP server unavailable; will retry');
+    const timer = setTimeout(() => void this.connect().catch(() => {}), delay);
+    timer.unref();
+    this.state = { kind: 'down', error, retryAt: Date.now() + delay, timer };
+  }
+
+  private async connectOnce(): Promise<Client> {
+    const sdk = await loadSdk();
+    const cfg = this.opts.config;
+    const client = new sdk.Client({ name: 'core-agent', version: __CORE_AGENT_VERSION__ }, { capabilities: {} });
+    const transport = await this.transport(sdk);
+    const timeout = (cfg.startup_timeout_seconds ?? DEFAULT_STARTUP_TIMEOUT_MS / 1000) * 1000;
+    const signal = AbortSignal.timeout(timeout);
+    try {
+      await client.connect(transport, { timeout, signal });
+      client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
+        void this.refreshTools(client).catch((err: unknown) => this.log.warn({ error: (err as Error).message }, 'tools/list failed'));
+      });
+      await this.refreshTools(client, signal);
+    } catch (err) {
+      await client.close().catch(() => {});
+      const why = (err as Error).message ?? String(err);
+      throw new Error(this.lastWords() ? `${why} — stderr: ${this.lastWords()}` : why);
+    }
+    client.onclose = () => this.onClosed(client);
+    this.log.info('MCP server connected');
+    return client;
+  }
+
+  private async refreshTools(client: Client, signal?: AbortSignal): Promise<void> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, signal ? { signal } : undefined);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.opts.onTools(tools);
+  }
+
+  private onClosed(client: Client): void {
+    if (this.state.kind !== 'up' || this.state.client !== client) return;
+    const why = this.lastWords() || 'connection closed';
+    this.log.warn({ reason: why }, 'MCP server went away; restarting');
+    // The first restart is immediate: a server killed once should be back for the next call.
+    void this.connect().catch(() => {});
+  }
+
+  private async checkAlive(client: Client): Promise<void> {
+    try {
+      await client.ping({ timeout: 5_000 });
+    } catch {
+      if (this.state.kind !== 'up' || this.state.client !== client) return;
+      this.log.warn('MCP server does not answer a ping after a timed-out call; restarting it');
+      this.state = { kind: 'idle' };
+      await client.close().catch(() => {});
+      void this.connect().catch(() => {});
+    }
+  }
+
+  private async transport(sdk: Awaited<ReturnType<typeof loadSdk>>): Promise<Transport> {
+    const cfg = this.opts.config;
+    if (cfg.url) {
+      const headers = await this.httpHeaders(sdk);
+      return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } });
+    }
+    const env: Record<string, string> = {};
+    for (const k of BASE_ENV) if (this.opts.env[k] !== undefined) env[k] = this.opts.env[k]!;
+    for (const [k, v] of Object.entries(cfg.env ?? {})) env[k] = this.expand(v, `env.${k}`);
+    const transport = new sdk.StdioClientTransport({
+      command: cfg.command!,
+      args: cfg.args ?? [],
+      env,
+      cwd: cfg.cwd ?? this.opts.workspace,
+      stderr: 'pipe',
+    });
+    this.stderrTail = [];
+    this.collectStderr(transport.stderr as Readable | null);
+    return transport;
+  }
+
+  private async httpHeaders(sdk: Awaited<ReturnType<typeof loadSdk>>): Promise<Record<string, string>> {
+    const cfg = this.opts.config;
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(cfg.headers ?? {})) headers[k] = this.expand(v, `headers.${k}`);
+    if (cfg.bearer_token_env) {
+      const token = this.opts.env[cfg.bearer_token_env];
+      if (!token) throw new Error(`bearer_token_env: ${cfg.bearer_token_env} is not set`);
+      headers.Authorization = `Bearer ${token}`;
+    }
+    if (cfg.google_auth) {
+      // Application Default Credentials: a key file, gcloud's ADC, or the metadata
+      // server (GKE Workload Identity). A fresh token per connection; the library caches it.
+      const auth = new sdk.GoogleAuth({ scopes: cfg.google_auth.scopes });
+      const token = await auth.getAccessToken().catch((err: unknown) => {
+        throw new Error(`Google credentials: ${(err as Error).message.split('\n')[0]}`);
+      });
+      if (!token) throw new Error('Google credentials produced no access token');
+      headers.Authorization = `Bearer ${token}`;
+    }
+    return headers;
+  }
+
+  /** `${NAME}` / `${env:NAME}` from core-agent's environment; an unset name is an error, never "". */
+  private expand(value: string, where: string): string {
+    return value.replace(ENV_REFERENCE, (_m, name: string) => {
+      const v = this.opts.env[name];
+      if (v === undefined) throw new Error(`${where}: \${${name}} is not set`);
+      return v;
+    });
+  }
+
+  private collectStderr(stream: Readable | null): void {
+    if (!stream) return;
+    let partial = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line.trim() === '') continue;
+        this.stderrTail.push(line.slice(0, 500));
+        if (this.stderrTail.length > 5) this.stderrTail.shift();
+        this.log.debug({ stderr: line.slice(0, 2000) }, 'MCP server stderr');
+      }
+    });
+  }
+
+  private lastWords(): string {
+    return this.stderrTail.at(-1) ?? '';
+  }
+}

@@ -1,0 +1,90 @@
+import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
+import type { McpServerConfig } from '../config/mcp-schema.ts';
+import { ToolError, type AnyTool, type JsonObject, type JsonValue } from '../tools/tool.ts';
+import type { McpConnection } from './connection.ts';
+import { canonicalName } from './names.ts';
+
+/** The server validates arguments against its own schema; here they only have to be an object. */
+const ANY_OBJECT = z.record(z.string(), z.unknown());
+
+/**
+ * Read-only — so it runs without approval, concurrently, and may be polled — when
+ * the server says so (readOnlyHint), or the operator does (read_only: true on the
+ * server, or the tool in poll_allow). The hint is trusted because the operator
+ * chose the server; a server that lies about it is a server to leave undeclared.
+ */
+export function isReadOnly(cfg: McpServerConfig, tool: Tool): boolean {
+  return cfg.read_only === true || (cfg.poll_allow ?? []).includes(tool.name) || tool.annotations?.readOnlyHint === true;
+}
+
+/** One MCP tool as a catalog entry: the same dispatch path, gate, caps and digest as a built-in. */
+export function mcpToolDefinition(server: string, cfg: McpServerConfig, tool: Tool, connection: McpConnection): AnyTool {
+  const name = canonicalName(server, tool.name);
+  const readOnly = isReadOnly(cfg, tool);
+  return {
+    name,
+    description: tool.description ?? tool.annotations?.title ?? tool.title ?? `${tool.name} (MCP server ${server})`,
+    args: ANY_OBJECT,
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    readOnly,
+    destructive: tool.annotations?.destructiveHint === true,
+    openWorld: tool.annotations?.openWorldHint !== false,
+    digest: cfg.digest !== false,
+    narrowHint: 'Ask the tool for less (a filter, a namespace, a limit), if it takes one.',
+    async run(args, ctx) {
+      const result = await connection.call(tool.name, args as Record<string, unknown>, ctx.signal, { readOnly });
+      const shown = resultForModel(result);
+      if (result.isError === true) throw new ToolError(errorText(shown));
+      return shown;
+    },
+  };
+}
+
+/**
+ * What the model reads of a CallToolResult. Structured content when there is
+ * some (its text twin is, by the spec, the same data serialised); one text block
+ * as `text`; several blocks as `content`. Binary data is described, not inlined.
+ */
+export function resultForModel(result: CallToolResult): JsonObject {
+  const blocks = (result.content ?? []).map(simplify);
+  if (result.structuredContent !== undefined) {
+    const other = blocks.filter((b) => b.type !== 'text');
+    return { structured: result.structuredContent as JsonObject, ...(other.length > 0 ? { content: other } : {}) };
+  }
+  const only = blocks[0];
+  if (blocks.length === 1 && only?.type === 'text') return { text: only.text as string };
+  return { content: blocks };
+}
+
+function simplify(block: ContentBlock): JsonObject {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+    case 'audio':
+      return { type: block.type, mimeType: block.mimeType, bytes: Math.floor((block.data.length * 3) / 4), note: 'binary data not shown' };
+    case 'resource': {
+      const r = block.resource;
+      return 'text' in r
+        ? { type: 'resource', uri: r.uri, text: r.text }
+        : { type: 'resource', uri: r.uri, mimeType: r.mimeType ?? null, note: 'binary data not shown' };
+    }
+    case 'resource_link':
+      return { type: 'resource_link', uri: block.uri, name: block.name, ...(block.description ? { description: block.description } : {}) };
+    default:
+      return { type: String((block as { type: unknown }).type), note: 'content type not shown' };
+  }
+}
+
+function errorText(shown: JsonObject): string {
+  if (typeof shown.text === 'string') return shown.text;
+  const texts = ((shown.content as JsonValue[] | undefined) ?? [])
+    .map((b) => (b && typeof b === 'object' && !Array.isArray(b) && typeof b.text === 'string' ? b.text : ''))
+    .filter((t) => t.length > 0);
+  const text = texts.length > 0 ? texts.join('\n') : JSON.stringify(shown);
+  // Errors skip the output caps, so a server that fails verbosely is cut here.
+  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length} chars in all)` : text;
+}
+
+const MAX_ERROR_CHARS = 8_000;

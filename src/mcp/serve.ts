@@ -1,0 +1,102 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import type { Logger } from '../log.ts';
+import type { Catalog } from '../tools/catalog.ts';
+import type { Dispatcher } from '../tools/dispatch.ts';
+import { loadSdk, type Sdk } from './sdk.ts';
+
+/**
+ * core-agent's catalog as an MCP server. Every call goes through the
+ * dispatcher — argument validation, path_scope, the permission gate (headless:
+ * whatever would need a person's approval is refused), the deadline, the output
+ * caps — so serving adds no way round any of them.
+ */
+export function catalogServer(sdk: Sdk, catalog: Catalog, dispatcher: Dispatcher): Server {
+  const server = new sdk.Server(
+    { name: 'core-agent', version: __CORE_AGENT_VERSION__ },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
+    tools: catalog.list().map((t) => ({
+      name: t.modelName,
+      description: t.description,
+      inputSchema: t.inputSchema as { type: 'object' },
+      annotations: {
+        readOnlyHint: t.readOnly,
+        destructiveHint: t.def.destructive === true,
+        openWorldHint: t.def.openWorld === true,
+      },
+    })),
+  }));
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    const outcome = await dispatcher.call(req.params.name, req.params.arguments ?? {}, extra.signal);
+    if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error }] };
+    return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }], structuredContent: outcome.result };
+  });
+  return server;
+}
+
+export async function serveStdio(catalog: Catalog, dispatcher: Dispatcher): Promise<void> {
+  const sdk = await loadSdk();
+  const server = catalogServer(sdk, catalog, dispatcher);
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  catalog.onChange(() => void server.sendToolListChanged().catch(() => {}));
+  await server.connect(new sdk.StdioServerTransport());
+  // The client closing stdin ends the session.
+  process.stdin.once('end', () => void server.close());
+  await closed;
+}
+
+export interface HttpServeOptions {
+  host: string;
+  port: number;
+  /** Required from every client as `Authorization: Bearer <token>` when set. */
+  token?: string | undefined;
+  logger: Logger;
+}
+
+/**
+ * Stateless Streamable HTTP at /mcp on plain node:http: each POST gets a fresh
+ * server and transport over the same catalog and dispatcher (one session's
+ * gate, plans and todo list, shared by every client of this process).
+ */
+export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: HttpServeOptions): Promise<HttpServer> {
+  const sdk = await loadSdk();
+  const http = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname !== '/mcp')
+        return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: the endpoint is /mcp\n');
+      if (opts.token !== undefined && !authorized(req, opts.token)) {
+        return void res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('unauthorized\n');
+      }
+      if (req.method !== 'POST') {
+        return void res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('stateless server: POST only\n');
+      }
+      const server = catalogServer(sdk, catalog, dispatcher);
+      const transport = new sdk.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    })().catch((err: unknown) => {
+      opts.logger.error({ error: (err as Error).message }, 'MCP request failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error\n');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port, opts.host, () => resolve());
+  });
+  return http;
+}
+
+function authorized(req: IncomingMessage, token: string): boolean {
+  const given = Buffer.from(req.headers.authorization ?? '');
+  const wanted = Buffer.from(`Bearer ${token}`);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}

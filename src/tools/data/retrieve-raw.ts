@@ -1,0 +1,23 @@
+import * as z from 'zod/v4';
+import { defineTool, ToolError, type JsonValue } from '../tool.ts';
+import description from './retrieve-raw.md';
+
+export const retrieveRawTool = defineTool({
+  name: 'retrieve_raw',
+  description,
+  readOnly: true,
+  narrowHint: 'The raw payload is larger than the output caps allow; narrow the original call instead.',
+  args: z.strictObject({
+    call_id: z
+      .string()
+      .regex(/^raw_[1-9][0-9]*$/, 'a call_id as a digest gives it, e.g. "raw_3"')
+      .describe('The call_id from a digested result.'),
+  }),
+  async run(args, ctx) {
+    const digests = ctx.session.digests;
+    if (!digests) throw new ToolError('the digest layer is off in this run, so there is nothing to retrieve');
+    const found = digests.retrieve(args.call_id);
+    if (!found) throw new ToolError(`no digested result with call_id "${args.call_id}" in this session`);
+    return { call_id: args.call_id, tool: found.tool, raw: JSON.parse(found.rawJson) as JsonValue };
+  },
+});

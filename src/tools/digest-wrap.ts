@@ -1,0 +1,61 @@
+import { DIGEST_THRESHOLD_BYTES, digestValue, jsonSize } from './digest.ts';
+import type { JsonObject } from './tool.ts';
+
+/** Where the raw payload behind a digest is kept for retrieve_raw (the session's event log). */
+export interface RawStore {
+  /**
+   * Keep a payload; returns its call_id, `raw_<n>` numbered within the session —
+   * predictable on purpose, so a replay script can name the digest it retrieves.
+   */
+  put(tool: string, rawJson: string): string;
+  get(callId: string): { tool: string; rawJson: string } | undefined;
+}
+
+/** Room left in the threshold for the envelope around the digest (call_id, sizes, note). */
+const ENVELOPE_BYTES = 420;
+
+const NOTE =
+  'Structural digest of a large result: long strings are cut (…<truncated, N chars>), long arrays keep their first and last items ' +
+  '(_summary with total and dropped), deep subtrees are elided; identifiers, names, statuses and paths are kept whole. ' +
+  'Treat it as authoritative. Only if a field you need is marked truncated, call retrieve_raw with this call_id ' +
+  '(it puts the whole payload back into context), or narrow the call instead.';
+
+/**
+ * The digest layer: a result above the threshold (8,000 bytes) is replaced by a
+ * structural digest plus a call_id, and the raw result goes to the store. Below
+ * the threshold the result is untouched, and a digest that came out no smaller
+ * than the original is discarded. Only as safe as retrieve_raw can undo it — so
+ * it exists only where a store does.
+ */
+export class DigestWrap {
+  constructor(
+    private readonly store: RawStore,
+    readonly threshold = DIGEST_THRESHOLD_BYTES,
+  ) {}
+
+  /** The digested result, or null to show the result as it is. */
+  wrap(tool: string, result: JsonObject): { shown: JsonObject; callId: string } | null {
+    const lowerBound = jsonSize(result, this.threshold);
+    if (lowerBound <= this.threshold) return null;
+    const digest = digestValue(result, this.threshold - ENVELOPE_BYTES);
+    // Compared with the real size: `lowerBound` may stop counting just past the threshold.
+    if (digest.bytes >= jsonSize(result, digest.bytes)) return null;
+    const rawJson = JSON.stringify(result);
+    const callId = this.store.put(tool, rawJson);
+    return {
+      callId,
+      shown: {
+        digest: digest.value,
+        digested: true,
+        call_id: callId,
+        raw_bytes: Buffer.byteLength(rawJson),
+        digest_bytes: digest.bytes,
+        note: NOTE,
+      },
+    };
+  }
+
+  retrieve(callId: string): { tool: string; rawJson: string } | undefined {
+    return this.store.get(callId);
+  }
+}
