@@ -1,13 +1,15 @@
 // node bench/digest-bench.ts: the cost of digesting a large MCP tool result, against
 // JSON.parse of the same bytes (the product's bar: digest ≤ 3× parse, for 10 MB).
 // Payloads are deterministic Kubernetes-like pod lists, carried as MCP results do it:
-// {content: [{type: 'text', text: '<the JSON>'}]}. The timed path is what the dispatcher
-// does with such a result: the size check, digestValue, and serialising the digest.
+// {text: '<the JSON>'} (src/mcp/mcp-tool.ts). The timed "digest" path is the size check,
+// digestValue and serialising the digest; "wrap" is the dispatcher's whole DigestWrap.wrap,
+// which also serialises the raw result once for the store (an in-memory store here).
 // Medians of RUNS runs; a table on stdout, then one `RESULTS {json}` line. Nothing asserted.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { digestValue, DIGEST_THRESHOLD_BYTES, jsonSize } from '../src/tools/digest.ts';
-import type { JsonValue } from '../src/tools/tool.ts';
+import { DigestWrap } from '../src/tools/digest-wrap.ts';
+import type { JsonObject, JsonValue } from '../src/tools/tool.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BUDGET = DIGEST_THRESHOLD_BYTES - 400;
@@ -120,13 +122,20 @@ interface Result {
   parse_ms: number;
   digest_ms: number;
   ratio: number;
+  wrap_ms: number;
+  wrap_ratio: number;
   kept_bytes: number;
   kept_ratio: number;
   level: number;
 }
 
 function measure(text: string): Result {
-  const wrapped: JsonValue = { content: [{ type: 'text', text }] };
+  const wrapped: JsonObject = { text };
+  const store = { put: (_tool: string, raw: string) => `raw_${raw.length}`, get: () => undefined };
+  const wrapper = new DigestWrap(store);
+  const wrap = () => {
+    if (!wrapper.wrap('mcp.bench.pods', wrapped)) throw new Error('not digested');
+  };
   let kept = '';
   let level = -1;
   const digest = () => {
@@ -141,11 +150,14 @@ function measure(text: string): Result {
     parse();
     digest();
   }
+  wrap();
   const parses: number[] = [];
   const digests: number[] = [];
+  const wraps: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     parses.push(time(parse));
     digests.push(time(digest));
+    wraps.push(time(wrap));
   }
   const bytes = Buffer.byteLength(text);
   const keptBytes = Buffer.byteLength(kept);
@@ -154,6 +166,8 @@ function measure(text: string): Result {
     parse_ms: median(parses),
     digest_ms: median(digests),
     ratio: median(digests) / median(parses),
+    wrap_ms: median(wraps),
+    wrap_ratio: median(wraps) / median(parses),
     kept_bytes: keptBytes,
     kept_ratio: keptBytes / bytes,
     level,
@@ -163,10 +177,10 @@ function measure(text: string): Result {
 const results = SIZES.map((size) => measure(podListText(size)));
 const fmt = (n: number, d = 1) => n.toFixed(d).padStart(9);
 console.log(`digest of an MCP-shaped pod list, budget ${BUDGET} bytes, median of ${RUNS} runs`);
-console.log('    bytes   parse ms  digest ms  digest/parse  kept bytes  kept/original  level');
+console.log('    bytes   parse ms  digest ms  digest/parse    wrap ms  wrap/parse  kept bytes  kept/original  level');
 for (const r of results) {
   console.log(
-    `${String(r.bytes).padStart(9)} ${fmt(r.parse_ms)}  ${fmt(r.digest_ms)}  ${fmt(r.ratio, 2).padStart(12)}  ${String(r.kept_bytes).padStart(10)}  ${r.kept_ratio.toExponential(2).padStart(13)}  ${String(r.level).padStart(5)}`,
+    `${String(r.bytes).padStart(9)} ${fmt(r.parse_ms)}  ${fmt(r.digest_ms)}  ${fmt(r.ratio, 2).padStart(12)}  ${fmt(r.wrap_ms)}  ${fmt(r.wrap_ratio, 2).padStart(10)}  ${String(r.kept_bytes).padStart(10)}  ${r.kept_ratio.toExponential(2).padStart(13)}  ${String(r.level).padStart(5)}`,
   );
 }
 console.log(`RESULTS ${JSON.stringify(results)}`);

@@ -97,12 +97,14 @@ function harness(script: string, args: string[]): { ms: number; maxRssKb: number
   return { ms: median(out.times), maxRssKb: out.maxRssKb, count: out.count };
 }
 
-async function bundleHarnesses(): Promise<{ inproc: string; baseline: string; steps: string }> {
+async function bundleHarnesses(): Promise<{ inproc: string; baseline: string; steps: string; mcp: string }> {
   const out = {
     inproc: path.join(cache, 'harness.mjs'),
     baseline: path.join(cache, 'js-baseline.mjs'),
     steps: path.join(cache, 'steps-harness.mjs'),
+    mcp: path.join(cache, 'mcp-harness.mjs'),
   };
+  await build({ ...(await esbuildOptions(path.join(root, 'bench/mcp-harness.ts'), out.mcp)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/harness.ts'), out.inproc)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/js-baseline.ts'), out.baseline)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/steps-harness.ts'), out.steps)), logLevel: 'error' });
@@ -114,7 +116,7 @@ const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed
 
 // `npm run bench -- --only steps,cold` runs a subset; the default is everything.
 const onlyArg = process.argv.indexOf('--only');
-const only = new Set(onlyArg === -1 ? ['grep', 'glob', 'cold', 'steps'] : (process.argv[onlyArg + 1] ?? '').split(','));
+const only = new Set(onlyArg === -1 ? ['grep', 'glob', 'cold', 'steps', 'digest', 'mcp'] : (process.argv[onlyArg + 1] ?? '').split(','));
 
 await mkdir(cache, { recursive: true });
 const harnesses = await bundleHarnesses();
@@ -250,6 +252,50 @@ if (only.has('steps')) {
     `steps (memory after a full GC): RSS ${mib(first[1])} at step ${first[0]} → ${mib(last[1])} at step ${last[0]}; ` +
       `JS heap in use ${mib(first[2])} → ${mib(last[2])}\n`,
   );
+}
+
+if (only.has('digest')) {
+  // bench/digest-bench.ts: its own process (Node runs the .ts directly), medians inside.
+  const r = spawnSync(node, [path.join(root, 'bench/digest-bench.ts')], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`digest bench failed: ${r.stderr}`);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULTS '));
+  const measured = JSON.parse(line!.slice('RESULTS '.length)) as Array<{
+    bytes: number;
+    parse_ms: number;
+    digest_ms: number;
+    wrap_ms: number;
+    kept_bytes: number;
+  }>;
+  for (const m of measured) {
+    const mb = `${Math.round(m.bytes / 1e6)} MB`;
+    group(
+      `digest${mb.replace(' ', '')}`,
+      [`JSON.parse, ${mb}`, { ms: m.parse_ms, maxRssKb: null }],
+      [
+        [
+          `digest of a ${mb} MCP result (kept ${m.kept_bytes} B, ${((m.kept_bytes / m.bytes) * 100).toFixed(3)}%)`,
+          { ms: m.digest_ms, maxRssKb: null },
+        ],
+        [`digest wrap incl. serialising the raw for retrieve_raw, ${mb}`, { ms: m.wrap_ms, maxRssKb: null }],
+      ],
+      { bytes: m.bytes, keptBytes: m.kept_bytes, keptRatio: m.kept_bytes / m.bytes },
+    );
+  }
+}
+
+if (only.has('mcp')) {
+  // Per-call overhead of an MCP tool through core-agent against the bare SDK client.
+  const r = spawnSync(node, [harnesses.mcp, root, cache, '2000'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`mcp harness failed: ${r.stderr}`);
+  const { cases } = JSON.parse(r.stdout) as { cases: Record<string, { bareMs: number; oursMs: number }> };
+  for (const [name, c] of Object.entries(cases)) {
+    group(
+      `mcp ${name}`,
+      [`MCP call, bare SDK client (${name})`, { ms: c.bareMs, maxRssKb: null }],
+      [[`MCP call through core-agent (${name})`, { ms: c.oursMs, maxRssKb: null }]],
+      {},
+    );
+  }
 }
 
 const table = [

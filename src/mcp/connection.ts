@@ -76,7 +76,8 @@ export class McpConnection {
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, opts: { readOnly: boolean }): Promise<CallToolResult> {
     const timeout = (this.opts.config.call_timeout_seconds ?? DEFAULT_CALL_TIMEOUT_MS / 1000) * 1000;
     for (let attempt = 1; ; attempt++) {
-      const client = await this.ready();
+      // The common case, without an extra await: the server is up.
+      const client = this.state.kind === 'up' ? this.state.client : await this.ready();
       try {
         return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout })) as CallToolResult;
       } catch (err) {

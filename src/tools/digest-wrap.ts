@@ -28,14 +28,23 @@ const NOTE =
  * it exists only where a store does.
  */
 export class DigestWrap {
-  constructor(
-    private readonly store: RawStore,
-    readonly threshold = DIGEST_THRESHOLD_BYTES,
-  ) {}
+  private readonly store: RawStore;
+  readonly threshold: number;
+
+  // Plain fields, not parameter properties: the benchmark runs this file with Node's type stripping.
+  constructor(store: RawStore, threshold = DIGEST_THRESHOLD_BYTES) {
+    this.store = store;
+    this.threshold = threshold;
+  }
 
   /** The digested result, or null to show the result as it is. */
-  wrap(tool: string, result: JsonObject): { shown: JsonObject; callId: string } | null {
-    const lowerBound = jsonSize(result, this.threshold);
+  /** The size check alone: the exact size at or below the threshold, else a figure above it. */
+  size(result: JsonObject): number {
+    return jsonSize(result, this.threshold);
+  }
+
+  /** `lowerBound` is `size(result)` when the caller has it. */
+  wrap(tool: string, result: JsonObject, lowerBound = this.size(result)): { shown: JsonObject; callId: string } | null {
     if (lowerBound <= this.threshold) return null;
     const digest = digestValue(result, this.threshold - ENVELOPE_BYTES);
     // Compared with the real size: `lowerBound` may stop counting just past the threshold.

@@ -87,7 +87,7 @@ export class Dispatcher {
     const parsedArgs = this.parseArgs(tool, rawArgs);
     if (!parsedArgs.ok) return parsedArgs;
     const args = parsedArgs.args;
-    const refused = (await def.precheck?.(args, { hasTool: (n) => this.opts.catalog.has(n) })) ?? null;
+    const refused = def.precheck ? await def.precheck(args, { hasTool: (n) => this.opts.catalog.has(n) }) : null;
     if (refused !== null) return { ok: false, error: refused };
 
     // Resolve every path the call names, so the gate and the tool see the same
@@ -101,7 +101,7 @@ export class Dispatcher {
       subjects.push(this.subjectOf(r.real));
     }
 
-    const shape = await def.gateSubjects?.(args);
+    const shape = def.gateSubjects ? await def.gateSubjects(args) : undefined;
     if (shape) subjects.push([shape.subject]);
     const decision = await this.opts.gate.check({
       ...(shape ? { commands: shape.verbs, literal: shape.literal } : {}),
@@ -112,11 +112,20 @@ export class Dispatcher {
       subjects,
     });
     if (!decision.allowed) return { ok: false, error: `${name}: permission denied: ${decision.reason}` };
-    await this.opts.afterGate?.(canonical);
+    if (this.opts.afterGate) await this.opts.afterGate(canonical);
 
     const caps = capsFor(canonical, this.opts.toolOutput);
-    const deadline = AbortSignal.timeout(this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS);
-    const callSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    // A timer cleared when the call ends: AbortSignal.timeout would leave one pending
+    // for the whole deadline after every call (thousands in a long session).
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('deadline', 'TimeoutError')),
+      this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS,
+    );
+    const onOuterAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) onOuterAbort();
+    else signal?.addEventListener('abort', onOuterAbort, { once: true });
+    const callSignal = controller.signal;
     const ctx: ToolContext = {
       workspace: this.opts.workspace,
       paths: resolved,
@@ -132,11 +141,20 @@ export class Dispatcher {
       session: this.session,
     };
 
-    const raw = await raceAbort(def.run(args, ctx), callSignal);
+    let raw: JsonObject;
+    try {
+      raw = await raceAbort(def.run(args, ctx), callSignal);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onOuterAbort);
+    }
     // Digest before the caps: the digest summarises the whole result, where the caps would keep only its head.
-    const digested = def.digest ? this.session.digests?.wrap(canonical, raw) : null;
+    const digests = def.digest ? this.session.digests : undefined;
+    const size = digests?.size(raw);
+    const digested = digests && size !== undefined && size > digests.threshold ? digests.wrap(canonical, raw, size) : null;
     if (digested) return { ok: true, result: applyCaps(digested.shown, caps, def.narrowHint), rawRef: digested.callId };
-    const result = applyCaps(raw, caps, def.narrowHint);
+    // At or below the threshold the size is exact, and the caps need not measure again.
+    const result = applyCaps(raw, caps, def.narrowHint, digests && size! <= digests.threshold ? size : undefined);
     return result === raw ? { ok: true, result } : { ok: true, result, raw };
   }
 

@@ -76,9 +76,11 @@ interface Budget {
  * The result says `truncated: true` and its `note` tells the model how to
  * narrow the call.
  */
-export function applyCaps(result: JsonObject, caps: OutputCaps, narrowHint: string): JsonObject {
+export function applyCaps(result: JsonObject, caps: OutputCaps, narrowHint: string, knownBytes?: number): JsonObject {
+  const bytes = knownBytes ?? byteLength(result);
+  // Every counted line takes at least one byte of the encoding, so a small result needs no count.
+  if (bytes <= caps.maxBytes && bytes <= caps.maxLines) return result;
   const lines = countLines(result);
-  const bytes = byteLength(result);
   if (lines <= caps.maxLines && bytes <= caps.maxBytes) return result;
 
   // Binary search for the largest character budget whose encoding fits: JSON
