@@ -111,7 +111,7 @@ async function bundleHarnesses(): Promise<{ inproc: string; baseline: string; st
   return out;
 }
 
-const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const fmt = (ms: number) => `${ms < 1 ? ms.toFixed(3) : ms.toFixed(1)} ms`;
 const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed(0)} MiB`);
 
 // `npm run bench -- --only steps,cold` runs a subset; the default is everything.

@@ -1,6 +1,4 @@
-import { isIP } from 'node:net';
 import { createLogger } from '../log.ts';
-import { serveHttp, serveStdio } from '../mcp/serve.ts';
 import { createRuntime } from '../runtime/runtime.ts';
 import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
@@ -55,6 +53,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   const flags = flagSettings(values);
   const logger = createLogger(flags.logLevel ?? 'warn');
   const rt = await createRuntime({ flags, env: io.env, logger });
+  const { serveHttp, serveStdio } = await import('../mcp/serve.ts');
   try {
     if (!listen) {
       await serveStdio(rt.catalog, rt.dispatcher);
@@ -82,7 +81,5 @@ function hostPort(text: string): { host: string; port: number } {
 }
 
 function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

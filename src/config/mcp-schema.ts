@@ -11,6 +11,13 @@ const seconds = (max: number, what: string) => z.number().positive().max(max).op
 /** `${NAME}` or `${env:NAME}` in env and header values, expanded from core-agent's environment at start. */
 export const ENV_REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** An http(s) URL with no user:password@ — credentials in a URL end up in errors and logs. */
+export function credentialFreeUrl(where: string) {
+  return z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), `no user:password@ in the URL (it would show in errors); ${where}`);
+}
+
 export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 
 export const mcpServerSchema = z

@@ -4,7 +4,7 @@ import { UrlScope, UrlScopeError } from '../net/url-scope.ts';
 import { PERMISSION_MODES } from '../permissions/gate.ts';
 import { parseRule, ruleToolName } from '../permissions/rules.ts';
 import { unknownName } from './did-you-mean.ts';
-import { mcpConfigSchema } from './mcp-schema.ts';
+import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from './tool-names.ts';
 
 /**
@@ -188,12 +188,7 @@ function buildRecipeSchema() {
           provider: z
             .enum(['searxng', 'brave'])
             .describe('searxng (a SearXNG instance with JSON output on) or brave (the Brave Search API).'),
-          url: z
-            .url({ protocol: /^https?$/ })
-            .refine(
-              (u) => !/^[a-z]+:\/\/[^/]*@/i.test(u),
-              'no user:password@ in the URL (it would show in errors); put a key in api_key_env',
-            )
+          url: credentialFreeUrl('put a key in api_key_env')
             .optional()
             .describe('The SearXNG instance, or another Brave API base (default https://api.search.brave.com).'),
           api_key_env: envName.optional().describe('The variable holding the API key (required for brave; a bearer token for searxng).'),

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /** What every provider accepts as a function name (Gemini, OpenAI and Anthropic agree on this subset). */
 export const MODEL_NAME_LIMIT = 64;
 const LEGAL = /^[A-Za-z0-9_-]+$/;
@@ -7,7 +5,20 @@ const LEGAL = /^[A-Za-z0-9_-]+$/;
 /** The canonical name of an MCP tool: what permission rules and recipes say. */
 export const canonicalName = (server: string, tool: string) => `mcp.${server}.${tool}`;
 
-const hash = (s: string, n: number) => createHash('sha256').update(s).digest('hex').slice(0, n);
+/**
+ * `n` hex digits of FNV-1a over `s`, 8 per seed. Not cryptographic, and needs not be:
+ * collisions are caught by `taken` below. Pure JS, because node:crypto costs every
+ * start-up ~10 ms to import.
+ */
+function hash(s: string, n: number): string {
+  let out = '';
+  for (let seed = 0; out.length < n; seed++) {
+    let h = (0x811c9dc5 ^ Math.imul(seed, 0x9e3779b1)) >>> 0;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+    out += h.toString(16).padStart(8, '0');
+  }
+  return out.slice(0, n);
+}
 
 /**
  * The name the model sees for `mcp.<server>.<tool>`: `<server>_<tool>` when that is

@@ -1,7 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from '../log.ts';
 import type { Catalog } from '../tools/catalog.ts';
 import type { Dispatcher } from '../tools/dispatch.ts';
@@ -64,6 +63,14 @@ export interface HttpServeOptions {
  */
 export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: HttpServeOptions): Promise<HttpServer> {
   const sdk = await loadSdk();
+  // Loaded here: node:http and node:crypto would cost every other command's start-up.
+  const { createServer } = await import('node:http');
+  const { timingSafeEqual } = await import('node:crypto');
+  const authorized = (req: IncomingMessage, token: string): boolean => {
+    const given = Buffer.from(req.headers.authorization ?? '');
+    const wanted = Buffer.from(`Bearer ${token}`);
+    return given.length === wanted.length && timingSafeEqual(given, wanted);
+  };
   const http = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -93,10 +100,4 @@ export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: 
     http.listen(opts.port, opts.host, () => resolve());
   });
   return http;
-}
-
-function authorized(req: IncomingMessage, token: string): boolean {
-  const given = Buffer.from(req.headers.authorization ?? '');
-  const wanted = Buffer.from(`Bearer ${token}`);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }

@@ -1,18 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRecipe, parseRecipe, RecipeError } from '../../src/config/load-recipe.ts';
+import { loadRecipe, parseRecipe } from '../../src/config/load-recipe.ts';
 import { recipeJsonSchema } from '../../src/config/recipe-schema.ts';
+import { recipeProblems } from '../helpers/recipe.ts';
 import { tempDir } from '../helpers/workspace.ts';
 
 async function problems(text: string): Promise<string[]> {
-  try {
-    await parseRecipe(text, 'r.yaml');
-  } catch (err) {
-    if (err instanceof RecipeError) return [...err.problems];
-    throw err;
-  }
-  throw new Error('expected the recipe to be rejected');
+  const found = await recipeProblems(text);
+  if (found.length === 0) throw new Error('expected the recipe to be rejected');
+  return found;
 }
 
 const full = `

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecipe, RecipeError } from '../../src/config/load-recipe.ts';
 import { canonicalName, modelFacingName } from '../../src/mcp/names.ts';
 import { gateNamespace, parseRule, ruleMatches } from '../../src/permissions/rules.ts';
+import { recipeProblems } from '../helpers/recipe.ts';
 import { setup } from '../helpers/workspace.ts';
 
-async function problems(text: string): Promise<string[]> {
-  try {
-    await parseRecipe(text, 'r.yaml');
-  } catch (err) {
-    if (err instanceof RecipeError) return [...err.problems];
-    throw err;
-  }
-  return [];
-}
+const problems = recipeProblems;
 
 describe('MCP declarations', () => {
   it('accepts stdio and http servers in a recipe', async () => {
