@@ -205,8 +205,27 @@ export class McpConnection {
   private async transport(sdk: Awaited<ReturnType<typeof loadSdk>>): Promise<Transport> {
     const cfg = this.opts.config;
     if (cfg.url) {
-      const headers = await this.httpHeaders(sdk);
-      return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } });
+      const headers = this.httpHeaders();
+      if (!cfg.google_auth) return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } });
+      // Google access tokens last an hour and a session (or `watch`) may last days: every
+      // request asks the library for its current token, which it caches and refreshes.
+      const auth = new sdk.GoogleAuth({ scopes: cfg.google_auth.scopes });
+      const token = async () => {
+        const t = await auth.getAccessToken().catch((err: unknown) => {
+          throw new Error(`Google credentials: ${(err as Error).message.split('\n')[0]}`);
+        });
+        if (!t) throw new Error('Google credentials produced no access token');
+        return t;
+      };
+      await token(); // fail at start, with the reason, rather than on the first call
+      return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), {
+        requestInit: { headers },
+        fetch: async (url, init) => {
+          const h = new Headers(init?.headers);
+          h.set('Authorization', `Bearer ${await token()}`);
+          return fetch(url, { ...init, headers: h });
+        },
+      });
     }
     const env: Record<string, string> = {};
     for (const k of BASE_ENV) if (this.opts.env[k] !== undefined) env[k] = this.opts.env[k]!;
@@ -223,23 +242,13 @@ export class McpConnection {
     return transport;
   }
 
-  private async httpHeaders(sdk: Awaited<ReturnType<typeof loadSdk>>): Promise<Record<string, string>> {
+  private httpHeaders(): Record<string, string> {
     const cfg = this.opts.config;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(cfg.headers ?? {})) headers[k] = this.expand(v, `headers.${k}`);
     if (cfg.bearer_token_env) {
       const token = this.opts.env[cfg.bearer_token_env];
       if (!token) throw new Error(`bearer_token_env: ${cfg.bearer_token_env} is not set`);
-      headers.Authorization = `Bearer ${token}`;
-    }
-    if (cfg.google_auth) {
-      // Application Default Credentials: a key file, gcloud's ADC, or the metadata
-      // server (GKE Workload Identity). A fresh token per connection; the library caches it.
-      const auth = new sdk.GoogleAuth({ scopes: cfg.google_auth.scopes });
-      const token = await auth.getAccessToken().catch((err: unknown) => {
-        throw new Error(`Google credentials: ${(err as Error).message.split('\n')[0]}`);
-      });
-      if (!token) throw new Error('Google credentials produced no access token');
       headers.Authorization = `Bearer ${token}`;
     }
     return headers;
