@@ -287,14 +287,16 @@ if (only.has('mcp')) {
   // Per-call overhead of an MCP tool through core-agent against the bare SDK client.
   const r = spawnSync(node, [harnesses.mcp, root, cache, '2000'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`mcp harness failed: ${r.stderr}`);
-  const { cases } = JSON.parse(r.stdout) as { cases: Record<string, { bareMs: number; oursMs: number }> };
-  for (const [name, c] of Object.entries(cases)) {
-    group(
-      `mcp ${name}`,
-      [`MCP call, bare SDK client (${name})`, { ms: c.bareMs, maxRssKb: null }],
-      [[`MCP call through core-agent (${name})`, { ms: c.oursMs, maxRssKb: null }]],
-      {},
-    );
+  const measured = JSON.parse(r.stdout) as Record<'stdio' | 'http', Record<string, { bareMs: number; oursMs: number }>>;
+  for (const transport of ['stdio', 'http'] as const) {
+    for (const [name, c] of Object.entries(measured[transport])) {
+      group(
+        `mcp ${transport} ${name}`,
+        [`MCP call over ${transport}, bare SDK client (${name})`, { ms: c.bareMs, maxRssKb: null }],
+        [[`MCP call over ${transport} through core-agent (${name})`, { ms: c.oursMs, maxRssKb: null }]],
+        {},
+      );
+    }
   }
 }
 
