@@ -52,6 +52,22 @@ describe('MCP in a replayed session (the bundle, the test server as a process)',
     expect(items.at(-1)!.metadata.name).toBe(`web-${items.length - 1}`);
   });
 
+  it('read-only MCP calls from one response run concurrently (the server sees all three at once)', async () => {
+    const { code, results } = await replay([
+      {
+        tool_calls: [
+          { name: 'test_overlap', args: { ms: 400 } },
+          { name: 'test_overlap', args: { ms: 400 } },
+          { name: 'test_overlap', args: { ms: 400 } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    expect(code).toBe(0);
+    // Each call saw all three in flight on the server.
+    expect(results.map((r) => r.shown)).toEqual([{ text: '3' }, { text: '3' }, { text: '3' }]);
+  });
+
   it('a server that dies costs one model-visible error; the next call works', async () => {
     const ws = await tempDir();
     const pidFile = path.join(ws, 'server.pid');
