@@ -138,6 +138,25 @@ function buildRecipeSchema() {
     alert: z.strictObject({
       timeout_seconds: z.number().positive().max(600).optional().describe('Seconds before a delivery is abandoned (default 15).'),
     }),
+    wait_and_verify: z.strictObject({
+      max_timeout_seconds: z
+        .number()
+        .positive()
+        .max(3600)
+        .optional()
+        .describe('The longest wait a call may ask for (default 300); asking for more is an error.'),
+      max_attempts: z.int().min(1).max(10_000).optional().describe('The most polls a call may ask for (default 60).'),
+      min_interval_seconds: z
+        .number()
+        .min(0.01)
+        .max(60)
+        .optional()
+        .describe('Polls are at least this far apart (default 1); a shorter interval is raised to it.'),
+      poll_allow: z
+        .array(z.string().min(1))
+        .optional()
+        .describe('Tools (canonical or model-facing names) you vouch are safe to poll though not classified read-only.'),
+    }),
     json_query: z.strictObject({
       timeout_seconds: z.number().positive().max(600).optional().describe('Wall-clock limit for one jq program (default 10).'),
       max_input_bytes: z

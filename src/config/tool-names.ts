@@ -24,6 +24,7 @@ export const BUILTIN_TOOL_NAMES = [
   'grep',
   'json_query',
   'retrieve_raw',
+  'wait_and_verify',
   'fetch_url',
   'web_fetch',
   'web_search',

@@ -4,6 +4,7 @@ import type { SearchProvider } from '../net/search-providers.ts';
 import type { UrlScope } from '../net/url-scope.ts';
 import { jsonQueryTool } from './data/json-query.ts';
 import { retrieveRawTool } from './data/retrieve-raw.ts';
+import { waitAndVerifyTool } from './verify/wait-and-verify.ts';
 import { deleteFileTool } from './files/delete-file.ts';
 import { editFileTool } from './files/edit-file.ts';
 import { listDirTool } from './files/list-dir.ts';
@@ -67,6 +68,7 @@ export function builtinTools(opts: BuiltinOptions = {}): readonly AnyTool[] {
     grepTool,
     jsonQueryTool,
     retrieveRawTool,
+    waitAndVerifyTool,
     fetchUrlTool(opts.urlScope),
     webFetchTool,
     webSearchTool(opts.searchProvider, opts.searchResults),

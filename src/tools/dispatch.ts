@@ -7,7 +7,7 @@ import { formatArgIssues } from './arg-errors.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
-import { ToolError, type FileAccess, type JsonObject, type ToolContext } from './tool.ts';
+import { ToolError, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
 
 export type ToolCallResult =
   | {
@@ -59,9 +59,9 @@ export class Dispatcher {
     return this.opts.catalog;
   }
 
-  async call(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallResult> {
+  async call(name: string, rawArgs: unknown, signal?: AbortSignal, opts: { digest?: boolean } = {}): Promise<ToolCallResult> {
     const started = performance.now();
-    const outcome = await this.callInner(name, rawArgs, signal).catch((err: unknown) => failure(name, err));
+    const outcome = await this.callInner(name, rawArgs, signal, opts.digest !== false).catch((err: unknown) => failure(name, err));
     this.log.info(
       {
         tool: name,
@@ -74,7 +74,7 @@ export class Dispatcher {
     return outcome;
   }
 
-  private async callInner(name: string, rawArgs: unknown, signal?: AbortSignal): Promise<ToolCallResult> {
+  private async callInner(name: string, rawArgs: unknown, signal: AbortSignal | undefined, digest: boolean): Promise<ToolCallResult> {
     const tool = this.opts.catalog.get(name);
     if (!tool) {
       const names = this.opts.catalog.list().map((t) => t.modelName);
@@ -118,10 +118,9 @@ export class Dispatcher {
     // A timer cleared when the call ends: AbortSignal.timeout would leave one pending
     // for the whole deadline after every call (thousands in a long session).
     const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new DOMException('deadline', 'TimeoutError')),
-      this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS,
-    );
+    const settings = this.opts.toolSettings?.[canonical] ?? {};
+    const deadlineMs = def.deadlineMs?.(args, settings) ?? this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const timer = setTimeout(() => controller.abort(new DOMException('deadline', 'TimeoutError')), deadlineMs);
     const onOuterAbort = () => controller.abort(signal?.reason);
     if (signal?.aborted) onOuterAbort();
     else signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -130,7 +129,7 @@ export class Dispatcher {
       workspace: this.opts.workspace,
       paths: resolved,
       caps,
-      settings: this.opts.toolSettings?.[canonical] ?? {},
+      settings,
       signal: callSignal,
       display: (p) => this.display(p),
       readable: (p) =>
@@ -139,17 +138,20 @@ export class Dispatcher {
       hasTool: (n) => this.opts.catalog.has(n),
       authorizePath: (p, access) => this.authorizePath(canonical, p, access),
       session: this.session,
+      callTool: (n, a, sig, o) => this.call(n, a, sig, o),
+      lookupTool: (n) => summary(this.opts.catalog.get(n)),
+      listTools: () => this.opts.catalog.list().map((t) => summary(t)!),
     };
 
     let raw: JsonObject;
     try {
-      raw = await raceAbort(def.run(args, ctx), callSignal);
+      raw = await (def.ownsCancellation ? def.run(args, ctx) : raceAbort(def.run(args, ctx), callSignal));
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onOuterAbort);
     }
     // Digest before the caps: the digest summarises the whole result, where the caps would keep only its head.
-    const digests = def.digest ? this.session.digests : undefined;
+    const digests = def.digest && digest ? this.session.digests : undefined;
     const size = digests?.size(raw);
     const digested = digests && size !== undefined && size > digests.threshold ? digests.wrap(canonical, raw, size) : null;
     if (digested) return { ok: true, result: applyCaps(digested.shown, caps, def.narrowHint), rawRef: digested.callId };
@@ -226,6 +228,10 @@ export class Dispatcher {
     if (ws === '/') return real.slice(1);
     return real.startsWith(`${ws}/`) ? real.slice(ws.length + 1) : real;
   }
+}
+
+function summary(t: RegisteredTool | undefined): ToolSummary | undefined {
+  return t && { name: t.name, modelName: t.modelName, readOnly: t.readOnly };
 }
 
 function failure(name: string, err: unknown): ToolCallResult {

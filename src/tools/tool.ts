@@ -60,7 +60,25 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The session: turn, todo list, plan recorder and other session-bound services. */
   readonly session: SessionState;
+  /**
+   * Call another tool through the dispatcher — validation, scope, gate, deadline, caps —
+   * exactly as a model's call would go (wait_and_verify). `digest: false` returns the
+   * capped result itself rather than a digest of it, for a condition to inspect.
+   */
+  callTool(name: string, args: unknown, signal: AbortSignal, opts?: { digest?: boolean }): Promise<ToolCallOutcome>;
+  /** A registered tool by canonical or model-facing name, and every registered one. */
+  lookupTool(name: string): ToolSummary | undefined;
+  listTools(): ToolSummary[];
 }
+
+/** What a tool may know about another: names and whether it is read-only. */
+export interface ToolSummary {
+  readonly name: string;
+  readonly modelName: string;
+  readonly readOnly: boolean;
+}
+
+export type ToolCallOutcome = { readonly ok: true; readonly result: JsonObject } | { readonly ok: false; readonly error: string };
 
 export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
   /** Canonical name: the gate key is `tool.<name>`. */
@@ -113,6 +131,14 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
   readonly openWorld?: boolean;
   /** How to narrow a result that hit the output caps; goes into the truncation note. */
   readonly narrowHint: string;
+  /**
+   * The tool returns promptly by itself when its signal aborts, with a result that
+   * says so (wait_and_verify: outcome canceled); the dispatcher then awaits it
+   * instead of abandoning it with an error.
+   */
+  readonly ownsCancellation?: boolean;
+  /** The call's deadline when it is not the dispatcher's default (a wait longer than 300 s). */
+  deadlineMs?(args: z.output<Args>, settings: Readonly<Record<string, unknown>>): number;
   run(args: z.output<Args>, ctx: ToolContext): Promise<JsonObject>;
 }
 

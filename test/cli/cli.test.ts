@@ -73,6 +73,7 @@ describe('core-agent CLI (the bundle)', () => {
       'glob',
       'grep',
       'json_query',
+      'wait_and_verify',
       'todo',
     ]);
     await expect(r.stdout).toMatchFileSnapshot('__snapshots__/tools-list.json');
@@ -146,7 +147,7 @@ describe('core-agent CLI (the bundle)', () => {
     const good = run(['recipe', 'validate', 'good.yaml'], { cwd: dir });
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(
-      /good.yaml: ok\n {2}tools \(15\): bash, terminal_output, terminal_write, terminal_kill, wait_join, read_file/,
+      /good.yaml: ok\n {2}tools \(16\): bash, terminal_output, terminal_write, terminal_kill, wait_join, read_file/,
     );
     await writeFile(path.join(dir, 'bad.yaml'), 'tools:\n  disable: []\ntool_outptu:\n  max_bytes: 1\n');
     const bad = run(['recipe', 'validate', 'bad.yaml'], { cwd: dir });
