@@ -29,6 +29,8 @@ export const EMBEDDED = {
   'virtual:html-chunk': src('net/html-entry.ts'),
   // The MCP SDK and google-auth-library, loaded when a run has MCP servers or serves over MCP.
   'virtual:mcp-chunk': src('mcp/sdk-entry.ts'),
+  // @kubernetes/client-node, loaded when a Kubernetes tool runs.
+  'virtual:k8s-chunk': src('k8s/client-entry.ts'),
 };
 
 const cache = new Map();

@@ -28,6 +28,9 @@ declare module 'virtual:undici-chunk' {
 declare module 'virtual:html-chunk' {
   export default function embeddedSource(): string;
 }
+declare module 'virtual:k8s-chunk' {
+  export default function embeddedSource(): string;
+}
 declare module 'virtual:mcp-chunk' {
   export default function embeddedSource(): string;
 }

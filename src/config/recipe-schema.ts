@@ -202,6 +202,25 @@ function buildRecipeSchema() {
         })
         .optional(),
       mcp: mcpConfigSchema.optional(),
+      kubernetes: z
+        .strictObject({
+          enabled: z.boolean().optional().describe('false: no k8s_* tools even where a cluster is configured.'),
+          kubeconfig: z.string().min(1).optional().describe('The kubeconfig file (default $KUBECONFIG, ~/.kube/config, or in-cluster).'),
+          context: z.string().min(1).optional().describe('The kubeconfig context (default: its current-context).'),
+          denied_resources: z
+            .array(
+              z.strictObject({
+                group: z.string().optional().describe('The API group ("" for core); absent: any group.'),
+                kind: z.string().min(1).describe('The Kind, e.g. ConfigMap.'),
+              }),
+            )
+            .optional()
+            .describe('Kinds the k8s_* tools refuse to read, on top of Secret (always refused).'),
+        })
+        .optional()
+        .describe(
+          'The built-in read-only Kubernetes tools (k8s_get, k8s_list, k8s_events, k8s_logs, k8s_rollout_status, k8s_api_resources).',
+        ),
       web_search: z
         .strictObject({
           provider: z

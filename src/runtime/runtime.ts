@@ -20,6 +20,7 @@ import { SessionState } from '../tools/session.ts';
 import { Catalog, CatalogError } from '../tools/catalog.ts';
 import { Dispatcher } from '../tools/dispatch.ts';
 import { unknownName } from '../config/did-you-mean.ts';
+import { findCluster, Kube } from '../k8s/cluster.ts';
 import { loadMcpConfig } from '../mcp/load-config.ts';
 import { McpManager } from '../mcp/manager.ts';
 import { DigestWrap, type RawStore } from '../tools/digest-wrap.ts';
@@ -93,7 +94,16 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   }
   const mcpConfig = await loadMcpConfig(workspace, recipe.mcp);
   if (opts.rawStore && s.noDigest !== true && mcpConfig.digest !== false) session.digests = new DigestWrap(opts.rawStore);
-  const toolOpts: BuiltinOptions = { planMode, searchGate, urlScope: session.network?.scope, ...network };
+  const cluster =
+    recipe.kubernetes?.enabled === false ? { unavailable: 'kubernetes.enabled is false' } : findCluster(env, recipe.kubernetes);
+  if (!('unavailable' in cluster)) session.kube = new Kube(cluster, recipe.kubernetes);
+  const toolOpts: BuiltinOptions = {
+    planMode,
+    searchGate,
+    urlScope: session.network?.scope,
+    ...network,
+    kubeUnavailable: 'unavailable' in cluster ? cluster.unavailable : undefined,
+  };
   const defs = builtinTools(toolOpts);
 
   let catalog: Catalog;

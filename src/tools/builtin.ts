@@ -5,6 +5,12 @@ import type { UrlScope } from '../net/url-scope.ts';
 import { jsonQueryTool } from './data/json-query.ts';
 import { retrieveRawTool } from './data/retrieve-raw.ts';
 import { waitAndVerifyTool } from './verify/wait-and-verify.ts';
+import { k8sApiResourcesTool } from './k8s/k8s-api-resources.ts';
+import { k8sEventsTool } from './k8s/k8s-events.ts';
+import { k8sGetTool } from './k8s/k8s-get.ts';
+import { k8sListTool } from './k8s/k8s-list.ts';
+import { k8sLogsTool } from './k8s/k8s-logs.ts';
+import { k8sRolloutStatusTool } from './k8s/k8s-rollout-status.ts';
 import { deleteFileTool } from './files/delete-file.ts';
 import { editFileTool } from './files/edit-file.ts';
 import { listDirTool } from './files/list-dir.ts';
@@ -47,6 +53,8 @@ export interface BuiltinOptions {
   searchResults?: number | undefined;
   /** alert exists only with a live target; its description lists them. */
   alertTargets?: readonly AlertTarget[] | undefined;
+  /** Why the Kubernetes tools are missing, when they are. */
+  kubeUnavailable?: string | undefined;
 }
 
 /** Every built-in tool this build implements, in canonical catalog order. */
@@ -69,6 +77,12 @@ export function builtinTools(opts: BuiltinOptions = {}): readonly AnyTool[] {
     jsonQueryTool,
     retrieveRawTool,
     waitAndVerifyTool,
+    k8sGetTool,
+    k8sListTool,
+    k8sEventsTool,
+    k8sLogsTool,
+    k8sRolloutStatusTool,
+    k8sApiResourcesTool,
     fetchUrlTool(opts.urlScope),
     webFetchTool,
     webSearchTool(opts.searchProvider, opts.searchResults),
@@ -100,6 +114,13 @@ export function unavailableInSession(session: SessionState, opts: BuiltinOptions
         return opts.searchProvider ? null : 'no web_search provider is configured';
       case 'alert':
         return opts.alertTargets && opts.alertTargets.length > 0 ? null : 'no alert target is configured with its environment set';
+      case 'k8s_get':
+      case 'k8s_list':
+      case 'k8s_events':
+      case 'k8s_logs':
+      case 'k8s_rollout_status':
+      case 'k8s_api_resources':
+        return session.kube ? null : (opts.kubeUnavailable ?? 'no Kubernetes cluster is configured');
       case 'retrieve_raw':
         return session.digests ? null : 'the digest layer is off (--no-mcp-digest, or no session store)';
       case 'record_plan':

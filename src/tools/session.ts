@@ -1,4 +1,5 @@
 import type { NetworkAccess } from '../net/network-access.ts';
+import type { Kube } from '../k8s/cluster.ts';
 import type { DigestWrap } from './digest-wrap.ts';
 import type { PlanRecorder } from './planning/plan-recorder.ts';
 import { TerminalManager } from './shell/terminals.ts';
@@ -43,6 +44,8 @@ export class SessionState {
   /** url_scope and the resolver, when url_scope.allow has an entry (fetch_url, web_fetch). */
   network: NetworkAccess | undefined;
 
+  /** The Kubernetes cluster the k8s_* tools read, when one is configured. */
+  kube: Kube | undefined;
   /** The digest layer and its raw store (retrieve_raw); absent with --no-mcp-digest or no session store. */
   digests: DigestWrap | undefined;
 

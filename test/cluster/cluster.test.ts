@@ -2,142 +2,22 @@
 // test/cluster/up.sh, or any cluster $KUBECONFIG reaches): scheduling and
 // pods under KWOK, Pod Security admission, RBAC and watches.
 //
-// Needs KUBECONFIG. kubectl is taken from $KUBECTL, else from the build cache
-// (test/cluster/build.sh), else from PATH.
-import { describe, it, expect } from 'vitest';
+// Needs KUBECONFIG; helpers in kube.ts.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-
-function cachedKubectl(): string {
-  const versions: Record<string, string> = {};
-  for (const raw of readFileSync(join(here, 'versions.env'), 'utf8').split('\n')) {
-    const line = raw.replace(/#.*/, '').replace(/\s+/g, '');
-    const eq = line.indexOf('=');
-    if (eq > 0) versions[line.slice(0, eq)] = line.slice(eq + 1);
-  }
-  const root = process.env.CORE_AGENT_K8S_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'core-agent', 'k8s');
-  const key =
-    `k8s-${versions.K8S_VERSION}_etcd-${versions.ETCD_VERSION}_kwok-${versions.KWOK_VERSION}` +
-    `_helm-${versions.HELM_VERSION}_r${versions.BUILD_RECIPE}`;
-  return join(root, key, 'bin', 'kubectl');
-}
-
-const KUBECTL = process.env.KUBECTL ?? (existsSync(cachedKubectl()) ? cachedKubectl() : 'kubectl');
-const KUBECONFIG = process.env.KUBECONFIG;
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], input?: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(KUBECTL, args, {
-      env: { ...process.env, KUBECONFIG },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', (err) => reject(new Error(`cannot run ${KUBECTL}: ${err.message}`)));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input ?? '');
-  });
-}
-
-/** kubectl that must succeed; returns stdout. */
-async function kubectl(args: string[], input?: string): Promise<string> {
-  const r = await run(args, input);
-  if (r.code !== 0) {
-    throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
-  }
-  return r.stdout;
-}
-
-async function kubectlJson<T>(args: string[]): Promise<T> {
-  return JSON.parse(await kubectl([...args, '-o', 'json'])) as T;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Poll fn until it returns a truthy value or the deadline passes. */
-async function until<T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined | false>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    }
-    await sleep(250);
-  }
-}
-
-const suffix = () => randomBytes(3).toString('hex');
-
-/** Create a namespace (with optional labels), wait for its default ServiceAccount, run fn, delete it. */
-async function withNamespace(prefix: string, labels: Record<string, string>, fn: (ns: string) => Promise<void>): Promise<void> {
-  const ns = `ca-test-${prefix}-${suffix()}`;
-  const manifest = {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: ns, labels: { 'core-agent.test/owner': 'cluster-test', ...labels } },
-  };
-  await kubectl(['create', '-f', '-'], JSON.stringify(manifest));
-  try {
-    await until(
-      `ServiceAccount default in ${ns}`,
-      30_000,
-      async () => (await run(['-n', ns, 'get', 'serviceaccount', 'default'])).code === 0,
-    );
-    await fn(ns);
-  } finally {
-    await run(['delete', 'namespace', ns, '--wait=false', '--ignore-not-found']);
-  }
-}
-
-interface Pod {
-  metadata: { name: string; deletionTimestamp?: string };
-  spec: { nodeName?: string };
-  status: { phase?: string; conditions?: { type: string; status: string }[] };
-}
-
-const podReady = (p: Pod) =>
-  p.status.phase === 'Running' && (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-
-/**
- * Every test starts here, so that a missing or unreachable cluster fails each
- * test with this message instead of skipping it.
- */
-let clusterCheck: Promise<void> | undefined;
-function requireCluster(): Promise<void> {
-  clusterCheck ??= (async () => {
-    if (!KUBECONFIG) {
-      throw new Error(
-        'KUBECONFIG is not set. Start the cluster with `bash test/cluster/up.sh` and export ' +
-          'KUBECONFIG=<the path it prints> (or point KUBECONFIG at any reachable cluster).',
-      );
-    }
-    const r = await run(['version', '-o', 'json', '--request-timeout=10s']);
-    if (r.code !== 0) {
-      throw new Error(`no reachable cluster with KUBECONFIG=${KUBECONFIG} (kubectl=${KUBECTL}): ${r.stderr.trim()}`);
-    }
-  })();
-  return clusterCheck;
-}
+import { describe, it, expect } from 'vitest';
+import {
+  KUBECONFIG,
+  KUBECTL,
+  kubectl,
+  kubectlJson,
+  podReady,
+  requireCluster,
+  run,
+  suffix,
+  until,
+  withNamespace,
+  type Pod,
+} from './kube.ts';
 
 describe('local Kubernetes control plane', () => {
   it('runs a 3-replica Deployment to 3 Running, Ready pods within 60 s, and scaling to 0 removes them', async () => {

@@ -76,9 +76,9 @@ pick_port() {
   die "no free port found"
 }
 ETCD_PORT=$(pick_port); ETCD_PEER_PORT=$(pick_port); API_PORT=$(pick_port)
-KCM_PORT=$(pick_port); SCHED_PORT=$(pick_port)
-printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPI_PORT=%s\nKCM_PORT=%s\nSCHED_PORT=%s\n' \
-  "$ETCD_PORT" "$ETCD_PEER_PORT" "$API_PORT" "$KCM_PORT" "$SCHED_PORT" >"$RUN/ports"
+KCM_PORT=$(pick_port); SCHED_PORT=$(pick_port); KWOK_PORT=$(pick_port)
+printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPI_PORT=%s\nKCM_PORT=%s\nSCHED_PORT=%s\nKWOK_PORT=%s\n' \
+  "$ETCD_PORT" "$ETCD_PEER_PORT" "$API_PORT" "$KCM_PORT" "$SCHED_PORT" "$KWOK_PORT" >"$RUN/ports"
 
 # -------------------------------------------------------------------- PKI
 log "generating PKI in $PKI"
@@ -271,9 +271,30 @@ EOF
   done
 } | "$K8S_BIN/kubectl" --kubeconfig "$KCFG.tmp" apply -f - >&2 || fail "could not create nodes"
 
-stages=("$K8S_STAGES"/*.yaml)
+# KWOK's kubelet API serves `kubectl logs` (and k8s_logs): every container of a
+# fake pod "printed" the lines of this file (in the CRI log format the kubelet reads).
+cat >"$RUN/pod.log" <<'EOF'
+2026-11-30T00:00:00.000000000Z stdout F starting web server on :8080
+2026-11-30T00:00:01.000000000Z stdout F connected to database at db:5432
+2026-11-30T00:00:02.000000000Z stderr F warning: cache size is 0
+EOF
+for i in $(seq 1 60); do printf '2026-11-30T00:01:%02d.000000000Z stdout F GET /healthz 200 in 3ms (request %d)\n' $((i % 60)) "$i"; done >>"$RUN/pod.log"
+echo '2026-11-30T00:02:00.000000000Z stdout F ready' >>"$RUN/pod.log"
+cat >"$RUN/kwok-logs.yaml" <<EOF
+apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterLogs
+metadata:
+  name: every-pod
+spec:
+  logs:
+  - containers: []
+    logsFile: $RUN/pod.log
+    follow: false
+EOF
+stages=("$K8S_STAGES"/*.yaml "$RUN/kwok-logs.yaml")
 start kwok --kubeconfig "$PKI/kwok.kubeconfig" \
   --config "$(IFS=,; echo "${stages[*]}")" \
+  --server-address "127.0.0.1:$KWOK_PORT" --node-port "$KWOK_PORT" \
   --manage-all-nodes=false --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake \
   --node-lease-duration-seconds 40 --cidr 10.244.0.1/16 --node-ip 127.0.0.1
 nodes_ready() {

@@ -71,7 +71,7 @@ describe('the built-in catalog', () => {
   it('only references tools by sections the renderer understands', () => {
     for (const def of BUILTIN_TOOLS) {
       const template = typeof def.description === 'string' ? def.description : def.description(BUILTIN_TOOLS);
-      for (const ref of referencedTools(template)) expect(ref).toMatch(/^[a-z_]+$/);
+      for (const ref of referencedTools(template)) expect(ref).toMatch(/^[a-z0-9_]+$/);
       expect(() => renderDescription(template, () => true)).not.toThrow();
     }
   });

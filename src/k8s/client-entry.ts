@@ -1,0 +1,55 @@
+// @kubernetes/client-node, bundled apart as an embedded chunk (scripts/embedded.mjs):
+// loaded only when a Kubernetes tool runs. Everything goes through one raw GET that
+// keeps the library's authentication (client certificates, tokens, exec plugins,
+// in-cluster service accounts) and returns the API's JSON untouched — the typed
+// models would drop fields they do not know (CRDs) and turn timestamps into Dates.
+import { ApiException, HttpMethod, KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
+import type { KubernetesObject, ResponseContext } from '@kubernetes/client-node';
+
+export class RawApi extends KubernetesObjectApi {
+  async raw(path: string, query: Record<string, string | undefined>, as: 'json' | 'text', signal?: AbortSignal): Promise<unknown> {
+    const ctx = this.configuration.baseServer.makeRequestContext(path, HttpMethod.GET);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) ctx.setQueryParam(k, v);
+    ctx.setHeaderParam('Accept', as === 'json' ? 'application/json' : 'text/plain, */*');
+    if (signal) ctx.setSignal(signal);
+    return this.requestPromise<KubernetesObject>(ctx, `raw-${as}`);
+  }
+
+  protected override async processResponse<T extends KubernetesObject>(response: ResponseContext, type?: string): Promise<T> {
+    if (type !== 'raw-json' && type !== 'raw-text') return super.processResponse<T>(response, type);
+    const text = await response.body.text();
+    if (response.httpStatusCode >= 200 && response.httpStatusCode <= 299) return (type === 'raw-json' ? JSON.parse(text) : text) as T;
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not a Status object: keep the text
+    }
+    throw new ApiException(response.httpStatusCode, 'Unsuccessful HTTP Request', body, response.headers);
+  }
+}
+
+export interface Connection {
+  api: RawApi;
+  context: string;
+  server: string;
+  namespace: string;
+}
+
+/** From a kubeconfig file, or the pod's service account (in-cluster). */
+export function connect(source: { kubeconfig: string } | { inCluster: true }, context?: string): Connection {
+  const kc = new KubeConfig();
+  if ('kubeconfig' in source) kc.loadFromFile(source.kubeconfig);
+  else kc.loadFromCluster();
+  if (context) kc.setCurrentContext(context);
+  const api = kc.makeApiClient(RawApi);
+  const ctx = kc.getContextObject(kc.getCurrentContext());
+  return {
+    api,
+    context: kc.getCurrentContext(),
+    server: kc.getCurrentCluster()?.server ?? '',
+    namespace: ctx?.namespace ?? 'default',
+  };
+}
+
+export { ApiException };

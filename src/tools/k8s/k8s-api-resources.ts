@@ -1,0 +1,32 @@
+import * as z from 'zod/v4';
+import { defineTool, type JsonObject } from '../tool.ts';
+import { K8S_HINT, kube } from './common.ts';
+import description from './k8s-api-resources.md';
+
+export const k8sApiResourcesTool = defineTool({
+  name: 'k8s_api_resources',
+  description,
+  readOnly: true,
+  narrowHint: K8S_HINT,
+  args: z.strictObject({
+    name_contains: z.string().min(1).optional().describe('Only kinds or names containing this (case-insensitive).'),
+    group: z.string().optional().describe('Only this API group ("" for the core group).'),
+  }),
+  async run(args, ctx) {
+    const k = kube(ctx);
+    const needle = args.name_contains?.toLowerCase();
+    const rows = (await k.discovery(ctx.signal))
+      .filter((r) => args.group === undefined || r.group === args.group)
+      .filter((r) => needle === undefined || r.name.includes(needle) || r.kind.toLowerCase().includes(needle))
+      .map((r): JsonObject => ({
+        name: r.name,
+        kind: r.kind,
+        api_version: r.group === '' ? r.version : `${r.group}/${r.version}`,
+        namespaced: r.namespaced,
+        ...(r.shortNames.length > 0 ? { short_names: r.shortNames } : {}),
+        verbs: r.verbs,
+        ...(k.isDenied(r.group, r.kind) ? { denied: true } : {}),
+      }));
+    return { count: rows.length, resources: rows };
+  },
+});

@@ -1,0 +1,24 @@
+import * as z from 'zod/v4';
+import { defineTool, type JsonObject } from '../tool.ts';
+import { apiVersionArg, K8S_HINT, kindArg, kube, namespaceArg } from './common.ts';
+import description from './k8s-get.md';
+
+export const k8sGetTool = defineTool({
+  name: 'k8s_get',
+  description,
+  readOnly: true,
+  narrowHint: K8S_HINT,
+  args: z.strictObject({
+    kind: kindArg,
+    name: z.string().min(1).describe('The object’s name.'),
+    namespace: namespaceArg,
+    api_version: apiVersionArg,
+  }),
+  async run(args, ctx) {
+    const k = kube(ctx);
+    const r = await k.resolve(args.kind, args.api_version, ctx.signal);
+    const namespace = r.namespaced ? (args.namespace ?? (await k.defaultNamespace())) : undefined;
+    const obj = await k.get(k.resourcePath(r, namespace, args.name), {}, 'json', ctx.signal);
+    return k.shape(obj) as JsonObject;
+  },
+});
