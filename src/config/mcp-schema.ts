@@ -24,7 +24,10 @@ export const mcpServerSchema = z
   .strictObject({
     transport: z.enum(['stdio', 'http']).optional().describe('stdio (a command) or http (Streamable HTTP); inferred from command / url.'),
     command: z.string().min(1).optional().describe('stdio: the program to start.'),
-    args: z.array(z.string()).optional().describe('stdio: its arguments.'),
+    args: z
+      .array(z.string())
+      .optional()
+      .describe('stdio: its arguments. ${NAME} expands; ${CORE_AGENT_RECIPE_DIR} is the directory of the recipe that declares it.'),
     env: z
       .record(envName, z.string())
       .optional()

@@ -202,6 +202,15 @@ function buildRecipeSchema() {
         })
         .optional(),
       mcp: mcpConfigSchema.optional(),
+      skills: z
+        .strictObject({
+          dirs: z
+            .array(z.string().min(1))
+            .optional()
+            .describe('Directories of skills (each a directory with SKILL.md), relative to the recipe; .agents/skills is always read.'),
+        })
+        .optional()
+        .describe('Runbooks the model reads with the skill tool.'),
       kubernetes: z
         .strictObject({
           enabled: z.boolean().optional().describe('false: no k8s_* tools even where a cluster is configured.'),

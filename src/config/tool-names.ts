@@ -31,6 +31,7 @@ export const BUILTIN_TOOL_NAMES = [
   'k8s_logs',
   'k8s_rollout_status',
   'k8s_api_resources',
+  'skill',
   'fetch_url',
   'web_fetch',
   'web_search',

@@ -232,7 +232,7 @@ export class McpConnection {
     for (const [k, v] of Object.entries(cfg.env ?? {})) env[k] = this.expand(v, `env.${k}`);
     const transport = new sdk.StdioClientTransport({
       command: cfg.command!,
-      args: cfg.args ?? [],
+      args: (cfg.args ?? []).map((a, i) => this.expand(a, `args[${i}]`)),
       env,
       cwd: cfg.cwd ?? this.opts.workspace,
       stderr: 'pipe',

@@ -21,6 +21,7 @@ import { Catalog, CatalogError } from '../tools/catalog.ts';
 import { Dispatcher } from '../tools/dispatch.ts';
 import { unknownName } from '../config/did-you-mean.ts';
 import { findCluster, Kube } from '../k8s/cluster.ts';
+import { loadSkills, SkillError } from '../skills/skills.ts';
 import { loadMcpConfig } from '../mcp/load-config.ts';
 import { McpManager } from '../mcp/manager.ts';
 import { DigestWrap, type RawStore } from '../tools/digest-wrap.ts';
@@ -97,8 +98,19 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const cluster =
     recipe.kubernetes?.enabled === false ? { unavailable: 'kubernetes.enabled is false' } : findCluster(env, recipe.kubernetes);
   if (!('unavailable' in cluster)) session.kube = new Kube(cluster, recipe.kubernetes);
+  // Skills: the workspace's .agents/skills, and the recipe's dirs (relative to the recipe).
+  const recipeDir = s.recipe ? path.dirname(path.resolve(s.recipe)) : workspace;
+  const skillDirs = [path.join(workspace, '.agents', 'skills'), ...(recipe.skills?.dirs ?? []).map((d) => path.resolve(recipeDir, d))];
+  let skills;
+  try {
+    skills = await loadSkills(skillDirs);
+  } catch (err) {
+    if (err instanceof SkillError) throw new SettingsError(err.message);
+    throw err;
+  }
   const toolOpts: BuiltinOptions = {
     planMode,
+    skills,
     searchGate,
     urlScope: session.network?.scope,
     ...network,
@@ -175,7 +187,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     afterGate: opts.afterGate,
     session,
   });
-  const mcp = opts.startMcp === false ? undefined : await startMcp(mcpConfig.servers ?? {}, catalog, workspace, env, logger, s);
+  // ${CORE_AGENT_RECIPE_DIR} in a server's args and env finds files shipped beside the recipe.
+  const mcpEnv = s.recipe ? { ...env, CORE_AGENT_RECIPE_DIR: path.dirname(path.resolve(s.recipe)) } : env;
+  const mcp = opts.startMcp === false ? undefined : await startMcp(mcpConfig.servers ?? {}, catalog, workspace, mcpEnv, logger, s);
   if (mcp) session.onClose(() => mcp.close());
   logger.info(
     {

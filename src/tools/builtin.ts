@@ -26,6 +26,8 @@ import { askUserTool } from './planning/ask-user.ts';
 import { markTaskDoneTool } from './planning/mark-task-done.ts';
 import type { PlanMode } from './planning/plan-recorder.ts';
 import { recordPlanTool } from './planning/record-plan.ts';
+import { skillTool } from './planning/skill.ts';
+import type { Skill } from '../skills/skills.ts';
 import { scheduleNextTurnTool } from './planning/schedule-next-turn.ts';
 import { todoTool } from './planning/todo.ts';
 import { globTool } from './search/glob.ts';
@@ -53,6 +55,8 @@ export interface BuiltinOptions {
   searchResults?: number | undefined;
   /** alert exists only with a live target; its description lists them. */
   alertTargets?: readonly AlertTarget[] | undefined;
+  /** Installed skills (the skill tool exists only with one). */
+  skills?: readonly Skill[] | undefined;
   /** Why the Kubernetes tools are missing, when they are. */
   kubeUnavailable?: string | undefined;
 }
@@ -83,6 +87,7 @@ export function builtinTools(opts: BuiltinOptions = {}): readonly AnyTool[] {
     k8sLogsTool,
     k8sRolloutStatusTool,
     k8sApiResourcesTool,
+    skillTool(opts.skills ?? []),
     fetchUrlTool(opts.urlScope),
     webFetchTool,
     webSearchTool(opts.searchProvider, opts.searchResults),
@@ -121,6 +126,8 @@ export function unavailableInSession(session: SessionState, opts: BuiltinOptions
       case 'k8s_rollout_status':
       case 'k8s_api_resources':
         return session.kube ? null : (opts.kubeUnavailable ?? 'no Kubernetes cluster is configured');
+      case 'skill':
+        return opts.skills && opts.skills.length > 0 ? null : 'no skills installed (.agents/skills, skills.dirs)';
       case 'retrieve_raw':
         return session.digests ? null : 'the digest layer is off (--no-mcp-digest, or no session store)';
       case 'record_plan':

@@ -1,0 +1,37 @@
+import * as z from 'zod/v4';
+import { readSkillFile, SkillError, type Skill } from '../../skills/skills.ts';
+import { defineTool, ToolError } from '../tool.ts';
+
+const MAX_BYTES = 256 * 1024;
+
+/**
+ * Read a skill — a runbook the operator installed — or one of its reference files.
+ * The catalog of skills is in the description, so the model knows what exists
+ * before it asks.
+ */
+export function skillTool(skills: readonly Skill[]) {
+  const list = skills.map((s) => `- \`${s.name}\`: ${s.description}`).join('\n');
+  return defineTool({
+    name: 'skill',
+    description:
+      'Read a skill: a runbook the operator installed for situations like this one. Call it with `name` for the skill itself (its SKILL.md: when it applies, the steps, and which reference file covers which case), then with `file` for the reference the skill routes you to. Follow a skill that matches the task rather than improvising; it encodes how this operator wants the work done.\n\nInstalled skills:\n' +
+      (list || '(none)'),
+    readOnly: true,
+    narrowHint: 'Read one reference file at a time.',
+    args: z.strictObject({
+      name: z.string().min(1).describe('The skill’s name, from the list above.'),
+      file: z.string().min(1).optional().describe('A file of the skill (e.g. references/crashloopbackoff.md); default SKILL.md.'),
+    }),
+    async run(args) {
+      const skill = skills.find((s) => s.name === args.name);
+      if (!skill) throw new ToolError(`no skill named "${args.name}"; installed: ${skills.map((s) => s.name).join(', ') || '(none)'}`);
+      try {
+        const content = await readSkillFile(skill, args.file ?? 'SKILL.md', MAX_BYTES);
+        return { skill: skill.name, file: args.file ?? 'SKILL.md', content, ...(args.file ? {} : { files: skill.files }) };
+      } catch (err) {
+        if (err instanceof SkillError) throw new ToolError(err.message);
+        throw err;
+      }
+    },
+  });
+}

@@ -1,0 +1,81 @@
+import { symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
+import { setup, tempDir, writeTree } from '../helpers/workspace.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const SKILL = '---\nname: disk-full\ndescription: What to do when a disk fills up.\n---\n# disk-full\nRead references/logs.md.\n';
+
+describe('skills', () => {
+  it('lists installed skills in the skill tool’s description and reads SKILL.md and its references', async () => {
+    const rt = await setup({
+      tree: { '.agents/skills/disk-full/SKILL.md': SKILL, '.agents/skills/disk-full/references/logs.md': 'rotate them\n' },
+    });
+    expect(rt.catalog.get('skill')!.description).toContain('- `disk-full`: What to do when a disk fills up.');
+    expect(await rt.ok('skill', { name: 'disk-full' })).toEqual({
+      skill: 'disk-full',
+      file: 'SKILL.md',
+      content: SKILL,
+      files: ['references/logs.md'],
+    });
+    expect(await rt.ok('skill', { name: 'disk-full', file: 'references/logs.md' })).toMatchObject({ content: 'rotate them\n' });
+    expect(await rt.refused('skill', { name: 'disk-ful' })).toMatch(/no skill named "disk-ful"; installed: disk-full/);
+    expect(await rt.refused('skill', { name: 'disk-full', file: '../../../etc/passwd' })).toMatch(/has no file/);
+  });
+
+  it('refuses a reference that is a symlink out of the skill', async () => {
+    const rt0 = await tempDir();
+    await writeTree(rt0, { 'secret.txt': 'no', '.agents/skills/s/SKILL.md': SKILL.replace('disk-full', 's') });
+    await symlink(path.join(rt0, 'secret.txt'), path.join(rt0, '.agents/skills/s/leak.md'));
+    const rt = await setup({ workspace: rt0 });
+    expect(await rt.refused('skill', { name: 's', file: 'leak.md' })).toMatch(/has no file|outside the skill/);
+  });
+
+  it('is not registered without skills; a broken SKILL.md stops the run with the file named', async () => {
+    expect((await setup()).catalog.has('skill')).toBe(false);
+    await expect(setup({ tree: { '.agents/skills/x/SKILL.md': '# no front matter\n' } })).rejects.toThrow(
+      /SKILL\.md must start with front matter/,
+    );
+    await expect(setup({ tree: { '.agents/skills/x/SKILL.md': '---\nname: Bad Name\ndescription: d\n---\n' } })).rejects.toThrow(
+      /needs name/,
+    );
+  });
+
+  it('ships k8s-triage with a reference for every reason it routes to', async () => {
+    const rt = await setup({ recipe: `skills:\n  dirs: [${JSON.stringify(path.join(root, 'skills'))}]\n` });
+    const skill = await rt.ok('skill', { name: 'k8s-triage' });
+    const files = skill.files as string[];
+    for (const reason of [
+      'crashloopbackoff',
+      'imagepullbackoff',
+      'oomkilled',
+      'failedscheduling',
+      'failedmount',
+      'unhealthy',
+      'evicted',
+      'nodenotready',
+    ]) {
+      expect(files).toContain(`references/${reason}.md`);
+      expect(String(skill.content)).toContain(`references/${reason}.md`);
+      const ref = String((await rt.ok('skill', { name: 'k8s-triage', file: `references/${reason}.md` })).content);
+      // Every path ends in a convergence check and one of the two outcomes.
+      expect(ref).toContain('wait_and_verify');
+      expect(ref).toMatch(/RESOLVED only on\s+`verified: true`/);
+      expect(ref).toContain('UNRESOLVED');
+    }
+  });
+});
+
+describe('the shipped recipes', () => {
+  it('all validate', async () => {
+    for (const r of ['k8s-incident.yaml', 'gke-incident.yaml', 'k8s-remediate.yaml']) {
+      const out = await runCli(['recipe', 'validate', path.join(root, 'recipes', r)], root);
+      expect(out.stderr, r).toBe('');
+      expect(out.code, r).toBe(0);
+      expect(out.stdout).toContain('skill');
+      expect(out.stdout).not.toMatch(/\bbash\b|write_file|edit_file|delete_file/);
+    }
+  });
+});
