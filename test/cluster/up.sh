@@ -291,7 +291,14 @@ spec:
     logsFile: $RUN/pod.log
     follow: false
 EOF
-stages=("$K8S_STAGES"/*.yaml "$RUN/kwok-logs.yaml")
+# The stock stages, with pod-ready kept away from pods labelled core-agent.test/crash=true,
+# which test/cluster/stages/pod-crashloop.yaml makes crash-loop instead.
+mkdir -p "$RUN/stages"
+for f in "$K8S_STAGES"/*.yaml; do cp "$f" "$RUN/stages/"; done
+awk '{ print } /^  selector:$/ && !done { getline; print; print "    - key: '"'"'.metadata.labels[\"core-agent.test/crash\"]'"'"'"; print "      operator: '"'"'NotIn'"'"'"; print "      values: ['"'"'true'"'"']"; done = 1 }' \
+  "$K8S_STAGES/pod-ready.yaml" >"$RUN/stages/pod-ready.yaml"
+cp "$CLUSTER_SCRIPT_DIR/stages/"*.yaml "$RUN/stages/"
+stages=("$RUN/stages"/*.yaml "$RUN/kwok-logs.yaml")
 start kwok --kubeconfig "$PKI/kwok.kubeconfig" \
   --config "$(IFS=,; echo "${stages[*]}")" \
   --server-address "127.0.0.1:$KWOK_PORT" --node-port "$KWOK_PORT" \

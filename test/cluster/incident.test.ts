@@ -1,0 +1,199 @@
+// The operator's scenario end to end, on the local control plane: a Deployment whose pods
+// crash-loop (the KWOK stage in test/cluster/stages/), the remediation recipe, the model's
+// decisions replayed from a script and every tool call real — the built-in Kubernetes
+// tools, kubernetes-mcp-server as a process, the k8s-triage skill, wait_and_verify, and an
+// alert to a webhook on 127.0.0.1. The session log holds it all.
+import { readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventLog } from '../../src/store/event-log.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/workspace.ts';
+import { KUBECONFIG, kubectl, kubectlJson, podReady, requireCluster, until, withNamespace, type Pod } from './kube.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+function deployment(ns: string, crash: boolean) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: ns, labels: { app: 'web' } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        // The KWOK stage crash-loops pods labelled crash=true; the fix turns the flag off.
+        metadata: { labels: { app: 'web', 'core-agent.test/crash': crash ? 'true' : 'false' } },
+        spec: { containers: [{ name: 'web', image: 'registry.k8s.io/pause:3.10' }] },
+      },
+    },
+  };
+}
+
+/** A webhook receiver: every POST body, parsed. */
+async function webhook(): Promise<{ url: string; received: Array<Record<string, unknown>> }> {
+  const received: Array<Record<string, unknown>> = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      received.push(JSON.parse(body) as Record<string, unknown>);
+      res.writeHead(204).end();
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+}
+
+describe('incident end to end (replayed model, real tools)', () => {
+  it('crash-looping Deployment → plan, skill, diagnosis, a patch through MCP, verified, alert', async () => {
+    await requireCluster();
+    await withNamespace('incident', {}, async (ns) => {
+      await kubectl(['apply', '-f', '-'], JSON.stringify(deployment(ns, true)));
+      await until('pods crash-looping', 30_000, async () => {
+        const pods = await kubectlJson<{ items: Pod[] }>(['-n', ns, 'get', 'pods', '-l', 'app=web']);
+        return pods.items.length === 2 && JSON.stringify(pods.items).includes('CrashLoopBackOff');
+      });
+      const hook = await webhook();
+
+      // The shipped remediation recipe, with the one write this run makes pre-approved
+      // (headless, nobody can answer the prompt) and paths made absolute.
+      const ws = await tempDir();
+      const shipped = await readFile(path.join(root, 'recipes/k8s-remediate.yaml'), 'utf8');
+      const recipe = shipped
+        .replace('dirs: [../skills]', `dirs: [${JSON.stringify(path.join(root, 'skills'))}]`)
+        .replace('${CORE_AGENT_RECIPE_DIR}', path.join(root, 'recipes'))
+        .replace('  allow: [tool.alert]\n', '  allow: [tool.alert, mcp.kubernetes.resources_create_or_update]\n');
+      await writeFile(path.join(ws, 'remediate.yaml'), recipe);
+
+      const target = { kind: 'Deployment', name: 'web', namespace: ns };
+      const turns = [
+        {
+          text: 'Recording the plan first.',
+          tool_calls: [
+            {
+              name: 'record_plan',
+              args: { plan: `1. Triage deployment web in ${ns} with k8s-triage.\n2. Fix the cause.\n3. Verify convergence.` },
+            },
+          ],
+        },
+        { tool_calls: [{ name: 'skill', args: { name: 'k8s-triage' } }] },
+        {
+          tool_calls: [
+            { name: 'k8s_rollout_status', args: target },
+            { name: 'k8s_list', args: { kind: 'pods', namespace: ns, label_selector: 'app=web' } },
+            { name: 'kubernetes_pods_list_in_namespace', args: { namespace: ns } },
+          ],
+        },
+        {
+          tool_calls: [
+            { name: 'skill', args: { name: 'k8s-triage', file: 'references/crashloopbackoff.md' } },
+            { name: 'k8s_events', args: { namespace: ns, kind: 'Deployment', name: 'web' } },
+            { name: 'k8s_get', args: target },
+          ],
+        },
+        { tool_calls: [{ name: 'kubernetes_resources_create_or_update', args: { resource: JSON.stringify(deployment(ns, false)) } }] },
+        {
+          tool_calls: [
+            {
+              name: 'wait_and_verify',
+              args: {
+                tool: 'k8s_rollout_status',
+                args: target,
+                expect_jq: '.converged and .ready == 2',
+                interval_seconds: 1,
+                timeout_seconds: 90,
+              },
+            },
+          ],
+        },
+        {
+          tool_calls: [
+            {
+              name: 'alert',
+              args: {
+                target: 'oncall',
+                level: 'resolved',
+                summary: `RESOLVED ${ns}/web: crash-looping pods replaced`,
+                details: 'The pod template crash flag was turned off; rollout verified.',
+              },
+            },
+          ],
+        },
+        { text: `RESOLVED ${ns}/web: verified by wait_and_verify (2/2 ready).` },
+      ];
+      const script = path.join(ws, 'script.jsonl');
+      await writeFile(script, turns.map((t) => JSON.stringify(t)).join('\n'));
+      const db = path.join(ws, 'sessions.db');
+      // Asynchronously: the webhook receiver lives in this process.
+      const r = await runCli(
+        [
+          'run',
+          '-m',
+          `replay:${script}`,
+          '-c',
+          path.join(ws, 'remediate.yaml'),
+          '-o',
+          'json',
+          '--session-db',
+          db,
+          `Pods of deployment web in ${ns} are crash-looping`,
+        ],
+        ws,
+        { KUBECONFIG, ONCALL_WEBHOOK_URL: hook.url },
+      );
+      expect(r.code, r.stderr).toBe(0);
+
+      const log = EventLog.open(db);
+      const id = log.sessions()[0]!.id;
+      const results = log
+        .events(id)
+        .filter((e) => e.kind === 'tool_result')
+        .map((e) => e.data as { name: string; ok: boolean; shown: Record<string, unknown> });
+      log.close();
+      // Every call succeeded. Read-only calls of one response run concurrently and are logged
+      // as they finish; the rest keep the script's order.
+      expect(results.filter((x) => !x.ok)).toEqual([]);
+      const names = results.map((x) => x.name);
+      expect([...names].sort()).toEqual(
+        [
+          'record_plan',
+          'skill',
+          'k8s_rollout_status',
+          'k8s_list',
+          'kubernetes_pods_list_in_namespace',
+          'skill',
+          'k8s_events',
+          'k8s_get',
+          'kubernetes_resources_create_or_update',
+          'wait_and_verify',
+          'alert',
+        ].sort(),
+      );
+      expect(names.slice(0, 2)).toEqual(['record_plan', 'skill']);
+      expect(names.slice(-3)).toEqual(['kubernetes_resources_create_or_update', 'wait_and_verify', 'alert']);
+      const byName = (n: string) => results.find((x) => x.name === n)!.shown;
+      expect(byName('k8s_rollout_status')).toMatchObject({ converged: false });
+      expect(JSON.stringify(byName('k8s_list'))).toContain('CrashLoopBackOff');
+      expect(byName('wait_and_verify'), JSON.stringify(byName('wait_and_verify')).slice(0, 3000)).toMatchObject({
+        verified: true,
+        outcome: 'verified',
+      });
+
+      // The alert reached the receiver, and the cluster really is healthy.
+      expect(hook.received).toHaveLength(1);
+      expect(JSON.stringify(hook.received[0])).toContain(`RESOLVED ${ns}/web`);
+      const pods = await kubectlJson<{ items: Pod[] }>(['-n', ns, 'get', 'pods', '-l', 'app=web']);
+      const live = pods.items.filter((p) => !p.metadata.deletionTimestamp);
+      expect(live.filter(podReady)).toHaveLength(2);
+    });
+  }, 200_000);
+});
