@@ -97,14 +97,16 @@ function harness(script: string, args: string[]): { ms: number; maxRssKb: number
   return { ms: median(out.times), maxRssKb: out.maxRssKb, count: out.count };
 }
 
-async function bundleHarnesses(): Promise<{ inproc: string; baseline: string; steps: string; mcp: string }> {
+async function bundleHarnesses(): Promise<{ inproc: string; baseline: string; steps: string; mcp: string; verify: string }> {
   const out = {
+    verify: path.join(cache, 'verify-harness.mjs'),
     inproc: path.join(cache, 'harness.mjs'),
     baseline: path.join(cache, 'js-baseline.mjs'),
     steps: path.join(cache, 'steps-harness.mjs'),
     mcp: path.join(cache, 'mcp-harness.mjs'),
   };
   await build({ ...(await esbuildOptions(path.join(root, 'bench/mcp-harness.ts'), out.mcp)), logLevel: 'error' });
+  await build({ ...(await esbuildOptions(path.join(root, 'bench/verify-harness.ts'), out.verify)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/harness.ts'), out.inproc)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/js-baseline.ts'), out.baseline)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/steps-harness.ts'), out.steps)), logLevel: 'error' });
@@ -116,7 +118,9 @@ const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed
 
 // `npm run bench -- --only steps,cold` runs a subset; the default is everything.
 const onlyArg = process.argv.indexOf('--only');
-const only = new Set(onlyArg === -1 ? ['grep', 'glob', 'cold', 'steps', 'digest', 'mcp'] : (process.argv[onlyArg + 1] ?? '').split(','));
+const only = new Set(
+  onlyArg === -1 ? ['grep', 'glob', 'cold', 'steps', 'digest', 'mcp', 'verify'] : (process.argv[onlyArg + 1] ?? '').split(','),
+);
 
 await mkdir(cache, { recursive: true });
 const harnesses = await bundleHarnesses();
@@ -298,6 +302,24 @@ if (only.has('mcp')) {
       );
     }
   }
+}
+
+if (only.has('verify')) {
+  // wait_and_verify's cost per attempt against the polled tool's own latency (stat, in process).
+  const ws = path.join(cache, 'verify-ws');
+  await mkdir(ws, { recursive: true });
+  const r = spawnSync(node, [harnesses.verify, ws, '200'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`verify harness failed: ${r.stderr}`);
+  const m = JSON.parse(r.stdout) as { attempts: number; directMs: number; perAttemptJqMs: number; perAttemptContainsMs: number };
+  group(
+    'verify',
+    ['stat through the dispatcher, one call', { ms: m.directMs, maxRssKb: null }],
+    [
+      [`wait_and_verify polling stat, per attempt, expect_jq (sleeps subtracted)`, { ms: m.perAttemptJqMs, maxRssKb: null }],
+      [`wait_and_verify polling stat, per attempt, expect_not_contains`, { ms: m.perAttemptContainsMs, maxRssKb: null }],
+    ],
+    { attempts: m.attempts },
+  );
 }
 
 const table = [
