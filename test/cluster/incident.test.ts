@@ -12,7 +12,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.ts';
 import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/workspace.ts';
-import { KUBECONFIG, kubectl, kubectlJson, podReady, requireCluster, until, withNamespace, type Pod } from './kube.ts';
+import {
+  KUBECONFIG,
+  kubectl,
+  pathWithKubernetesMcpServer,
+  kubectlJson,
+  podReady,
+  requireCluster,
+  until,
+  withNamespace,
+  type Pod,
+} from './kube.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const servers: http.Server[] = [];
@@ -148,7 +158,7 @@ describe('incident end to end (replayed model, real tools)', () => {
           `Pods of deployment web in ${ns} are crash-looping`,
         ],
         ws,
-        { KUBECONFIG, ONCALL_WEBHOOK_URL: hook.url },
+        { KUBECONFIG, ONCALL_WEBHOOK_URL: hook.url, PATH: pathWithKubernetesMcpServer() },
       );
       expect(r.code, r.stderr).toBe(0);
 

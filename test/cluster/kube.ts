@@ -2,9 +2,9 @@
 // kubectl is taken from $KUBECTL, else from the build cache (test/cluster/build.sh),
 // else from PATH; the cluster is the one KUBECONFIG reaches.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
@@ -133,4 +133,18 @@ export function requireCluster(): Promise<void> {
     }
   })();
   return clusterCheck;
+}
+
+/**
+ * A PATH that has `kubernetes-mcp-server`, as the shipped recipes expect: the binary
+ * comes from the npm package kubernetes-mcp-server-linux-amd64 (a dev dependency; the
+ * multi-platform wrapper package lists builds this registry does not serve).
+ */
+export function pathWithKubernetesMcpServer(): string {
+  const binary = join(here, '..', '..', 'node_modules', 'kubernetes-mcp-server-linux-amd64', 'bin', 'kubernetes-mcp-server-linux-amd64');
+  const dir = join(tmpdir(), `core-agent-kms-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const link = join(dir, 'kubernetes-mcp-server');
+  if (!existsSync(link)) symlinkSync(binary, link);
+  return `${dir}${delimiter}${process.env.PATH ?? ''}`;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { setup } from '../helpers/workspace.ts';
-import { KUBECONFIG, kubectl, requireCluster, withNamespace } from './kube.ts';
+import { KUBECONFIG, kubectl, pathWithKubernetesMcpServer, requireCluster, withNamespace } from './kube.ts';
 
 const recipes = fileURLToPath(new URL('../../recipes/', import.meta.url));
 /** Tools that change nothing in the cluster although they are not read-only: session bookkeeping and the escalation. */
@@ -17,7 +17,7 @@ describe('recipes/k8s-incident.yaml', () => {
       await kubectl(['-n', ns, 'create', 'secret', 'generic', 'db', '--from-literal=password=hunter2']);
       const rt = await setup({
         flags: { recipe: path.join(recipes, 'k8s-incident.yaml') },
-        env: { KUBECONFIG: KUBECONFIG!, PATH: process.env.PATH, ONCALL_WEBHOOK_URL: 'http://127.0.0.1:9/hook' },
+        env: { KUBECONFIG: KUBECONFIG!, PATH: pathWithKubernetesMcpServer(), ONCALL_WEBHOOK_URL: 'http://127.0.0.1:9/hook' },
       });
       const tools = rt.catalog.list();
       const mcpTools = tools.filter((t) => t.name.startsWith('mcp.kubernetes.'));
