@@ -13,6 +13,7 @@ export const commonOptions = {
   'bash-search-gate': { type: 'string' },
   task: { type: 'string' },
   'no-mcp-digest': { type: 'boolean' },
+  'trust-workspace': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -58,5 +59,6 @@ export function flagSettings(values: Values): FlagSettings {
         : undefined,
     task: typeof values.task === 'string' ? pick(values.task, ['debug', 'research', 'review'] as const, '--task') : undefined,
     noDigest: values['no-mcp-digest'] === true ? true : undefined,
+    trustWorkspace: values['trust-workspace'] === true ? true : undefined,
   };
 }

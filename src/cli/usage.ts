@@ -34,5 +34,7 @@ export const COMMON_OPTIONS_HELP = `Common options:
                            (--enable-tools bash puts it back; the search gate still applies)
       --no-mcp-digest      Show large MCP and survey-tool results as they are (capped)
                            instead of as a digest; no retrieve_raw [env CORE_AGENT_NO_MCP_DIGEST]
+      --trust-workspace    Start the MCP servers .agents/mcp.json declares (it names
+                           commands to run)               [env CORE_AGENT_TRUST_WORKSPACE]
   -h, --help               Show help for the command
 Precedence: flags > environment > recipe > built-in defaults.`;

@@ -18,7 +18,8 @@ export function credentialFreeUrl(where: string) {
     .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), `no user:password@ in the URL (it would show in errors); ${where}`);
 }
 
-export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+/** A leading letter: the model-facing names start with it, and Gemini requires one. */
+export const SERVER_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 
 export const mcpServerSchema = z
   .strictObject({
@@ -93,7 +94,9 @@ export const mcpConfigSchema = z
     digest: z.boolean().optional().describe('false turns the digest layer off for the run, like --no-mcp-digest (default true).'),
     servers: z
       .record(
-        z.string().regex(SERVER_NAME, 'a server name is letters, digits, - and _ (at most 32), e.g. kubernetes, gke'),
+        z
+          .string()
+          .regex(SERVER_NAME, 'a server name starts with a letter, then letters, digits, - and _ (at most 32), e.g. kubernetes, gke'),
         mcpServerSchema,
       )
       .optional()

@@ -116,7 +116,13 @@ export class Kube {
     }
     // kubectl's order: the core group first, then the built-in groups, then the rest.
     const best = [...matches].sort((a, b) => groupRank(a.group) - groupRank(b.group))[0]!;
-    if (!opts.allowDenied && this.isDenied(best.group, best.kind)) throw this.deniedError(best.kind);
+    // A denied entry may name the kind as kubectl does (configmaps, cm): match it every way.
+    const deniedHere = this.denied.some(
+      (d) =>
+        (d.group === undefined || d.group === best.group) &&
+        [best.kind.toLowerCase(), best.name, best.singular, ...best.shortNames].includes(d.kind.toLowerCase()),
+    );
+    if (!opts.allowDenied && deniedHere) throw this.deniedError(best.kind);
     return best;
   }
 

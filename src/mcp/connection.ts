@@ -11,6 +11,10 @@ export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 /** Restart delays after the first (immediate) attempt; the last repeats. */
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+/** A server up this long has recovered: its next failure restarts it at once again. */
+const STABLE_MS = 30_000;
+/** A call waits for a restart due within this long rather than failing at once. */
+const WAIT_FOR_RESTART_MS = 2_500;
 /** The variables a stdio server gets from core-agent's environment; anything else must be declared. */
 const BASE_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR'];
 
@@ -43,7 +47,10 @@ type State =
  */
 export class McpConnection {
   private state: State = { kind: 'idle' };
+  /** Restarts since the server last stayed up for STABLE_MS; picks the backoff delay. */
   private failures = 0;
+  private attempts = 0;
+  private upSince: number | undefined;
   private readonly log: Logger;
   /** The last lines a stdio server wrote to stderr, for error messages. */
   private stderrTail: string[] = [];
@@ -110,8 +117,13 @@ export class McpConnection {
     if (s.kind === 'up') return s.client;
     if (s.kind === 'closed') throw new McpUnavailableError(`server "${this.name}" is shut down`);
     if (s.kind === 'down') {
-      const wait = Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000));
-      throw new McpUnavailableError(`server "${this.name}" is down (${s.error}); next restart attempt in ${wait} s`);
+      const due = s.retryAt - Date.now();
+      if (due > WAIT_FOR_RESTART_MS) {
+        throw new McpUnavailableError(`server "${this.name}" is down (${s.error}); next restart attempt in ${Math.ceil(due / 1000)} s`);
+      }
+      // Due soon: wait for it (the timer's connect) rather than fail a call it would serve.
+      await new Promise((r) => setTimeout(r, Math.max(0, due) + 20));
+      return this.ready();
     }
     await (s.kind === 'connecting' ? s.ready : this.connect());
     const now = this.state;
@@ -120,18 +132,20 @@ export class McpConnection {
   }
 
   private connect(): Promise<void> {
+    // Only the newest attempt may install its client; an older one that finishes late closes its own.
+    const attempt = ++this.attempts;
     const ready = this.connectOnce().then(
       (client) => {
-        if (this.state.kind === 'closed') {
+        if (this.state.kind === 'closed' || attempt !== this.attempts) {
           void client.close();
           return;
         }
-        this.failures = 0;
+        this.upSince = Date.now();
         this.state = { kind: 'up', client };
       },
       (err: unknown) => {
         const message = (err as Error).message ?? String(err);
-        if (this.state.kind !== 'closed') this.scheduleRetry(message);
+        if (this.state.kind !== 'closed' && attempt === this.attempts) this.scheduleRetry(message);
         throw new McpUnavailableError(`server "${this.name}" did not start: ${message}`);
       },
     );
@@ -139,8 +153,23 @@ export class McpConnection {
     return ready;
   }
 
+  /**
+   * After the server went away: at once the first time, with backoff when it keeps
+   * dying soon after starting (a crash loop must not become a respawn loop).
+   */
+  private restart(why: string): void {
+    const stayedUp = this.upSince !== undefined && Date.now() - this.upSince >= STABLE_MS;
+    if (stayedUp) this.failures = 0;
+    if (this.failures === 0) {
+      this.failures = 1;
+      void this.connect().catch(() => {});
+    } else {
+      this.scheduleRetry(why);
+    }
+  }
+
   private scheduleRetry(error: string): void {
-    const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]!;
+    const delay = BACKOFF_MS[Math.min(Math.max(this.failures - 1, 0), BACKOFF_MS.length - 1)]!;
     this.failures += 1;
     this.log.warn({ error, retry_in_ms: delay }, 'MCP server unavailable; will retry');
     const timer = setTimeout(() => void this.connect().catch(() => {}), delay);
@@ -186,8 +215,7 @@ export class McpConnection {
     if (this.state.kind !== 'up' || this.state.client !== client) return;
     const why = this.lastWords() || 'connection closed';
     this.log.warn({ reason: why }, 'MCP server went away; restarting');
-    // The first restart is immediate: a server killed once should be back for the next call.
-    void this.connect().catch(() => {});
+    this.restart(why);
   }
 
   private async checkAlive(client: Client): Promise<void> {
@@ -196,9 +224,9 @@ export class McpConnection {
     } catch {
       if (this.state.kind !== 'up' || this.state.client !== client) return;
       this.log.warn('MCP server does not answer a ping after a timed-out call; restarting it');
-      this.state = { kind: 'idle' };
+      // The replacement starts first, so a call arriving meanwhile waits for it rather than racing it.
+      this.restart('did not answer a ping');
       await client.close().catch(() => {});
-      void this.connect().catch(() => {});
     }
   }
 

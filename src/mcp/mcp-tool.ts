@@ -2,7 +2,7 @@ import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/s
 import * as z from 'zod/v4';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
 import { ToolError, type AnyTool, type JsonObject, type JsonValue } from '../tools/tool.ts';
-import type { McpConnection } from './connection.ts';
+import { DEFAULT_CALL_TIMEOUT_MS, type McpConnection } from './connection.ts';
 import { canonicalName } from './names.ts';
 
 /** The server validates arguments against its own schema; here they only have to be an object. */
@@ -32,6 +32,8 @@ export function mcpToolDefinition(server: string, cfg: McpServerConfig, tool: To
     openWorld: tool.annotations?.openWorldHint !== false,
     digest: cfg.digest !== false,
     narrowHint: 'Ask the tool for less (a filter, a namespace, a limit), if it takes one.',
+    // The server's own timeout decides (it may be past the dispatcher's 300 s default); the margin lets it report first.
+    deadlineMs: () => (cfg.call_timeout_seconds ?? DEFAULT_CALL_TIMEOUT_MS / 1000) * 1000 + 15_000,
     async run(args, ctx) {
       const result = await connection.call(tool.name, args as Record<string, unknown>, ctx.signal, { readOnly });
       const shown = resultForModel(result);

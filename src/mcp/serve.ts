@@ -83,7 +83,13 @@ export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: 
         return void res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('stateless server: POST only\n');
       }
       const server = catalogServer(sdk, catalog, dispatcher);
-      const transport = new sdk.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new sdk.StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+        // Without a token, only the loopback names this server listens on: a web page whose
+        // domain is rebound to 127.0.0.1 sends its own Host and is refused (DNS rebinding).
+        ...(opts.token === undefined ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(http) } : {}),
+      });
       res.on('close', () => {
         void transport.close();
         void server.close();
@@ -100,4 +106,10 @@ export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: 
     http.listen(opts.port, opts.host, () => resolve());
   });
   return http;
+}
+
+function loopbackHosts(http: HttpServer): string[] {
+  const addr = http.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 }

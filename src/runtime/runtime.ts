@@ -13,6 +13,7 @@ import { braveProvider, searxngProvider, type SearchProvider } from '../net/sear
 import { UrlScope } from '../net/url-scope.ts';
 import { builtinTools, unavailableInSession, type BuiltinOptions } from '../tools/builtin.ts';
 import { searchTargets } from '../tools/shell/bash.ts';
+import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
 import { SEARCH_GATE_MODES, searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import { PlanRecorder } from '../tools/planning/plan-recorder.ts';
 import { planGated } from '../tools/planning/record-plan.ts';
@@ -93,7 +94,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   if (urlScope?.allow && urlScope.allow.length > 0) {
     session.network = new NetworkAccess(UrlScope.parse(urlScope.allow, urlScope.deny ?? []), opts.resolver, fetchProxy(urlScope, env));
   }
-  const mcpConfig = await loadMcpConfig(workspace, recipe.mcp);
+  const mcpConfig = await loadMcpConfig(workspace, recipe.mcp, s.trustWorkspace === true);
+  if (mcpConfig.untrusted) {
+    logger.warn(
+      { servers: mcpConfig.untrusted, file: path.join(workspace, '.agents', 'mcp.json') },
+      'MCP servers declared by the workspace were not started: pass --trust-workspace (or CORE_AGENT_TRUST_WORKSPACE=1) if you trust this repository, or declare them in a recipe',
+    );
+  }
   if (opts.rawStore && s.noDigest !== true && mcpConfig.digest !== false) session.digests = new DigestWrap(opts.rawStore);
   const cluster =
     recipe.kubernetes?.enabled === false ? { unavailable: 'kubernetes.enabled is false' } : findCluster(env, recipe.kubernetes);
@@ -121,15 +128,24 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   let catalog: Catalog;
   try {
     // --allow-tool / --deny-tool only ever remove tools (filtering never grants a permission).
-    // MCP names (mcp.<server>.<tool>, mcp.<server>, mcp.*) are checked against the servers' lists as they arrive.
+    // MCP names (mcp.<server>.<tool>, mcp.<server>, mcp.*) filter each server's tools as they arrive.
     const known = defs.map((t) => t.name);
     const builtin = (n: string) => !n.startsWith('mcp.');
     for (const [flag, names] of [
       ['--allow-tool', s.allowTools],
       ['--deny-tool', s.denyTools],
     ] as const) {
-      for (const n of (names ?? []).filter(builtin))
-        if (!known.includes(n)) throw new SettingsError(`${flag}: ${unknownName('tool', n, known)}`);
+      for (const n of names ?? []) {
+        if (builtin(n)) {
+          if (!known.includes(n)) throw new SettingsError(`${flag}: ${unknownName('tool', n, known)}`);
+          continue;
+        }
+        try {
+          parseRule(n);
+        } catch (err) {
+          throw new SettingsError(`${flag}: ${(err as Error).message}`);
+        }
+      }
     }
     if (s.allowTools && s.allowTools.length > 0) disable.push(...known.filter((n) => !s.allowTools!.includes(n)));
     disable.push(...(s.denyTools ?? []).filter(builtin));
@@ -219,10 +235,13 @@ async function startMcp(
   s: { allowTools?: readonly string[] | undefined; denyTools?: readonly string[] | undefined },
 ): Promise<McpManager | undefined> {
   if (Object.values(servers).every((c) => c.disabled)) return undefined;
-  const matches = (rules: readonly string[], name: string) =>
-    rules.some((r) => r === name || r === 'mcp.*' || (r.startsWith('mcp.') && name.startsWith(`${r}.`)));
-  const allow = s.allowTools && s.allowTools.length > 0 ? s.allowTools : null;
-  const deny = s.denyTools ?? [];
+  // The same grammar as permission rules: mcp.<server>, mcp.<server>.<tool>, * anywhere.
+  const parsed = (names: readonly string[]) => names.filter((n) => n.startsWith('mcp.')).map((n) => parseRule(n));
+  const allowRules = parsed(s.allowTools ?? []);
+  const denyRules = parsed(s.denyTools ?? []);
+  const matches = (rules: readonly Rule[], name: string) => rules.some((r) => ruleMatches(r, name, [], 'any'));
+  const allow = s.allowTools && s.allowTools.length > 0 ? allowRules : null;
+  const deny = denyRules;
   const manager = new McpManager({
     servers,
     catalog,

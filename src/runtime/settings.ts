@@ -20,6 +20,8 @@ export interface FlagSettings {
   logLevel?: LogLevel | undefined;
   /** --no-mcp-digest: the whole digest layer off (MCP and survey tools), and no retrieve_raw. */
   noDigest?: boolean | undefined;
+  /** --trust-workspace: start the MCP servers the workspace's .agents/mcp.json declares. */
+  trustWorkspace?: boolean | undefined;
 }
 
 /** A setting that cannot be used: the command exits 2 with this message. */
@@ -37,6 +39,7 @@ export const ENV = {
   logLevel: 'CORE_AGENT_LOG_LEVEL',
   bashSearchGate: 'CORE_AGENT_BASH_SEARCH_GATE',
   noDigest: 'CORE_AGENT_NO_MCP_DIGEST',
+  trustWorkspace: 'CORE_AGENT_TRUST_WORKSPACE',
 } as const;
 
 /** Flags over environment: the recipe (and defaults) are folded in by the runtime. */
@@ -53,6 +56,7 @@ export function mergeFlagsWithEnv(
     mode,
     logLevel,
     noDigest: flags.noDigest ?? (env[ENV.noDigest] ? parseBool(env[ENV.noDigest]!, ENV.noDigest) : undefined),
+    trustWorkspace: flags.trustWorkspace ?? (env[ENV.trustWorkspace] ? parseBool(env[ENV.trustWorkspace]!, ENV.trustWorkspace) : undefined),
     envDisable: splitList(env[ENV.disableTools]),
     envEnable: splitList(env[ENV.enableTools]),
   };

@@ -21,8 +21,9 @@ export const TOOL_DEFAULT_CAPS: Readonly<Record<string, Partial<OutputCaps>>> = 
   grep: { maxBytes: 64 * 1024, maxLines: 500 },
   glob: { maxBytes: 32 * 1024, maxLines: 1000 },
   list_dir: { maxBytes: 32 * 1024, maxLines: 1000 },
-  // The escape hatch exists to give back what a digest left out.
-  retrieve_raw: { maxBytes: 16 * 1024 * 1024, maxLines: 200_000 },
+  // The escape hatch gives back what a digest left out — up to 2 MiB, enough for a 1 MB
+  // response; past that it is cut like any result (narrowing the original call is the way).
+  retrieve_raw: { maxBytes: 2 * 1024 * 1024, maxLines: 50_000 },
 };
 
 export interface CapsConfig {

@@ -95,7 +95,7 @@ describe('Kubernetes tools on a real API server', () => {
     await withNamespace('k8s-deny', {}, async (ns) => {
       await kubectl(['-n', ns, 'create', 'secret', 'generic', 'db', '--from-literal=password=hunter2']);
       await kubectl(['-n', ns, 'create', 'configmap', 'cfg', '--from-literal=k=v']);
-      const rt = await runtime(`${FAST}kubernetes:\n  denied_resources: [{kind: ConfigMap}]\n`);
+      const rt = await runtime(`${FAST}kubernetes:\n  denied_resources: [{kind: configmaps}]\n`);
       for (const call of [
         ['k8s_get', { kind: 'secret', name: 'db', namespace: ns }],
         ['k8s_get', { kind: 'Secret', api_version: 'v1', name: 'db', namespace: ns }],

@@ -132,10 +132,17 @@ describe('MCP servers as tool sources (the test server as a real process)', () =
       flags: { allowTools: ['read_file', 'mcp.test.echo', 'mcp.test.pid'], denyTools: ['mcp.test.pid'] },
     });
     expect(flags.catalog.names()).toEqual(['read_file', 'mcp.test.echo']);
+
+    // The rule grammar: a * anywhere.
+    const glob = await setup({ recipe: recipeWith(stdioServer()), flags: { denyTools: ['mcp.test.get*', 'mcp.*.long_*'] } });
+    const left = glob.catalog.names().filter((n) => n.startsWith('mcp.'));
+    expect(left).toContain('mcp.test.echo');
+    expect(left.filter((n) => n.startsWith('mcp.test.get') || n.startsWith('mcp.test.long_'))).toEqual([]);
   });
 
-  it('reads .agents/mcp.json from the workspace; the recipe wins on a name both declare', async () => {
+  it('reads .agents/mcp.json from a trusted workspace; the recipe wins on a name both declare', async () => {
     const rt = await setup({
+      flags: { trustWorkspace: true },
       tree: {
         '.agents/mcp.json': JSON.stringify({
           version: 1,
@@ -165,5 +172,13 @@ describe('MCP servers as tool sources (the test server as a real process)', () =
     });
     expect(wrong.catalog.has('web_echo')).toBe(false);
     expect(wrong.mcp!.status()[0]!.status).toMatch(/^down: .*unauthorized/);
+  });
+
+  it('does not start what an untrusted workspace declares', async () => {
+    const rt = await setup({
+      tree: { '.agents/mcp.json': JSON.stringify({ servers: JSON.parse(stdioServer({}, 'repo')) }) },
+    });
+    expect(rt.mcp).toBeUndefined();
+    expect(rt.catalog.names().some((n) => n.startsWith('mcp.'))).toBe(false);
   });
 });

@@ -34,15 +34,15 @@ describe('MCP declarations', () => {
       expect.stringMatching(/^r\.yaml:3:21: mcp\.servers\.a: unknown key "read_onyl" — did you mean "read_only"\?/),
       expect.stringMatching(/^r\.yaml:4:\d+: mcp\.servers\.b\.command: command is for stdio servers; this one is http/),
       expect.stringMatching(/^r\.yaml:5:\d+: mcp\.servers\.c\.command: a stdio server needs command/),
-      expect.stringMatching(/^r\.yaml:6:\d+: mcp\.servers\.bad name: a server name is letters/),
+      expect.stringMatching(/^r\.yaml:6:\d+: mcp\.servers\.bad name: a server name starts with a letter/),
       expect.stringMatching(/^r\.yaml:7:\d+: mcp\.servers\.d\.url: no user:password@/),
     ]);
   });
 
   it('a broken .agents/mcp.json stops the run with its position', async () => {
-    await expect(setup({ tree: { '.agents/mcp.json': '{"servers": {"x": {"comand": "y"}}}' } })).rejects.toThrow(
-      /mcp\.json:1:\d+: servers\.x: unknown key "comand" — did you mean "command"\?/,
-    );
+    await expect(
+      setup({ flags: { trustWorkspace: true }, tree: { '.agents/mcp.json': '{"servers": {"x": {"comand": "y"}}}' } }),
+    ).rejects.toThrow(/mcp\.json:1:\d+: servers\.x: unknown key "comand" — did you mean "command"\?/);
   });
 });
 

@@ -16,12 +16,16 @@ async function replay(turns: object[], extraArgs: string[] = [], serverEnv: Reco
   const script = path.join(ws, 'script.jsonl');
   await writeFile(script, turns.map((t) => JSON.stringify(t)).join('\n'));
   const db = path.join(ws, 'sessions.db');
-  const r = spawnSync(process.execPath, [bundle, 'run', '-m', `replay:${script}`, '-o', 'json', '--session-db', db, ...extraArgs, 'go'], {
-    cwd: ws,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: ws },
-    timeout: 60_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [bundle, 'run', '-m', `replay:${script}`, '-o', 'json', '--session-db', db, '--trust-workspace', ...extraArgs, 'go'],
+    {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: ws },
+      timeout: 60_000,
+    },
+  );
   const log = EventLog.open(db);
   const id = log.sessions()[0]!.id;
   const results = log

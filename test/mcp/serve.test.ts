@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -99,6 +100,45 @@ describe('core-agent mcp serve', () => {
 
     const anonymous = new Client({ name: 'anon', version: '1.0.0' });
     await expect(anonymous.connect(new StreamableHTTPClientTransport(new URL(url)))).rejects.toThrow(/unauthorized|401/i);
+  });
+
+  it('without a token, refuses requests for any Host but its own loopback names (DNS rebinding)', async () => {
+    const ws = await workspace();
+    const child = spawn(process.execPath, [bundle, 'mcp', 'serve', '--http', '127.0.0.1:0', '-w', ws], {
+      cwd: ws,
+      env: { PATH: process.env.PATH, HOME: ws },
+    });
+    stops.push(() => child.kill('SIGTERM'));
+    const url = new URL(
+      await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /on (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+      }),
+    );
+    const post = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: url.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+      });
+    expect(await post(`evil.example:${url.port}`)).toBe(403);
+    expect(await post(`127.0.0.1:${url.port}`)).toBe(200);
   });
 
   it('refuses to serve HTTP beyond loopback without a token, and bad --http values', async () => {

@@ -124,6 +124,24 @@ describe('wait_and_verify', () => {
     );
   });
 
+  it('stops at once when a poll is refused by the gate (waiting cannot fix it)', async () => {
+    const rt = await setup({ recipe: `${FAST}permissions:\n  deny: ["tool.stat"]\n`, tree: { 'a.txt': 'x' } });
+    expect(
+      await rt.refused('wait_and_verify', { tool: 'stat', args_json: '{"path":"a.txt"}', expect_contains: 'x', timeout_seconds: 30 }),
+    ).toMatch(/polling stat cannot succeed: stat: permission denied: stat is denied by permissions\.deny rule "tool\.stat"/);
+  });
+
+  it('judges an MCP {text: "<JSON>"} result by the JSON inside', async () => {
+    const rt = await setup({ recipe: recipeWith(stdioServer(), FAST) });
+    const text = JSON.stringify({ status: { phase: 'Running', ready: true } });
+    expect(await rt.ok('wait_and_verify', { tool: 'test_echo', args: { text }, expect_jq: '.status.phase == "Running"' })).toMatchObject({
+      verified: true,
+    });
+    expect(await rt.ok('wait_and_verify', { tool: 'test_echo', args: { text }, expect_contains: '"ready":true' })).toMatchObject({
+      verified: true,
+    });
+  });
+
   it('polls MCP tools: readOnlyHint yes, a destructive one no, unless the operator vouches for it', async () => {
     const rt = await setup({ recipe: recipeWith(stdioServer(), FAST) });
     const r = await rt.ok('wait_and_verify', { tool: 'test_echo', args_json: '{"text":"Ready"}', expect_jq: '.text == "Ready"' });

@@ -30,7 +30,8 @@ export const k8sEventsTool = defineTool({
       args.type ? `type=${args.type}` : undefined,
     ].filter((s): s is string => s !== undefined);
     const path = namespace ? `/api/v1/namespaces/${encodeURIComponent(namespace)}/events` : '/api/v1/events';
-    const list = await k.get(path, { fieldSelector: selectors.join(',') || undefined }, 'json', ctx.signal);
+    // Bounded: a large cluster keeps tens of thousands of events; the newest of 1,000 are enough to triage.
+    const list = await k.get(path, { fieldSelector: selectors.join(',') || undefined, limit: '1000' }, 'json', ctx.signal);
     const events = ((list.items as JsonObject[] | undefined) ?? []).map(eventSummary);
     events.sort((a, b) => String(b.last ?? '').localeCompare(String(a.last ?? '')));
     const limit = args.limit ?? 50;

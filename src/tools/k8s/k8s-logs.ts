@@ -55,7 +55,13 @@ export const k8sLogsTool = defineTool({
       throw err;
     }
     const truncated = Buffer.byteLength(text) > limit;
-    const kept = truncated ? Buffer.from(text).subarray(0, limit).toString('utf8') : text;
+    // Cut on a character boundary: a split UTF-8 sequence would decode to U+FFFD.
+    const kept = truncated
+      ? Buffer.from(text)
+          .subarray(0, limit)
+          .toString('utf8')
+          .replace(/\uFFFD+$/, '')
+      : text;
     const out: JsonObject = { pod: args.pod, namespace, ...(args.container ? { container: args.container } : {}), log: kept };
     if (args.previous) out.previous = true;
     if (truncated) {

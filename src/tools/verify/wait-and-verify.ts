@@ -14,6 +14,8 @@ export const WAIT_DEFAULTS = {
 
 /** Never pollable, whatever their classification: itself (recursion) and a person (ask_user). */
 const NEVER = new Set(['wait_and_verify', 'ask_user']);
+/** Errors no wait will fix: the gate said no, or the arguments are wrong. */
+const PERMANENT = /: permission denied: |: invalid arguments: |: arguments must be |: arguments are not valid JSON/;
 const JQ_TIMEOUT_MS = 5_000;
 /** The most of the last result the model gets back; the full one is in the polled tool's own caps. */
 const LAST_RESULT_BYTES = 4_000;
@@ -87,6 +89,8 @@ export const waitAndVerifyTool = defineTool({
           break;
         }
       } else {
+        // A refusal or a bad argument will be the same on every attempt: stop, don't burn the budget.
+        if (PERMANENT.test(r.error)) throw new ToolError(`polling ${target.modelName} cannot succeed: ${r.error}`);
         lastError = r.error;
         observations.push({ attempt, at_seconds: at, matched: false, error: r.error.slice(0, 300) });
       }
@@ -195,17 +199,31 @@ async function matches(
   attempt: number,
   signal: AbortSignal,
 ): Promise<boolean> {
-  const text = JSON.stringify(result);
+  // An MCP tool's result is often `{text: "<JSON>"}`: substrings are looked for in that text
+  // itself (no escaped quotes), and jq sees the JSON inside when it is JSON.
+  const only = Object.keys(result).length === 1 && typeof result.text === 'string' ? result.text : undefined;
+  const text = only ?? JSON.stringify(result);
   if (args.expect_contains !== undefined && !text.includes(args.expect_contains)) return false;
   if (args.expect_not_contains !== undefined && text.includes(args.expect_not_contains)) return false;
   if (args.expect_jq === undefined) return true;
-  const r = await runJq(text, args.expect_jq, signal);
+  const r = await runJq(JSON.stringify(only === undefined ? result : parsedOr(only, result)), args.expect_jq, signal);
   if (r.exitCode !== 0) {
     // The expression cannot be evaluated on what the tool returns: it will not improve with waiting.
     throw new ToolError(`expect_jq failed on attempt ${attempt}: ${r.stderr.trim() || `jq exited with status ${r.exitCode}`}`);
   }
   const outputs = r.stdout.length === 0 ? [] : r.stdout.split('\n').map((l) => JSON.parse(l) as JsonValue);
   return outputs.length > 0 && outputs.every((v) => v !== false && v !== null);
+}
+
+/** The JSON a text holds, or `fallback` when it holds none. */
+function parsedOr(text: string, fallback: JsonObject): JsonValue {
+  const t = text.trim();
+  if (!t.startsWith('{') && !t.startsWith('[')) return fallback;
+  try {
+    return JSON.parse(t) as JsonValue;
+  } catch {
+    return fallback;
+  }
 }
 
 async function runJq(input: string, expression: string, signal: AbortSignal) {
