@@ -4,7 +4,7 @@
 //
 // Two server processes answer at measurably different speeds (±10 % between identical
 // ones, from where the scheduler puts them), so: over Streamable HTTP both clients talk to
-// the SAME server process; over stdio, where each client needs its own, three pairs are
+// the SAME server process; over stdio, where each client needs its own, six pairs are
 // measured and pooled. Calls alternate one by one so drift hits both sides alike.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ import { createRuntime, type Runtime } from '../src/runtime/runtime.ts';
 const [root, cache, callsText] = process.argv.slice(2);
 const server = path.join(root!, 'test/fixtures/mcp/test-server.ts');
 const CALLS = Number(callsText ?? 2000);
+// Stdio needs a server process per client; more pairs average out where each one runs.
+const PAIRS = 6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const cases = [
   { name: 'echo 1 KB', tool: 'echo', args: { text: 'x'.repeat(1000) } },
@@ -57,11 +59,11 @@ async function measure(bare: Client, rt: Runtime, calls: number, into: Samples):
 }
 
 const stdio = empty();
-for (let pair = 0; pair < 3; pair++) {
+for (let pair = 0; pair < PAIRS; pair++) {
   const bare = new Client({ name: 'bench', version: '1' });
   await bare.connect(new StdioClientTransport({ command: process.execPath, args: [server], stderr: 'ignore' }));
   const rt = await runtimeFor(`{command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(server)}]}`);
-  await measure(bare, rt, Math.round(CALLS / 3), stdio);
+  await measure(bare, rt, Math.round(CALLS / PAIRS), stdio);
   await bare.close();
   await rt.session.close();
 }
