@@ -97,9 +97,17 @@ function harness(script: string, args: string[]): { ms: number; maxRssKb: number
   return { ms: median(out.times), maxRssKb: out.maxRssKb, count: out.count };
 }
 
-async function bundleHarnesses(): Promise<{ inproc: string; baseline: string; steps: string; mcp: string; verify: string }> {
+async function bundleHarnesses(): Promise<{
+  inproc: string;
+  baseline: string;
+  steps: string;
+  mcp: string;
+  verify: string;
+  incident: string;
+}> {
   const out = {
     verify: path.join(cache, 'verify-harness.mjs'),
+    incident: path.join(cache, 'incident-bench.mjs'),
     inproc: path.join(cache, 'harness.mjs'),
     baseline: path.join(cache, 'js-baseline.mjs'),
     steps: path.join(cache, 'steps-harness.mjs'),
@@ -107,6 +115,7 @@ async function bundleHarnesses(): Promise<{ inproc: string; baseline: string; st
   };
   await build({ ...(await esbuildOptions(path.join(root, 'bench/mcp-harness.ts'), out.mcp)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/verify-harness.ts'), out.verify)), logLevel: 'error' });
+  await build({ ...(await esbuildOptions(path.join(root, 'bench/incident-bench.ts'), out.incident)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/harness.ts'), out.inproc)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/js-baseline.ts'), out.baseline)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/steps-harness.ts'), out.steps)), logLevel: 'error' });
@@ -320,6 +329,25 @@ if (only.has('verify')) {
     ],
     { attempts: m.attempts },
   );
+}
+
+if (only.has('incident')) {
+  // Needs a cluster: `bash test/cluster/with-cluster.sh npm run bench -- --only incident`.
+  const r = spawnSync(node, [harnesses.incident], { encoding: 'utf8', env: process.env, maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`incident bench failed: ${r.stderr}`);
+  console.log(
+    r.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('RESULTS '))
+      .join('\n'),
+  );
+  const m = JSON.parse(
+    r.stdout
+      .split('\n')
+      .find((l) => l.startsWith('RESULTS '))!
+      .slice('RESULTS '.length),
+  ) as { shipped: number; off: number } | null;
+  if (m) results.incident = { ...m, ratio: m.off / m.shipped };
 }
 
 const table = [

@@ -46,6 +46,9 @@ export class DigestWrap {
   /** `lowerBound` is `size(result)` when the caller has it. */
   wrap(tool: string, result: JsonObject, lowerBound = this.size(result)): { shown: JsonObject; callId: string } | null {
     if (lowerBound <= this.threshold) return null;
+    // Prose (an MCP server's table or YAML as text) has no structure to keep: cutting it to
+    // 200 characters would lose the rows. It is shown as it is, under the output caps.
+    if (isProse(result)) return null;
     const digest = digestValue(result, this.threshold - ENVELOPE_BYTES);
     // Compared with the real size: `lowerBound` may stop counting just past the threshold.
     if (digest.bytes >= jsonSize(result, digest.bytes)) return null;
@@ -67,4 +70,12 @@ export class DigestWrap {
   retrieve(callId: string): { tool: string; rawJson: string } | undefined {
     return this.store.get(callId);
   }
+}
+
+/** A result that is one text and not JSON. */
+function isProse(result: JsonObject): boolean {
+  const keys = Object.keys(result);
+  if (keys.length !== 1 || typeof result.text !== 'string') return false;
+  const t = result.text.trimStart();
+  return !(t.startsWith('{') || t.startsWith('['));
 }

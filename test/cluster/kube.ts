@@ -2,6 +2,7 @@
 // kubectl is taken from $KUBECTL, else from the build cache (test/cluster/build.sh),
 // else from PATH; the cluster is the one KUBECONFIG reaches.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -141,7 +142,9 @@ export function requireCluster(): Promise<void> {
  * multi-platform wrapper package lists builds this registry does not serve).
  */
 export function pathWithKubernetesMcpServer(): string {
-  const binary = join(here, '..', '..', 'node_modules', 'kubernetes-mcp-server-linux-amd64', 'bin', 'kubernetes-mcp-server-linux-amd64');
+  // Resolved like a module, so it works from this file and from a bundle of it (bench/).
+  const pkg = createRequire(import.meta.url).resolve('kubernetes-mcp-server-linux-amd64/package.json');
+  const binary = join(dirname(pkg), 'bin', 'kubernetes-mcp-server-linux-amd64');
   const dir = join(tmpdir(), `core-agent-kms-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const link = join(dir, 'kubernetes-mcp-server');

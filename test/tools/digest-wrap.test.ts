@@ -65,6 +65,14 @@ describe('the digest layer', () => {
     expect(await rt.refused('retrieve_raw', {})).toMatch(/call_id/);
   });
 
+  it('shows prose as it is (a text table or YAML from an MCP server): the caps apply, not the digest', () => {
+    const store = memoryRawStore();
+    const wrap = new DigestWrap(store);
+    const table = Array.from({ length: 300 }, (_, i) => `prod  web-${i}  1/1  Running  0  3d`).join('\n');
+    expect(wrap.wrap('mcp.k.pods_list', { text: table })).toBeNull();
+    expect(wrap.wrap('mcp.k.pods_list', { text: JSON.stringify({ items: table.split('\n') }) })).not.toBeNull();
+  });
+
   it('discards a digest that is no smaller than the result (nothing to prune)', () => {
     const store = memoryRawStore();
     const wrap = new DigestWrap(store);
