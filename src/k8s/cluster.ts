@@ -116,18 +116,14 @@ export class Kube {
     }
     // kubectl's order: the core group first, then the built-in groups, then the rest.
     const best = [...matches].sort((a, b) => groupRank(a.group) - groupRank(b.group))[0]!;
-    // A denied entry may name the kind as kubectl does (configmaps, cm): match it every way.
-    const deniedHere = this.denied.some(
-      (d) =>
-        (d.group === undefined || d.group === best.group) &&
-        [best.kind.toLowerCase(), best.name, best.singular, ...best.shortNames].includes(d.kind.toLowerCase()),
-    );
-    if (!opts.allowDenied && deniedHere) throw this.deniedError(best.kind);
+    if (!opts.allowDenied && this.isDenied(best.group, best.kind, resourceNames(best))) throw this.deniedError(best.kind);
     return best;
   }
 
-  isDenied(group: string, kind: string): boolean {
-    return this.denied.some((d) => d.kind.toLowerCase() === kind.toLowerCase() && (d.group === undefined || d.group === group));
+  /** A denied entry may name the kind as kubectl does (configmaps, cm): `names` are the resource's other names. */
+  isDenied(group: string, kind: string, names: readonly string[] = []): boolean {
+    const all = [kind.toLowerCase(), ...names];
+    return this.denied.some((d) => (d.group === undefined || d.group === group) && all.includes(d.kind.toLowerCase()));
   }
 
   deniedError(kind: string): ToolError {
@@ -239,6 +235,11 @@ export class Kube {
     const why = e.cause?.message ?? e.message ?? String(err);
     return new ToolError(`cannot reach the Kubernetes API at ${server}: ${why}`);
   }
+}
+
+/** Every name kubectl accepts for a resource besides its Kind. */
+export function resourceNames(r: ApiResource): string[] {
+  return [r.name, r.singular, ...r.shortNames];
 }
 
 function splitGroup(kind: string): [string, string | undefined] {

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { resourceNames } from '../../k8s/cluster.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
 import { K8S_HINT, kube } from './common.ts';
 import description from './k8s-api-resources.md';
