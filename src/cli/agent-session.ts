@@ -66,6 +66,8 @@ export interface AgentSessionOptions {
   /** autonomous runs: the longest wait schedule_next_turn may ask for. */
   maxDeferMs?: number | undefined;
   onEvent: (e: AgentEvent) => void;
+  /** An event log the caller owns and closes (watch shares one across its sessions). */
+  log?: EventLog | undefined;
 }
 
 export interface AgentSession {
@@ -94,7 +96,7 @@ export function positiveInt(value: string | undefined, fallback: number, flag: s
 /**
  * Everything between a command line and a running agent: the session services
  * (which decide the session tools), the runtime, the model, the event log, a new
- * or resumed session, the watchdog. The caller closes `log`.
+ * or resumed session, the watchdog. The caller closes `log` (the one it passed, or the one returned).
  */
 export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSession> {
   const { values, io, command } = o;
@@ -120,7 +122,7 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
   session.scheduler = schedule;
   session.asker = askMode === 'off' ? undefined : (o.asker ?? askerFor(askMode, io.isTty));
 
-  const log = EventLog.open(str('session-db') ?? io.env.CORE_AGENT_SESSION_DB ?? defaultSessionDb(io.env));
+  const log = o.log ?? EventLog.open(str('session-db') ?? io.env.CORE_AGENT_SESSION_DB ?? defaultSessionDb(io.env));
   try {
     // The event log keeps the raw payloads behind digests, under this session's id.
     const rawStore = {
@@ -187,7 +189,7 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
     return { agent, runtime, log, sessionId, modelSpec, session, resumed, schedule };
   } catch (err) {
     await session.close();
-    log.close();
+    if (!o.log) log.close();
     throw err;
   }
 }

@@ -6,6 +6,7 @@ import { replCommand } from './repl.ts';
 import { runCommand } from './run-command.ts';
 import { sessionsCommand } from './sessions-command.ts';
 import { toolsCommand } from './tools-command.ts';
+import { watchCommand } from './watch-command.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
 export const VERSION: string = typeof __CORE_AGENT_VERSION__ === 'string' ? __CORE_AGENT_VERSION__ : '0.0.0-dev';
@@ -23,6 +24,7 @@ Commands:
   recipe validate FILE       Check a recipe; errors as FILE:LINE:COL
   recipe schema              The recipe's JSON Schema
   mcp serve [--http H:P]     Serve the gated catalog over MCP (stdio or Streamable HTTP)
+  watch -c RECIPE            Kubernetes events → one incident session each (health, metrics)
 
 Options:
   --version                  Print the version
@@ -62,6 +64,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await sessionsCommand(rest, io);
       case 'mcp':
         return await mcpCommand(rest, io);
+      case 'watch':
+        return await watchCommand(rest, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

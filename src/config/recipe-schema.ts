@@ -6,6 +6,7 @@ import { parseRule, ruleToolName } from '../permissions/rules.ts';
 import { unknownName } from './did-you-mean.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from './tool-names.ts';
+import { watchSchema } from './watch-schema.ts';
 
 /**
  * The recipe: one YAML file that configures a run. Every object is strict — an
@@ -346,6 +347,20 @@ function buildRecipeSchema() {
             .optional(),
         })
         .optional(),
+      watch: watchSchema.optional(),
+    })
+    .superRefine((recipe, ctx) => {
+      const target = recipe.watch?.alert_target;
+      if (target !== undefined && !(target in (recipe.alerts?.targets ?? {}))) {
+        const known = Object.keys(recipe.alerts?.targets ?? {});
+        ctx.addIssue({
+          code: 'custom',
+          path: ['watch', 'alert_target'],
+          message: known.length
+            ? unknownName('alert target', target, known)
+            : `alert target "${target}" is not declared: add it under alerts.targets`,
+        });
+      }
     })
     .describe('core-agent recipe');
 }

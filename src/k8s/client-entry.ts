@@ -3,7 +3,7 @@
 // keeps the library's authentication (client certificates, tokens, exec plugins,
 // in-cluster service accounts) and returns the API's JSON untouched — the typed
 // models would drop fields they do not know (CRDs) and turn timestamps into Dates.
-import { ApiException, HttpMethod, KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
+import { ApiException, HttpMethod, KubeConfig, KubernetesObjectApi, Watch } from '@kubernetes/client-node';
 import type { KubernetesObject, ResponseContext } from '@kubernetes/client-node';
 
 export class RawApi extends KubernetesObjectApi {
@@ -34,6 +34,16 @@ export interface Connection {
   context: string;
   server: string;
   namespace: string;
+  /**
+   * A watch stream (`?watch=true`) with the same authentication: `onEvent` per line,
+   * `onDone` once when the stream ends (null) or fails. Returns the stream's abort.
+   */
+  watch(
+    path: string,
+    query: Record<string, string | number | boolean | undefined>,
+    onEvent: (type: string, object: Record<string, unknown>) => void,
+    onDone: (err: unknown) => void,
+  ): Promise<AbortController>;
 }
 
 /** From a kubeconfig file, or the pod's service account (in-cluster). */
@@ -44,7 +54,9 @@ export function connect(source: { kubeconfig: string } | { inCluster: true }, co
   if (context) kc.setCurrentContext(context);
   const api = kc.makeApiClient(RawApi);
   const ctx = kc.getContextObject(kc.getCurrentContext());
+  const watcher = new Watch(kc);
   return {
+    watch: (p, q, onEvent, onDone) => watcher.watch(p, q, (type, obj) => onEvent(type, obj as Record<string, unknown>), onDone),
     api,
     context: kc.getCurrentContext(),
     server: kc.getCurrentCluster()?.server ?? '',

@@ -78,6 +78,58 @@ export class Kube {
     }
   }
 
+  /**
+   * Follow a collection's changes from `resourceVersion` until the server ends the
+   * stream (resolves), it fails (rejects; a 410 "too old" rejects with WatchGone,
+   * meaning list again), or `signal` aborts (resolves). BOOKMARKs are passed on:
+   * they carry the newest resourceVersion.
+   */
+  async watch(
+    apiPath: string,
+    query: Record<string, string | number | boolean | undefined>,
+    onEvent: (type: string, object: JsonObject) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const conn = await this.conn();
+    await new Promise<void>((resolve, reject) => {
+      let gone = false;
+      let failure: Error | undefined;
+      let stream: AbortController | undefined;
+      const stop = () => stream?.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      const done = (err: unknown) => {
+        signal.removeEventListener('abort', stop);
+        if (gone) reject(new WatchGone());
+        else if (failure) reject(failure);
+        // The client's inactivity timer (30 s without a byte): a quiet stream, not a failure.
+        else if ((err as Error | null)?.name === 'TimeoutError') resolve();
+        else if (err && !signal.aborted) {
+          const status = (err as { statusCode?: number }).statusCode;
+          reject(
+            status === 410 ? new WatchGone() : this.explain(status ? { code: status, body: (err as Error).message } : err, conn.server),
+          );
+        } else resolve();
+      };
+      const onLine = (type: string, obj: Record<string, unknown>) => {
+        if (type === 'ERROR') {
+          // The API reports an expired resourceVersion as an ERROR event holding a Status.
+          if (obj.code === 410) gone = true;
+          else failure = new ToolError(`the Kubernetes API ended the watch: ${String(obj.message ?? obj.reason ?? 'an error')}`);
+          stream?.abort();
+          return;
+        }
+        onEvent(type, obj as JsonObject);
+      };
+      conn.watch(apiPath, query, onLine, done).then(
+        (c) => {
+          stream = c;
+          if (signal.aborted) c.abort();
+        },
+        (err: unknown) => done(err),
+      );
+    });
+  }
+
   /** Every resource the API serves (the preferred version of each group), cached for the session. */
   discovery(signal?: AbortSignal): Promise<ApiResource[]> {
     this.discovered ??= this.discover(signal).catch((err: unknown) => {
@@ -234,6 +286,13 @@ export class Kube {
     if ((err as Error)?.name === 'AbortError') return err as Error;
     const why = e.cause?.message ?? e.message ?? String(err);
     return new ToolError(`cannot reach the Kubernetes API at ${server}: ${why}`);
+  }
+}
+
+/** The watch's resourceVersion is older than the API keeps: list again. */
+export class WatchGone extends Error {
+  constructor() {
+    super('the watch resourceVersion is too old (410 Gone); listing again');
   }
 }
 

@@ -14,7 +14,8 @@ export type EventKind =
   | 'turn_end' // {status, text, usage}
   | 'checkpoint' // {detail, record}
   | 'watchdog' // {alert?, action?, halted?, reason?, cut_turns?, reset?}
-  | 'error'; // {message}
+  | 'error' // {message}
+  | 'incident'; // {incident, key, outcome, summary, events} — core-agent watch's record of how a session ended
 
 export interface SessionEvent {
   readonly sessionId: string;

@@ -1,0 +1,128 @@
+import { loadRecipe } from '../config/load-recipe.ts';
+import { findCluster, Kube } from '../k8s/cluster.ts';
+import { createLogger } from '../log.ts';
+import { ModelConfigError } from '../model/model.ts';
+import { resolveModel } from '../model/providers.ts';
+import { liveTargets } from '../net/alert-targets.ts';
+import { defaultSessionDb, EventLog } from '../store/event-log.ts';
+import { AGENT_OPTIONS_HELP, agentOptions, positiveInt } from './agent-session.ts';
+import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
+import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+
+export const WATCH_HELP = `Usage: core-agent watch -c RECIPE [options]
+
+Watches the cluster's Events and runs one agent session per incident, as the
+recipe's watch: section says: which events count (types, reasons, namespaces,
+labels), the cooldown that folds repeats into one incident, how many sessions
+run at once. Incidents and their sessions are kept in the session database, so a
+restart resumes interrupted sessions and never runs a finished incident again.
+Each outcome (RESOLVED, or UNRESOLVED with a proposal) is recorded in the
+session's event log and sent to watch.alert_target when the recipe names one.
+
+      --listen HOST:PORT      /healthz, /readyz and /metrics (Prometheus) on this
+                              address (default 127.0.0.1:9464)  [env CORE_AGENT_WATCH_LISTEN]
+      --shutdown-grace SECONDS
+                              on SIGTERM, how long running sessions get to finish
+                              before they are stopped and left to resume (default 25)
+${AGENT_OPTIONS_HELP}
+
+The cluster: kubernetes.kubeconfig in the recipe, $KUBECONFIG, ~/.kube/config, or
+the pod's service account. Progress lines go to stdout, JSON logs to stderr.
+
+Exit status: 0 stopped by SIGTERM/SIGINT, 1 a runtime failure, 2 a usage or recipe error.
+
+${COMMON_OPTIONS_HELP}`;
+
+export async function watchCommand(argv: string[], io: Io): Promise<number> {
+  const { values } = parse(
+    argv,
+    { ...commonOptions, ...modeOptions, ...agentOptions, listen: { type: 'string' }, 'shutdown-grace': { type: 'string' } },
+    'watch',
+  );
+  if (values.help) {
+    io.out(`${WATCH_HELP}\n`);
+    return EXIT.ok;
+  }
+  for (const flag of ['resume', 'reset-watchdog', 'ask', 'checkpoint'] as const) {
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} does not apply to watch (each incident is its own session)`, 'watch');
+  }
+  if (!values.recipe) throw new UsageError('watch needs a recipe with a watch: section (-c RECIPE)', 'watch');
+  const { listen: listenText, 'shutdown-grace': graceText, help: _help, ...sessionValues } = values;
+  const graceMs = positiveInt(graceText, 25, '--shutdown-grace', 'watch') * 1000;
+  const { parseListen, startHealthServer } = await import('../watch/health-server.ts');
+  let listen;
+  try {
+    listen = parseListen(listenText ?? io.env.CORE_AGENT_WATCH_LISTEN ?? '127.0.0.1:9464');
+  } catch (err) {
+    throw new UsageError((err as Error).message, 'watch');
+  }
+
+  const flags = flagSettings(values);
+  const logger = createLogger(flags.logLevel ?? 'info');
+  const recipe = await loadRecipe(values.recipe);
+  const cfg = recipe.watch;
+  if (!cfg) throw new UsageError(`${values.recipe} has no watch: section (core-agent recipe schema shows its keys)`, 'watch');
+  const modelSpec = values.model ?? io.env.CORE_AGENT_MODEL ?? recipe.model;
+  if (!modelSpec) throw new UsageError('no model: give --model, CORE_AGENT_MODEL, or model: in the recipe', 'watch');
+  try {
+    await resolveModel(modelSpec, io.env); // a missing key fails now, not in every session
+  } catch (err) {
+    if (err instanceof ModelConfigError) throw new UsageError(err.message, 'watch');
+    throw err;
+  }
+  const cluster =
+    recipe.kubernetes?.enabled === false ? { unavailable: 'kubernetes.enabled is false' } : findCluster(io.env, recipe.kubernetes);
+  if ('unavailable' in cluster) throw new UsageError(`no cluster to watch: ${cluster.unavailable}`, 'watch');
+
+  let alertTarget;
+  if (cfg.alert_target) {
+    const { live, dropped } = liveTargets(recipe.alerts?.targets ?? {}, io.env);
+    alertTarget = live.find((t) => t.name === cfg.alert_target);
+    const why = dropped.find((d) => d.target === cfg.alert_target)?.reason;
+    if (!alertTarget) logger.warn({ target: cfg.alert_target, reason: why }, 'outcomes will not be sent: the alert target is not live');
+  }
+
+  const dbPath = values['session-db'] ?? io.env.CORE_AGENT_SESSION_DB ?? defaultSessionDb(io.env);
+  const { IncidentStore } = await import('../watch/incident-store.ts');
+  const { WatchMetrics } = await import('../watch/metrics.ts');
+  const { Watcher } = await import('../watch/watcher.ts');
+  const log = EventLog.open(dbPath);
+  const store = IncidentStore.open(dbPath);
+  const metrics = new WatchMetrics();
+  const watcher = new Watcher({
+    cfg,
+    kube: new Kube(cluster, recipe.kubernetes),
+    store,
+    log,
+    metrics,
+    logger,
+    io,
+    values: { ...sessionValues, model: modelSpec },
+    alertTarget,
+  });
+  let server;
+  try {
+    server = await startHealthServer(listen, watcher, metrics.registry);
+  } catch (err) {
+    store.close();
+    log.close();
+    io.err(`core-agent: cannot listen on ${listen.host}:${listen.port}: ${(err as Error).message}\n`);
+    return EXIT.failure;
+  }
+  const signalled = new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  watcher.start();
+  logger.info({ listen: server.address, session_db: dbPath, model: modelSpec }, 'watching events');
+  io.out(`core-agent watch: health and metrics on http://${server.address} (sessions in ${dbPath})\n`);
+
+  const signal = await signalled;
+  logger.info({ signal, grace_ms: graceMs }, 'shutting down');
+  const { finished, checkpointed } = await watcher.stop(graceMs);
+  io.out(`core-agent watch: stopped (${finished} session(s) finished, ${checkpointed} left to resume)\n`);
+  await server.close();
+  store.close();
+  log.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,69 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
+
+export interface HealthState {
+  /** Ready: the event informer is in step with the API and the watcher is not shutting down. */
+  ready(): { ok: boolean; detail: Record<string, unknown> };
+}
+
+/**
+ * One port for the kubelet and Prometheus: GET /healthz (alive: the event loop
+ * answers), /readyz (200 once the informer has synced, 503 before and while
+ * shutting down), /metrics (Prometheus text). Nothing else is served.
+ */
+export async function startHealthServer(listen: { host: string; port: number }, state: HealthState, registry: Registry) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+    switch (url.pathname) {
+      case '/healthz':
+        json(200, { status: 'ok' });
+        return;
+      case '/readyz': {
+        const { ok, detail } = state.ready();
+        json(ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', ...detail });
+        return;
+      }
+      case '/metrics':
+        registry.metrics().then(
+          (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+          (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${(err as Error).message}\n`),
+        );
+        return;
+      default:
+        json(404, { error: 'not found; try /healthz, /readyz or /metrics' });
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    address: `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // a Prometheus scraper's keep-alive must not hold shutdown
+      }),
+    server,
+  };
+}
+
+/** "HOST:PORT", ":PORT" or "PORT" (all interfaces); "[::1]:9464" for IPv6. */
+export function parseListen(text: string): { host: string; port: number } {
+  const m = /^(?:(?:\[([^\]]+)\]|([^:[\]]*)):)?(\d{1,5})$/.exec(text.trim());
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65_535) throw new Error(`--listen "${text}": give HOST:PORT, e.g. 127.0.0.1:9464 or 0.0.0.0:8080`);
+  return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
+}

@@ -1,0 +1,102 @@
+import type { TurnResult } from '../agent/agent.ts';
+import { openAgentSession } from '../cli/agent-session.ts';
+import type { Io } from '../cli/usage.ts';
+import { ZERO_USAGE, type Usage } from '../model/pricing.ts';
+import type { EventLog } from '../store/event-log.ts';
+import type { JsonObject } from '../tools/tool.ts';
+import type { Incident } from './incident-store.ts';
+import { verdictOf } from './incidents.ts';
+
+export interface SessionOutcome {
+  sessionId: string;
+  outcome: 'RESOLVED' | 'UNRESOLVED';
+  /** The session's final answer (the proposal, when UNRESOLVED). */
+  summary: string;
+  usage: Usage;
+  /** The session's turn when it ended, for the event-log record. */
+  turn: number;
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+export interface IncidentSessionOptions {
+  incident: Incident;
+  /** The prompt's incident facts (enrich.ts), gathered when the session starts. */
+  facts: () => Promise<JsonObject>;
+  /** The command line's agent options (recipe, model, workspace, tool filters…), as `run` takes them. */
+  values: Values;
+  io: Io;
+  log: EventLog;
+  preamble: string | undefined;
+  /** Called as soon as the session exists, before the model is asked anything (so a restart resumes it). */
+  onSession: (sessionId: string) => void;
+  signal: AbortSignal;
+}
+
+/**
+ * One incident, one agent session: a new session with the incident as its prompt,
+ * or — when the incident already has one (the watcher was stopped mid-session) —
+ * that session resumed where its event log ends. Headless: nobody answers a
+ * permission prompt, and the watchdog enforces.
+ */
+export async function runIncidentSession(o: IncidentSessionOptions): Promise<SessionOutcome> {
+  const { incident } = o;
+  const resume = incident.sessionId && o.log.session(incident.sessionId) ? incident.sessionId : undefined;
+  const prompt = resume ? '' : incidentPrompt(incident, await o.facts(), o.preamble);
+  const s = await openAgentSession({
+    values: { ...o.values, ...(resume ? { resume } : {}) },
+    io: o.io,
+    command: 'watch',
+    defaults: { watchdog: 'enforce', ask: 'off' },
+    title: `incident #${incident.id}: ${incident.reason} ${incident.kind} ${incident.namespace}/${incident.name}`,
+    onEvent: () => undefined,
+    log: o.log,
+  });
+  try {
+    o.onSession(s.sessionId);
+    let result: TurnResult | undefined;
+    if (!s.resumed || (s.resumed.turn === 0 && !s.resumed.openTurn)) {
+      // New, or created but killed before its prompt was recorded.
+      result = await s.agent.runTurn(prompt || incidentPrompt(incident, await o.facts(), o.preamble), o.signal);
+    } else if (s.resumed.openTurn) {
+      result = await s.agent.continueTurn(o.signal);
+    }
+    const text = result?.text ?? lastAnswer(o.log, s.sessionId);
+    const ended = result?.status ?? 'done';
+    const cut = ended !== 'done' && ended !== 'script_ended';
+    const summary = cut ? `UNRESOLVED: the session ended without an answer (${ended}): ${text}` : text;
+    return {
+      sessionId: s.sessionId,
+      outcome: cut ? 'UNRESOLVED' : verdictOf(text),
+      summary: summary.slice(0, 20_000),
+      usage: result?.usage ?? ZERO_USAGE,
+      turn: s.agent.turn,
+    };
+  } finally {
+    await s.session.close();
+  }
+}
+
+/** A finished session's final answer (the watcher died after the turn ended, before recording it). */
+function lastAnswer(log: EventLog, sessionId: string): string {
+  const ends = log.events(sessionId).filter((e) => e.kind === 'turn_end');
+  return String(ends.at(-1)?.data.text ?? '');
+}
+
+export function incidentPrompt(incident: Incident, facts: JsonObject, preamble: string | undefined): string {
+  const when = (ms: number) => new Date(ms).toISOString();
+  const about = incident.involved;
+  return [
+    preamble?.trim(),
+    `Incident #${incident.id}: ${incident.reason} on ${incident.kind} ${incident.namespace}/${incident.name}.`,
+    `The event: ${incident.message || '(no message)'} — about ${about.kind} ${about.namespace}/${about.name}; ` +
+      `${incident.events} event(s) so far, first ${when(incident.firstEventAt)}, last ${when(incident.lastEventAt)}.`,
+    'What core-agent watch gathered when this session started (JSON):',
+    '```json',
+    JSON.stringify(facts, null, 2),
+    '```',
+    'Start your final answer with RESOLVED (only after a wait_and_verify returned verified: true) or UNRESOLVED followed by your proposal.',
+  ]
+    .filter((l) => l !== undefined && l !== '')
+    .join('\n');
+}

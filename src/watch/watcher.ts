@@ -1,0 +1,250 @@
+import type { Logger } from '../log.ts';
+import type { Io } from '../cli/usage.ts';
+import { WATCH_DEFAULTS, type WatchConfig } from '../config/watch-schema.ts';
+import type { Kube } from '../k8s/cluster.ts';
+import type { AlertTarget } from '../net/alert-targets.ts';
+import { operatorFetch } from '../net/operator-fetch.ts';
+import type { EventLog } from '../store/event-log.ts';
+import type { JsonObject } from '../tools/tool.ts';
+import { sleep } from '../util/sleep.ts';
+import { Enricher } from './enrich.ts';
+import type { Incident, IncidentStore } from './incident-store.ts';
+import { runIncidentSession, type SessionOutcome } from './incident-session.ts';
+import { eventFacts, ignoreReason, incidentKey, labelsMatch, parseLabelSelector, type LabelSelector } from './incidents.ts';
+import { runInformer, type Change } from './informer.ts';
+import type { WatchMetrics } from './metrics.ts';
+
+export interface WatcherOptions {
+  cfg: WatchConfig;
+  kube: Kube;
+  store: IncidentStore;
+  log: EventLog;
+  metrics: WatchMetrics;
+  logger: Logger;
+  io: Io;
+  /** The agent options each session is opened with (recipe, model, workspace…). */
+  values: Record<string, string | boolean | string[] | undefined>;
+  alertTarget?: AlertTarget | undefined;
+}
+
+type Running = { controller: AbortController; done: Promise<void> };
+
+/**
+ * Events in, incidents out: the informer hands each Event change here in order;
+ * an event that passes the recipe's filters is keyed to its workload and reason and
+ * either opens an incident or folds into one (store.observe). Incidents run as
+ * agent sessions, at most max_concurrent_sessions at once, in arrival order.
+ */
+export class Watcher {
+  private readonly running = new Map<number, Running>();
+  private readonly informerStop = new AbortController();
+  private informer: Promise<void> | undefined;
+  private readonly enricher: Enricher;
+  private readonly selector: LabelSelector | undefined;
+  private readonly path: string;
+  private synced = false;
+  private stopping = false;
+
+  constructor(private readonly o: WatcherOptions) {
+    this.enricher = new Enricher(o.kube);
+    this.selector = o.cfg.label_selector ? parseLabelSelector(o.cfg.label_selector) : undefined;
+    // One watched namespace: watch only it (a namespaced Role is then enough).
+    const only = o.cfg.namespaces?.length === 1 ? o.cfg.namespaces[0] : undefined;
+    this.path = only ? `/api/v1/namespaces/${encodeURIComponent(only)}/events` : '/api/v1/events';
+  }
+
+  start(): void {
+    const stateKey = `events_rv ${this.path}`;
+    this.informer = runInformer({
+      kube: this.o.kube,
+      path: this.path,
+      fieldSelector:
+        (this.o.cfg.event_types ?? WATCH_DEFAULTS.event_types).length === 1
+          ? `type=${(this.o.cfg.event_types ?? WATCH_DEFAULTS.event_types)[0]}`
+          : undefined,
+      resumeFrom: this.o.store.getState(stateKey),
+      handle: async (change) => {
+        await this.handle(change);
+        if (change.resumeFrom) this.o.store.setState(stateKey, change.resumeFrom);
+      },
+      onSynced: () => {
+        this.synced = true;
+        this.o.logger.info({ path: this.path }, 'event informer synced');
+      },
+      onReconnect: (why) => this.o.metrics.watchReconnects.inc({ why }),
+      logger: this.o.logger,
+      signal: this.informerStop.signal,
+    });
+    this.pump(); // incidents left queued or running by an earlier process
+  }
+
+  ready(): { ok: boolean; detail: Record<string, unknown> } {
+    const counts = this.o.store.counts();
+    return {
+      ok: this.synced && !this.stopping,
+      detail: { synced: this.synced, stopping: this.stopping, running: this.running.size, queued: counts.queued },
+    };
+  }
+
+  /**
+   * SIGTERM: stop taking events, let running sessions finish within `graceMs`, then
+   * stop the rest. Their incidents stay `running` with their session id; everything
+   * they did is in the event log, and the next start resumes them.
+   */
+  async stop(graceMs: number): Promise<{ finished: number; checkpointed: number }> {
+    this.stopping = true;
+    this.informerStop.abort();
+    await this.informer;
+    const before = this.running.size;
+    const all = Promise.all([...this.running.values()].map((r) => r.done));
+    const inTime = await Promise.race([all.then(() => true), sleep(graceMs).then(() => false)]);
+    const left = this.running.size;
+    if (!inTime) {
+      for (const r of this.running.values()) r.controller.abort(new Error('shutdown'));
+      await Promise.race([all, sleep(2_000)]);
+    }
+    return { finished: before - left, checkpointed: left };
+  }
+
+  private async handle(change: Change): Promise<void> {
+    const f = eventFacts(change.object);
+    if (!f) return; // a version marker, not an event
+    const { metrics, cfg } = this.o;
+    metrics.eventsReceived.inc();
+    if (change.type === 'DELETED') return void metrics.eventsIgnored.inc({ why: 'deleted' });
+    const why = ignoreReason(f, cfg);
+    if (why) return void metrics.eventsIgnored.inc({ why });
+    const chain = await this.enricher.ownerChain(f.involved);
+    const root = chain.at(-1)!;
+    if (this.selector && ![chain[0]!, root].some((r) => labelsMatch(this.selector!, r.labels))) {
+      return void metrics.eventsIgnored.inc({ why: 'labels' });
+    }
+    const cooldownMs = (cfg.cooldown_seconds ?? WATCH_DEFAULTS.cooldown_seconds) * 1000;
+    const { observation, id } = this.o.store.observe(
+      incidentKey(root, f.reason),
+      { root, involved: f.involved, reason: f.reason, message: f.message, lastAt: f.lastAt, eventUid: f.uid, eventCount: f.count },
+      cooldownMs,
+    );
+    if (observation !== 'new') return void metrics.incidentsDeduplicated.inc({ why: observation });
+    metrics.incidentsSeen.inc();
+    this.say(`incident #${id} opened: ${f.reason} on ${root.kind} ${root.namespace}/${root.name} (${f.involved.kind} ${f.involved.name})`);
+    this.pump();
+  }
+
+  /** Start sessions while there are free slots and incidents waiting. */
+  private pump(): void {
+    const max = this.o.cfg.max_concurrent_sessions ?? WATCH_DEFAULTS.max_concurrent_sessions;
+    while (!this.stopping && this.running.size < max) {
+      const next = this.o.store.next(new Set(this.running.keys()));
+      if (!next) break;
+      this.launch(next);
+    }
+    this.o.metrics.queueDepth.set(this.o.store.counts().queued);
+  }
+
+  private launch(incident: Incident): void {
+    const { store, metrics, cfg } = this.o;
+    const resumed = incident.status === 'running';
+    store.markRunning(incident.id);
+    metrics.sessionsStarted.inc();
+    metrics.sessionsRunning.inc();
+    if (!resumed) metrics.startLatency.observe(Math.max(0, Date.now() - incident.receivedAt) / 1000);
+    const controller = new AbortController();
+    const timeoutMs = (cfg.session_timeout_seconds ?? WATCH_DEFAULTS.session_timeout_seconds) * 1000;
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
+    const limits = {
+      recentEvents: cfg.recent_events ?? WATCH_DEFAULTS.recent_events,
+      logLines: cfg.log_tail_lines ?? WATCH_DEFAULTS.log_tail_lines,
+      logBytes: cfg.log_tail_bytes ?? WATCH_DEFAULTS.log_tail_bytes,
+    };
+    const done = runIncidentSession({
+      incident,
+      facts: () => this.enricher.facts(incident.involved, limits, controller.signal),
+      values: this.o.values,
+      io: this.o.io,
+      log: this.o.log,
+      preamble: cfg.prompt,
+      onSession: (sessionId) => {
+        store.setSession(incident.id, sessionId);
+        this.say(`incident #${incident.id} ${resumed ? 'resumed in' : 'session'} ${sessionId}`);
+      },
+      signal: controller.signal,
+    })
+      .then(
+        (r) => this.finish(incident, r),
+        async (err: unknown) => {
+          const reason = controller.signal.reason as Error | undefined;
+          if (this.stopping && reason?.message === 'shutdown') return; // checkpointed: resumed on the next start
+          const message = reason?.message === 'timeout' ? `the session ran past ${timeoutMs / 1000}s` : (err as Error).message;
+          this.o.logger.error({ incident: incident.id, err: message }, 'incident session failed');
+          const sessionId = store.get(incident.id)?.sessionId ?? '';
+          await this.finish(incident, {
+            sessionId,
+            outcome: 'UNRESOLVED',
+            summary: `UNRESOLVED: core-agent could not finish this incident: ${message}`,
+            usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+            turn: 0,
+          });
+        },
+      )
+      .catch((err: unknown) => this.o.logger.error({ incident: incident.id, err: (err as Error).message }, 'recording an outcome failed'))
+      .finally(() => {
+        clearTimeout(timer);
+        this.running.delete(incident.id);
+        metrics.sessionsRunning.dec();
+        this.pump();
+      });
+    this.running.set(incident.id, { controller, done });
+  }
+
+  private async finish(incident: Incident, r: SessionOutcome): Promise<void> {
+    const { store, metrics, log } = this.o;
+    const seen = store.get(incident.id) ?? incident;
+    store.finish(incident.id, r.outcome, r.summary);
+    if (r.sessionId && log.session(r.sessionId)) {
+      log.append(r.sessionId, r.turn, 'incident', {
+        incident: incident.id,
+        key: incident.key,
+        outcome: r.outcome,
+        summary: r.summary,
+        events: seen.events,
+      });
+    }
+    metrics.outcomes.inc({ outcome: r.outcome });
+    metrics.tokens.inc({ direction: 'input' }, r.usage.inputTokens);
+    metrics.tokens.inc({ direction: 'output' }, r.usage.outputTokens);
+    metrics.costUsd.inc(r.usage.costUsd ?? 0);
+    this.say(`incident #${incident.id} ${r.outcome} (session ${r.sessionId || 'none'})`);
+    if (this.o.alertTarget) await this.alert(this.o.alertTarget, incident, r);
+  }
+
+  /** The outcome to the recipe's alert target, under that target's rate limit; a failure is logged, never fatal. */
+  private async alert(target: AlertTarget, incident: Incident, r: SessionOutcome): Promise<void> {
+    if (target.takeSlot() !== null) {
+      this.o.metrics.alertFailures.inc();
+      this.o.logger.warn({ incident: incident.id, target: target.name }, 'outcome not sent: the alert target is at its rate limit');
+      return;
+    }
+    const req = target.request({
+      target: target.name,
+      level: r.outcome === 'RESOLVED' ? 'resolved' : 'warning',
+      summary: `${r.outcome}: ${incident.reason} on ${incident.kind} ${incident.namespace}/${incident.name}`,
+      details: r.summary,
+      sessionId: r.sessionId || undefined,
+    });
+    try {
+      const res = await operatorFetch(req.url, { method: 'POST', headers: req.headers, body: req.body }, AbortSignal.timeout(15_000));
+      if (res.status < 200 || res.status >= 300) throw new Error(`the webhook answered HTTP ${res.status}`);
+    } catch (err) {
+      this.o.metrics.alertFailures.inc();
+      this.o.logger.warn(
+        { incident: incident.id, target: target.name, err: target.redact((err as Error).message) },
+        'outcome not delivered',
+      );
+    }
+  }
+
+  private say(line: string): void {
+    this.o.io.out(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+  }
+}
