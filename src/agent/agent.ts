@@ -115,6 +115,8 @@ export class Agent {
     let usage: Usage = ZERO_USAGE;
     let text = '';
     for (let step = 1; ; step++) {
+      // Stopped (shutdown, a session deadline): the turn stays open in the log and --resume continues it.
+      signal?.throwIfAborted();
       const limitReached = step > this.maxSteps;
       if (limitReached) this.opts.onEvent?.({ type: 'step_limit', steps: this.maxSteps });
       const response = await this.callModel(step, limitReached, signal);

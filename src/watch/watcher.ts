@@ -38,51 +38,57 @@ type Running = { controller: AbortController; done: Promise<void> };
 export class Watcher {
   private readonly running = new Map<number, Running>();
   private readonly informerStop = new AbortController();
-  private informer: Promise<void> | undefined;
+  private informers: Promise<void>[] = [];
   private readonly enricher: Enricher;
   private readonly selector: LabelSelector | undefined;
-  private readonly path: string;
-  private synced = false;
+  private readonly paths: string[];
+  private readonly syncedPaths = new Set<string>();
   private stopping = false;
 
   constructor(private readonly o: WatcherOptions) {
     this.enricher = new Enricher(o.kube);
     this.selector = o.cfg.label_selector ? parseLabelSelector(o.cfg.label_selector) : undefined;
-    // One watched namespace: watch only it (a namespaced Role is then enough).
-    const only = o.cfg.namespaces?.length === 1 ? o.cfg.namespaces[0] : undefined;
-    this.path = only ? `/api/v1/namespaces/${encodeURIComponent(only)}/events` : '/api/v1/events';
+    // Listed namespaces are watched one by one, so a Role in each of them is enough;
+    // otherwise one cluster-wide watch.
+    const namespaces = o.cfg.namespaces ?? [];
+    this.paths =
+      namespaces.length > 0 ? namespaces.map((ns) => `/api/v1/namespaces/${encodeURIComponent(ns)}/events`) : ['/api/v1/events'];
   }
 
   start(): void {
-    const stateKey = `events_rv ${this.path}`;
-    this.informer = runInformer({
-      kube: this.o.kube,
-      path: this.path,
-      fieldSelector:
-        (this.o.cfg.event_types ?? WATCH_DEFAULTS.event_types).length === 1
-          ? `type=${(this.o.cfg.event_types ?? WATCH_DEFAULTS.event_types)[0]}`
-          : undefined,
-      resumeFrom: this.o.store.getState(stateKey),
-      handle: async (change) => {
-        await this.handle(change);
-        if (change.resumeFrom) this.o.store.setState(stateKey, change.resumeFrom);
-      },
-      onSynced: () => {
-        this.synced = true;
-        this.o.logger.info({ path: this.path }, 'event informer synced');
-      },
-      onReconnect: (why) => this.o.metrics.watchReconnects.inc({ why }),
-      logger: this.o.logger,
-      signal: this.informerStop.signal,
+    const types = this.o.cfg.event_types ?? WATCH_DEFAULTS.event_types;
+    this.informers = this.paths.map((path) => {
+      const stateKey = `events_rv ${path}`;
+      return runInformer({
+        kube: this.o.kube,
+        path,
+        fieldSelector: types.length === 1 ? `type=${types[0]}` : undefined,
+        resumeFrom: this.o.store.getState(stateKey),
+        handle: async (change) => {
+          await this.handle(change);
+          if (change.resumeFrom) this.o.store.setState(stateKey, change.resumeFrom);
+        },
+        onSynced: () => {
+          this.syncedPaths.add(path);
+          this.o.logger.info({ path }, 'event informer synced');
+        },
+        onReconnect: (why) => this.o.metrics.watchReconnects.inc({ why }),
+        logger: this.o.logger,
+        signal: this.informerStop.signal,
+      });
     });
     this.pump(); // incidents left queued or running by an earlier process
+  }
+
+  private get synced(): boolean {
+    return this.syncedPaths.size === this.paths.length;
   }
 
   ready(): { ok: boolean; detail: Record<string, unknown> } {
     const counts = this.o.store.counts();
     return {
       ok: this.synced && !this.stopping,
-      detail: { synced: this.synced, stopping: this.stopping, running: this.running.size, queued: counts.queued },
+      detail: { synced: this.synced, watches: this.paths.length, stopping: this.stopping, running: this.running.size, queued: counts.queued },
     };
   }
 
@@ -94,7 +100,7 @@ export class Watcher {
   async stop(graceMs: number): Promise<{ finished: number; checkpointed: number }> {
     this.stopping = true;
     this.informerStop.abort();
-    await this.informer;
+    await Promise.all(this.informers);
     const before = this.running.size;
     const all = Promise.all([...this.running.values()].map((r) => r.done));
     const inTime = await Promise.race([all.then(() => true), sleep(graceMs).then(() => false)]);

@@ -38,10 +38,28 @@ export async function watchFixture(
   return { recipe, script: scriptFile, db: path.join(dir, 'sessions.db') };
 }
 
-export async function startWatch(f: { recipe: string; script: string; db: string }, cwd: string): Promise<WatchProcess> {
+export async function startWatch(
+  f: { recipe: string; script: string; db: string },
+  cwd: string,
+  extraArgs: string[] = [],
+): Promise<WatchProcess> {
   const child = spawn(
     process.execPath,
-    [bundle, 'watch', '-c', f.recipe, '--model', `replay:${f.script}`, '--session-db', f.db, '--listen', '127.0.0.1:0', '-w', cwd],
+    [
+      bundle,
+      'watch',
+      '-c',
+      f.recipe,
+      '--model',
+      `replay:${f.script}`,
+      '--session-db',
+      f.db,
+      '--listen',
+      '127.0.0.1:0',
+      '-w',
+      cwd,
+      ...extraArgs,
+    ],
     { cwd, env: { PATH: process.env.PATH, HOME: cwd, KUBECONFIG }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

@@ -127,7 +127,8 @@ describe('core-agent watch', () => {
     await requireCluster();
     await withNamespace('watch-burst', {}, async (ns) => {
       const dir = await tempDir();
-      const f = await watchFixture(dir, ns, { max_concurrent_sessions: 4 }, [ANSWER]);
+      // Two namespaces: one watch each (the namespaced-RBAC shape); the second stays empty.
+      const f = await watchFixture(dir, ns, { max_concurrent_sessions: 4, namespaces: [ns, `${ns}-empty`] }, [ANSWER]);
       const pods = Array.from({ length: 20 }, (_, i) => `app-${i}`);
       await createPods(ns, pods);
       const w = await startWatch(f, dir);
@@ -193,6 +194,43 @@ describe('core-agent watch', () => {
 
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
+    });
+  });
+
+  it('SIGTERM: running sessions past the grace are left running and resumed in the same session', async () => {
+    await requireCluster();
+    await withNamespace('watch-term', {}, async (ns) => {
+      const dir = await tempDir();
+      const wait = { tool: 'list_dir', args: { path: '.' }, expect_contains: 'never-there', interval_seconds: 0.5, timeout_seconds: 4 };
+      const long = [{ tool_calls: [{ name: 'wait_and_verify', args: wait }] }, ANSWER];
+      const f = await watchFixture(dir, ns, { max_concurrent_sessions: 2 }, long);
+      await createPods(ns, ['a', 'b']);
+      const first = await startWatch(f, dir, ['--shutdown-grace', '1']);
+      procs.push(first);
+      await burst(ns, ['a', 'b'], 1);
+      await until(
+        'two sessions running',
+        30_000,
+        async () => incidents(f.db).filter((i) => i.status === 'running' && i.sessionId).length === 2,
+      );
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      expect(first.stdout()).toContain('stopped (0 session(s) finished, 2 left to resume)');
+      const left = incidents(f.db);
+      expect(left.map((i) => i.status)).toEqual(['running', 'running']);
+
+      const second = await startWatch(f, dir);
+      procs.push(second);
+      const done = await until('both finished', 60_000, async () => {
+        const list = incidents(f.db);
+        return list.every((i) => i.status === 'done') ? list : undefined;
+      });
+      for (const i of done) expect(i.sessionId).toBe(left.find((l) => l.id === i.id)!.sessionId);
+      expect(second.stdout()).toMatch(/incident #\d+ resumed in s-/);
+      const log = EventLog.open(f.db);
+      for (const i of done) expect(log.events(i.sessionId!).filter((e) => e.kind === 'user')).toHaveLength(1); // not prompted twice
+      log.close();
+      expect(incidentSessions(f.db)).toHaveLength(2);
     });
   });
 });
