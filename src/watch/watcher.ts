@@ -51,8 +51,7 @@ export class Watcher {
     // Listed namespaces are watched one by one, so a Role in each of them is enough;
     // otherwise one cluster-wide watch.
     const namespaces = o.cfg.namespaces ?? [];
-    this.paths =
-      namespaces.length > 0 ? namespaces.map((ns) => `/api/v1/namespaces/${encodeURIComponent(ns)}/events`) : ['/api/v1/events'];
+    this.paths = namespaces.length > 0 ? namespaces.map((ns) => `/api/v1/namespaces/${encodeURIComponent(ns)}/events`) : ['/api/v1/events'];
   }
 
   start(): void {
@@ -88,7 +87,13 @@ export class Watcher {
     const counts = this.o.store.counts();
     return {
       ok: this.synced && !this.stopping,
-      detail: { synced: this.synced, watches: this.paths.length, stopping: this.stopping, running: this.running.size, queued: counts.queued },
+      detail: {
+        synced: this.synced,
+        watches: this.paths.length,
+        stopping: this.stopping,
+        running: this.running.size,
+        queued: counts.queued,
+      },
     };
   }
 
