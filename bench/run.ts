@@ -350,6 +350,24 @@ if (only.has('incident')) {
   if (m) results.incident = { ...m, ratio: m.off / m.shipped };
 }
 
+if (only.has('watch')) {
+  // Needs a cluster: `bash test/cluster/with-cluster.sh npm run bench -- --only watch`. Run from
+  // source (it spawns the built bundle and reads the session database the tests read).
+  const r = spawnSync(
+    node,
+    ['--experimental-transform-types', '--disable-warning=ExperimentalWarning', path.join(root, 'bench/watch-bench.ts')],
+    {
+      encoding: 'utf8',
+      env: process.env,
+      maxBuffer: 1 << 26,
+    },
+  );
+  if (r.status !== 0) throw new Error(`watch bench failed: ${r.stderr}`);
+  const lines = r.stdout.split('\n');
+  console.log(lines.filter((l) => !l.startsWith('RESULTS ')).join('\n'));
+  results.watch = JSON.parse(lines.find((l) => l.startsWith('RESULTS '))!.slice('RESULTS '.length)) as unknown;
+}
+
 const table = [
   '| measurement | median | ratio | peak RSS |',
   '|---|---:|---:|---:|',

