@@ -109,9 +109,11 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     io.err(`core-agent: cannot listen on ${listen.host}:${listen.port}: ${(err as Error).message}\n`);
     return EXIT.failure;
   }
+  // Kept (not `once`) for the whole shutdown: a second signal, or one re-raised by a
+  // session's terminal manager after it killed its terminals, must not end the process
+  // before the running sessions are checkpointed.
   const signalled = new Promise<string>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => resolve(sig));
   });
   watcher.start();
   logger.info({ listen: server.address, session_db: dbPath, model: modelSpec }, 'watching events');

@@ -48,10 +48,13 @@ export async function runInformer(o: InformerOptions): Promise<void> {
   // Watch callbacks are synchronous; changes are handed to `handle` one at a time behind them.
   const push = (c: Change) => {
     queue.push(c);
-    draining = draining.then(async () => {
-      const next = queue.shift();
-      if (next && !o.signal.aborted) await o.handle(next);
-    });
+    draining = draining
+      .then(async () => {
+        const next = queue.shift();
+        if (next && !o.signal.aborted) await o.handle(next);
+      })
+      // One change that cannot be handled (the database refused a write) must not stall the rest.
+      .catch((err: unknown) => o.logger.error({ err: (err as Error).message }, 'an event change could not be handled'));
   };
 
   while (!o.signal.aborted) {

@@ -468,3 +468,54 @@ describe('a replayed incident inside the image (read-only root, 65532, no shell)
     });
   });
 });
+
+describe("the image's default command: watch (read-only root, 65532, no shell)", () => {
+  it('turns the crash loop into one incident session, serves its probes, and stops cleanly on SIGTERM', async () => {
+    const { dir } = await rootfs();
+    await withCrashLoop(async (ns, config) => {
+      // The fixture recipe plus a watch: section for this namespace; a replayed session that looks and proposes.
+      const recipe = await readFile(path.join(fixtures, 'recipe.yaml'), 'utf8');
+      await writeFile(path.join(config, 'watch.yaml'), `${recipe}\nwatch:\n  namespaces: [${ns}]\n  reasons: [BackOff]\n`);
+      const script = [
+        { tool_calls: [{ name: 'k8s_list', args: { kind: 'pods' } }] },
+        { text: 'UNRESOLVED: the web containers exit with code 1; fix the command or config and roll out.' },
+      ];
+      await writeFile(path.join(config, 'watch.jsonl'), script.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      for (const f of ['watch.yaml', 'watch.jsonl']) await chmod(path.join(config, f), 0o644);
+      const state = await stateVolume();
+      const flags = ['-v', `${state}:/var/lib/core-agent`, '-v', `${config}:/etc/core-agent:ro`];
+      for (const [k, v] of Object.entries({ ...IMAGE_ENV, KUBECONFIG: '/etc/core-agent/kubeconfig' })) flags.push('-e', `${k}=${v}`);
+      const args = ['watch', '-c', '/etc/core-agent/watch.yaml', '--model', 'replay:/etc/core-agent/watch.jsonl'];
+      args.push('--listen', '127.0.0.1:0', '--session-db', '/var/lib/core-agent/sessions.db');
+      const child = spawn('bash', [containerSh, ...flags, dir, '--', ...ENTRYPOINT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      try {
+        const url = await until('watch listening', 30_000, async () => /health and metrics on (http:\/\/\S+)/.exec(out)?.[1]);
+        await until('ready', 30_000, async () => (await fetch(`${url}/readyz`)).status === 200);
+        expect((await fetch(`${url}/healthz`)).status).toBe(200);
+        await until('one incident RESOLVED or UNRESOLVED', 60_000, async () => /incident #1 UNRESOLVED/.test(out));
+        const metrics = await (await fetch(`${url}/metrics`)).text();
+        expect(metrics).toMatch(/^core_agent_incidents_seen_total 1$/m);
+        expect(metrics).toMatch(/^core_agent_session_outcomes_total\{outcome="UNRESOLVED"\} 1$/m);
+        expect(out).toMatch(new RegExp(`incident #1 opened: BackOff on Deployment ${ns}/web`));
+        expect(out).not.toMatch(/incident #2/);
+
+        // SIGTERM to the process a runtime would signal: node, PID 1 of the container's PID namespace.
+        const node = (await exec('pgrep', ['-f', '-n', '^/nodejs/bin/node /app/core-agent.mjs watch'])).stdout.trim();
+        expect(node).toMatch(/^\d+$/);
+        process.kill(Number(node), 'SIGTERM');
+        expect(await exited, err).toBe(0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      expect(out).toContain('stopped (0 session(s) finished, 0 left to resume)');
+      expect(err).not.toMatch(/ENOENT|EACCES|EROFS|EPERM|Read-only file system/);
+      const left = await walk(state);
+      expect(left.get('/sessions.db')).toMatchObject({ type: 'file', uid: NONROOT });
+    });
+  });
+});
