@@ -22,6 +22,7 @@ export async function watchFixture(
   ns: string,
   watch: Record<string, unknown>,
   script: Array<Record<string, unknown>>,
+  extra: Record<string, unknown> = {},
 ): Promise<{ recipe: string; script: string; db: string }> {
   const recipe = path.join(dir, 'watch.yaml');
   const scriptFile = path.join(dir, 'incident.jsonl');
@@ -32,6 +33,7 @@ export async function watchFixture(
       tools: { disable: ['bash', 'write_file', 'edit_file', 'delete_file'] },
       permissions: { mode: 'ask' },
       watch: { namespaces: [ns], reasons: ['BackOff'], ...watch },
+      ...extra,
     }),
   );
   await writeFile(scriptFile, script.map((l) => JSON.stringify(l)).join('\n') + '\n');
@@ -42,6 +44,7 @@ export async function startWatch(
   f: { recipe: string; script: string; db: string },
   cwd: string,
   extraArgs: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<WatchProcess> {
   const child = spawn(
     process.execPath,
@@ -60,7 +63,7 @@ export async function startWatch(
       cwd,
       ...extraArgs,
     ],
-    { cwd, env: { PATH: process.env.PATH, HOME: cwd, KUBECONFIG }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd, env: { PATH: process.env.PATH, HOME: cwd, KUBECONFIG, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   let err = '';

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.ts';
 import { IncidentStore, type Incident } from '../../src/watch/incident-store.ts';
+import { countingServer } from '../helpers/http-servers.ts';
 import { tempDir } from '../helpers/workspace.ts';
 import { kubectl, requireCluster, until, withNamespace } from './kube.ts';
 import { backOffEvent, startWatch, watchFixture, type WatchProcess } from './watch-process.ts';
@@ -73,8 +74,11 @@ describe('core-agent watch', () => {
     await requireCluster();
     await withNamespace('watch-one', {}, async (ns) => {
       const dir = await tempDir();
-      const f = await watchFixture(dir, ns, {}, [ANSWER]);
-      const w = await startWatch(f, dir);
+      // The outcome goes to the recipe's alert target: a webhook on 127.0.0.1.
+      const hook = await countingServer('127.0.0.1', (_q, res) => res.writeHead(204).end());
+      const alerts = { targets: { oncall: { url_env: 'ONCALL_WEBHOOK_URL', description: 'the SRE on call' } } };
+      const f = await watchFixture(dir, ns, { alert_target: 'oncall' }, [ANSWER], { alerts });
+      const w = await startWatch(f, dir, [], { ONCALL_WEBHOOK_URL: `${hook.origin}/hook/secret-path` });
       procs.push(w);
       const deployment = {
         apiVersion: 'apps/v1',
@@ -116,6 +120,19 @@ describe('core-agent watch', () => {
       expect(prompt).toContain(`Incident #${seen[0]!.id}: BackOff on Deployment ${ns}/web`);
       expect(prompt).toMatch(/"owner_chain": \[\s*"Pod\/web-[a-z0-9]+-[a-z0-9]+",\s*"ReplicaSet\/web-[a-z0-9]+",\s*"Deployment\/web"/);
       expect(prompt).toContain('CrashLoopBackOff');
+
+      await until('the outcome delivered', 10_000, async () => hook.requests.length >= 1);
+      expect(hook.requests).toHaveLength(1);
+      expect(hook.requests[0]).toMatchObject({ method: 'POST', url: '/hook/secret-path' });
+      expect(JSON.parse(hook.requests[0]!.body)).toMatchObject({
+        source: 'core-agent',
+        target: 'oncall',
+        level: 'warning',
+        summary: `UNRESOLVED: BackOff on Deployment ${ns}/web`,
+        details: ANSWER.text,
+        session_id: seen[0]!.sessionId,
+      });
+      expect(w.stderr()).not.toContain('secret-path'); // the webhook URL is a credential
 
       w.child.kill('SIGTERM');
       expect(await w.exited).toBe(0);
