@@ -58,11 +58,16 @@ async function measure(bare: Client, rt: Runtime, calls: number, into: Samples):
   }
 }
 
+// Every server process on the same CPU (the harness runs on CPU 0 — bench/run.ts), so no
+// pair's speed depends on where the scheduler happened to put its server.
+const pin = process.env.BENCH_SERVER_CPU;
+const serverCommand = pin ? 'taskset' : process.execPath;
+const serverArgs = pin ? ['-c', pin, process.execPath, server] : [server];
 const stdio = empty();
 for (let pair = 0; pair < PAIRS; pair++) {
   const bare = new Client({ name: 'bench', version: '1' });
-  await bare.connect(new StdioClientTransport({ command: process.execPath, args: [server], stderr: 'ignore' }));
-  const rt = await runtimeFor(`{command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(server)}]}`);
+  await bare.connect(new StdioClientTransport({ command: serverCommand, args: serverArgs, stderr: 'ignore' }));
+  const rt = await runtimeFor(`{command: ${JSON.stringify(serverCommand)}, args: ${JSON.stringify(serverArgs)}}`);
   await measure(bare, rt, Math.round(CALLS / PAIRS), stdio);
   await bare.close();
   await rt.session.close();

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { esbuildOptions, root } from '../scripts/esbuild-options.mjs';
@@ -298,8 +299,17 @@ if (only.has('digest')) {
 
 if (only.has('mcp')) {
   // Per-call overhead of an MCP tool through core-agent against the bare SDK client.
-  const r = spawnSync(node, [harnesses.mcp, root, cache, '2000'], { encoding: 'utf8' });
+  // With two CPUs or more and taskset: the harness (both clients) on CPU 0, every server
+  // process on CPU 1, so no pair's speed depends on where the scheduler put its server.
+  const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
+  const r = pinned
+    ? spawnSync('taskset', ['-c', '0', node, harnesses.mcp, root, cache, '2000'], {
+        encoding: 'utf8',
+        env: { ...process.env, BENCH_SERVER_CPU: '1' },
+      })
+    : spawnSync(node, [harnesses.mcp, root, cache, '2000'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`mcp harness failed: ${r.stderr}`);
+  console.log(`mcp: ${pinned ? 'harness on CPU 0, servers on CPU 1 (taskset)' : 'not pinned (no taskset or one CPU)'}`);
   const measured = JSON.parse(r.stdout) as Record<'stdio' | 'http', Record<string, { bareMs: number; oursMs: number }>>;
   for (const transport of ['stdio', 'http'] as const) {
     for (const [name, c] of Object.entries(measured[transport])) {
