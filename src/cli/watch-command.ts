@@ -1,4 +1,5 @@
 import { loadRecipe } from '../config/load-recipe.ts';
+import { WATCH_DEFAULTS } from '../config/watch-schema.ts';
 import { findCluster, Kube } from '../k8s/cluster.ts';
 import { createLogger } from '../log.ts';
 import { ModelConfigError } from '../model/model.ts';
@@ -87,7 +88,9 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   const { WatchMetrics } = await import('../watch/metrics.ts');
   const { Watcher } = await import('../watch/watcher.ts');
   const log = EventLog.open(dbPath);
-  const store = IncidentStore.open(dbPath);
+  // An Event older than max_event_age is ignored before the seen-check: remembering them that long (and an hour) is enough.
+  const maxAgeMs = (cfg.max_event_age_seconds ?? WATCH_DEFAULTS.max_event_age_seconds) * 1000;
+  const store = IncidentStore.open(dbPath, { seenTtlMs: maxAgeMs + 3600_000 });
   const metrics = new WatchMetrics();
   const watcher = new Watcher({
     cfg,

@@ -55,6 +55,9 @@ export function connect(source: { kubeconfig: string } | { inCluster: true }, co
   const api = kc.makeApiClient(RawApi);
   const ctx = kc.getContextObject(kc.getCurrentContext());
   const watcher = new Watch(kc);
+  // The library aborts a watch after 30 s without a byte; the API server sends bookmarks
+  // about once a minute, so a quiet watch would be cut before its first one.
+  (watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs = 150_000;
   return {
     watch: (p, q, onEvent, onDone) => watcher.watch(p, q, (type, obj) => onEvent(type, obj as Record<string, unknown>), onDone),
     api,

@@ -101,8 +101,6 @@ export class Kube {
         signal.removeEventListener('abort', stop);
         if (gone) reject(new WatchGone());
         else if (failure) reject(failure);
-        // The client's inactivity timer (30 s without a byte): a quiet stream, not a failure.
-        else if ((err as Error | null)?.name === 'TimeoutError') resolve();
         else if (err && !signal.aborted) {
           const status = (err as { statusCode?: number }).statusCode;
           reject(
@@ -291,6 +289,7 @@ export class Kube {
 
 /** The watch's resourceVersion is older than the API keeps: list again. */
 export class WatchGone extends Error {
+  override name = 'WatchGone';
   constructor() {
     super('the watch resourceVersion is too old (410 Gone); listing again');
   }

@@ -13,17 +13,22 @@ const CACHE_MS = 60_000;
  * events about the pods of one ReplicaSet costs one lookup per pod, not per event.
  */
 export class Enricher {
-  private readonly chains = new Map<string, { at: number; chain: Promise<ObjectRef[]> }>();
+  private readonly chains = new Map<string, { at: number; chain: ObjectRef[] }>();
 
   constructor(private readonly kube: Kube) {}
 
-  /** The object and its controllers, bottom up: Pod → ReplicaSet → Deployment. Never empty. */
-  ownerChain(involved: ObjectRef, signal?: AbortSignal): Promise<ObjectRef[]> {
+  /**
+   * The object and its controllers, bottom up: Pod → ReplicaSet → Deployment. Never
+   * empty. An object that is gone, denied or forbidden ends the chain; an API that
+   * cannot be reached throws (the caller retries later) — a chain cut short by an
+   * outage would key the incident to the wrong object. Only complete chains are cached.
+   */
+  async ownerChain(involved: ObjectRef, signal?: AbortSignal): Promise<ObjectRef[]> {
     const cacheKey = involved.uid ?? `${involved.kind}/${involved.namespace}/${involved.name}`;
     const hit = this.chains.get(cacheKey);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.chain;
     if (this.chains.size > 5000) this.chains.clear();
-    const chain = this.walk(involved, signal).catch(() => [involved]);
+    const chain = await this.walk(involved, signal);
     this.chains.set(cacheKey, { at: Date.now(), chain });
     return chain;
   }
@@ -34,7 +39,7 @@ export class Enricher {
     limits: { recentEvents: number; logLines: number; logBytes: number },
     signal?: AbortSignal,
   ): Promise<JsonObject> {
-    const chain = await this.ownerChain(involved, signal);
+    const chain = await this.ownerChain(involved, signal).catch(() => [involved]);
     const out: JsonObject = { owner_chain: chain.map((r) => `${r.kind}/${r.name}`) };
     const current = await this.fetch(involved, signal).catch((err: unknown) => ({ error: (err as Error).message }));
     if ('error' in current) out.object_error = String(current.error);
@@ -70,8 +75,9 @@ export class Enricher {
       let o: JsonObject;
       try {
         o = await this.fetch(ref, signal);
-      } catch {
-        chain.push(ref); // gone or unreadable: the chain ends at what we know
+      } catch (err) {
+        if (!isFinal(err)) throw err;
+        chain.push(ref); // gone, denied or forbidden: the chain ends at what we know
         break;
       }
       const meta = obj(o.metadata);
@@ -105,4 +111,10 @@ export class Enricher {
     }
     return null;
   }
+}
+
+/** An answer that will not change on a retry: the object is gone, its kind unknown, denied, or forbidden. */
+function isFinal(err: unknown): boolean {
+  const message = (err as Error | null)?.message ?? '';
+  return /^not found \(404\)|serves no resource|are not readable here|^forbidden \(403|^unauthorized \(401/.test(message);
 }

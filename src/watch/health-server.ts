@@ -14,14 +14,15 @@ export interface HealthState {
  */
 export async function startHealthServer(listen: { host: string; port: number }, state: HealthState, registry: Registry) {
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    // Only the path matters; never new URL() on what a client sent (a bad target would throw here).
+    const pathname = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
     const json = (status: number, body: unknown) =>
       res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
-    switch (url.pathname) {
+    switch (pathname) {
       case '/healthz':
         json(200, { status: 'ok' });
         return;

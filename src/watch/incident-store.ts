@@ -25,10 +25,11 @@ export interface Incident {
   outcome: string | null;
   startedAt: number | null;
   finishedAt: number | null;
+  /** Sessions that failed (a model or runtime outage) and were put back in the queue. */
+  attempts: number;
+  /** The outcome still has to reach the alert target. */
+  notifyPending: boolean;
 }
-
-/** Events outlive this in no API server (their TTL is an hour): forget them after two. */
-const SEEN_TTL_MS = 2 * 3600_000;
 
 /** What observing one event did. */
 export type Observation = 'new' | 'merged' | 'cooldown' | 'stale';
@@ -52,7 +53,10 @@ CREATE TABLE IF NOT EXISTS watch_incidents (
   outcome TEXT,
   summary TEXT,
   started_at INTEGER,
-  finished_at INTEGER
+  finished_at INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  not_before INTEGER NOT NULL DEFAULT 0,
+  notify_pending INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS watch_incidents_key ON watch_incidents (key, id);
 CREATE INDEX IF NOT EXISTS watch_incidents_status ON watch_incidents (status, id);
@@ -78,6 +82,8 @@ interface Row {
   outcome: string | null;
   started_at: number | null;
   finished_at: number | null;
+  attempts: number;
+  notify_pending: number;
 }
 
 /**
@@ -89,15 +95,23 @@ interface Row {
 export class IncidentStore {
   private observed = 0;
 
-  private constructor(private readonly db: DatabaseSync) {}
+  /**
+   * `seenTtlMs`: how long an Event counted stays remembered. Events last seen longer
+   * ago than watch.max_event_age_seconds are ignored before this check, so that age
+   * (plus a margin) is enough.
+   */
+  private constructor(
+    private readonly db: DatabaseSync,
+    private readonly seenTtlMs: number,
+  ) {}
 
-  static open(location: string): IncidentStore {
+  static open(location: string, opts: { seenTtlMs?: number } = {}): IncidentStore {
     const { DatabaseSync: Database } = createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite');
     if (location !== ':memory:') mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
     const db = new Database(location);
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
     db.exec(SCHEMA);
-    return new IncidentStore(db);
+    return new IncidentStore(db, opts.seenTtlMs ?? 2 * 3600_000);
   }
 
   /**
@@ -137,7 +151,7 @@ export class IncidentStore {
         'INSERT INTO watch_seen_events (uid, count, seen_at) VALUES (?, ?, ?) ON CONFLICT (uid) DO UPDATE SET count = excluded.count, seen_at = excluded.seen_at',
       )
       .run(about.eventUid, about.eventCount, now);
-    if (++this.observed % 1000 === 0) this.db.prepare('DELETE FROM watch_seen_events WHERE seen_at < ?').run(now - SEEN_TTL_MS);
+    if (++this.observed % 1000 === 0) this.db.prepare('DELETE FROM watch_seen_events WHERE seen_at < ?').run(now - this.seenTtlMs);
     if (latest && (latest.status !== 'done' || now - (latest.finished_at ?? 0) < cooldownMs)) {
       this.db
         .prepare('UPDATE watch_incidents SET events = events + 1, last_event_at = MAX(last_event_at, ?) WHERE id = ?')
@@ -165,11 +179,11 @@ export class IncidentStore {
     return { observation: 'new', id: Number(result.lastInsertRowid) };
   }
 
-  /** Running ones first (a restart resumes them), then the queue in arrival order. */
-  next(exclude: ReadonlySet<number>): Incident | undefined {
+  /** Running ones first (a restart resumes them), then the queue in arrival order; none held back until later. */
+  next(exclude: ReadonlySet<number>, now = Date.now()): Incident | undefined {
     const rows = this.db
-      .prepare("SELECT * FROM watch_incidents WHERE status != 'done' ORDER BY status = 'running' DESC, id LIMIT ?")
-      .all(exclude.size + 1) as unknown as Row[];
+      .prepare("SELECT * FROM watch_incidents WHERE status != 'done' AND not_before <= ? ORDER BY status = 'running' DESC, id LIMIT ?")
+      .all(now, exclude.size + 1) as unknown as Row[];
     const row = rows.find((r) => !exclude.has(r.id));
     return row ? toIncident(row) : undefined;
   }
@@ -187,10 +201,43 @@ export class IncidentStore {
     this.db.prepare('UPDATE watch_incidents SET session_id = ? WHERE id = ?').run(sessionId, id);
   }
 
-  finish(id: number, outcome: string, summary: string, now = Date.now()): void {
+  finish(id: number, outcome: string, summary: string, notify: boolean, now = Date.now()): void {
     this.db
-      .prepare("UPDATE watch_incidents SET status = 'done', outcome = ?, summary = ?, finished_at = ? WHERE id = ?")
-      .run(outcome, summary, now, id);
+      .prepare("UPDATE watch_incidents SET status = 'done', outcome = ?, summary = ?, finished_at = ?, notify_pending = ? WHERE id = ?")
+      .run(outcome, summary, now, notify ? 1 : 0, id);
+  }
+
+  /** Back in the queue after a failed session (its session, if any, is resumed next time), not before `notBefore`. */
+  requeue(id: number, notBefore: number): void {
+    this.db
+      .prepare("UPDATE watch_incidents SET status = 'queued', attempts = attempts + 1, not_before = ? WHERE id = ?")
+      .run(notBefore, id);
+  }
+
+  /** The earliest time a held-back incident may run, if any is waiting. */
+  nextNotBefore(now = Date.now()): number | undefined {
+    const row = this.db.prepare("SELECT MIN(not_before) AS t FROM watch_incidents WHERE status != 'done' AND not_before > ?").get(now) as {
+      t: number | null;
+    };
+    return row.t ?? undefined;
+  }
+
+  /** Finished incidents whose outcome has not reached the alert target yet, oldest first. */
+  pendingAlerts(): Incident[] {
+    return (
+      this.db.prepare("SELECT * FROM watch_incidents WHERE status = 'done' AND notify_pending = 1 ORDER BY id").all() as unknown as Row[]
+    ).map(toIncident);
+  }
+
+  markNotified(id: number): void {
+    this.db.prepare('UPDATE watch_incidents SET notify_pending = 0 WHERE id = ?').run(id);
+  }
+
+  /** The outcome recorded for a finished incident (the summary is what the session answered). */
+  summary(id: number): string {
+    return (
+      (this.db.prepare('SELECT summary FROM watch_incidents WHERE id = ?').get(id) as { summary: string | null } | undefined)?.summary ?? ''
+    );
   }
 
   counts(): Record<IncidentStatus, number> {
@@ -241,5 +288,7 @@ function toIncident(r: Row): Incident {
     outcome: r.outcome,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
+    attempts: r.attempts,
+    notifyPending: r.notify_pending === 1,
   };
 }

@@ -3,7 +3,6 @@ import type { Io } from '../cli/usage.ts';
 import { WATCH_DEFAULTS, type WatchConfig } from '../config/watch-schema.ts';
 import type { Kube } from '../k8s/cluster.ts';
 import type { AlertTarget } from '../net/alert-targets.ts';
-import { operatorFetch } from '../net/operator-fetch.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { JsonObject } from '../tools/tool.ts';
 import { sleep } from '../util/sleep.ts';
@@ -12,6 +11,7 @@ import type { Incident, IncidentStore } from './incident-store.ts';
 import { runIncidentSession, type SessionOutcome } from './incident-session.ts';
 import { eventFacts, ignoreReason, incidentKey, labelsMatch, parseLabelSelector, type LabelSelector } from './incidents.ts';
 import { runInformer, type Change } from './informer.ts';
+import { OutcomeAlerts } from './outcome-alerts.ts';
 import type { WatchMetrics } from './metrics.ts';
 
 export interface WatcherOptions {
@@ -29,6 +29,10 @@ export interface WatcherOptions {
 
 type Running = { controller: AbortController; done: Promise<void> };
 
+/** A session that fails (not one that answers UNRESOLVED) is tried this many times in all. */
+const MAX_ATTEMPTS = 3;
+const RETRY_BASE_MS = 30_000;
+
 /**
  * Events in, incidents out: the informer hands each Event change here in order;
  * an event that passes the recipe's filters is keyed to its workload and reason and
@@ -43,10 +47,16 @@ export class Watcher {
   private readonly selector: LabelSelector | undefined;
   private readonly paths: string[];
   private readonly syncedPaths = new Set<string>();
+  /** Watches failing now, and since when: readiness drops when one stays down. */
+  private readonly failingSince = new Map<string, number>();
+  private readonly alerts: OutcomeAlerts | undefined;
+  private readonly graceStop = new AbortController();
+  private retryTimer: NodeJS.Timeout | undefined;
   private stopping = false;
 
   constructor(private readonly o: WatcherOptions) {
     this.enricher = new Enricher(o.kube);
+    this.alerts = o.alertTarget ? new OutcomeAlerts(o.alertTarget, o.store, o.metrics, o.logger) : undefined;
     this.selector = o.cfg.label_selector ? parseLabelSelector(o.cfg.label_selector) : undefined;
     // Listed namespaces are watched one by one, so a Role in each of them is enough;
     // otherwise one cluster-wide watch.
@@ -71,12 +81,17 @@ export class Watcher {
           this.syncedPaths.add(path);
           this.o.logger.info({ path }, 'event informer synced');
         },
-        onReconnect: (why) => this.o.metrics.watchReconnects.inc({ why }),
+        onHealth: (failing) => {
+          if (!failing) return void this.failingSince.delete(path);
+          this.o.metrics.watchReconnects.inc({ why: failing.why });
+          if (!this.failingSince.has(path)) this.failingSince.set(path, Date.now());
+        },
         logger: this.o.logger,
         signal: this.informerStop.signal,
       });
     });
     this.pump(); // incidents left queued or running by an earlier process
+    void this.alerts?.flush(); // and outcomes it did not deliver
   }
 
   private get synced(): boolean {
@@ -85,10 +100,13 @@ export class Watcher {
 
   ready(): { ok: boolean; detail: Record<string, unknown> } {
     const counts = this.o.store.counts();
+    // A watch that has kept failing for a minute (RBAC, an unreachable API) makes the pod unready.
+    const down = [...this.failingSince].filter(([, since]) => Date.now() - since > 60_000).map(([path]) => path);
     return {
-      ok: this.synced && !this.stopping,
+      ok: this.synced && !this.stopping && down.length === 0,
       detail: {
         synced: this.synced,
+        ...(down.length > 0 ? { watch_failing: down } : {}),
         watches: this.paths.length,
         stopping: this.stopping,
         running: this.running.size,
@@ -104,30 +122,42 @@ export class Watcher {
    */
   async stop(graceMs: number): Promise<{ finished: number; checkpointed: number }> {
     this.stopping = true;
+    clearTimeout(this.retryTimer);
+    this.alerts?.stop();
     this.informerStop.abort();
     await Promise.all(this.informers);
     const before = this.running.size;
     const all = Promise.all([...this.running.values()].map((r) => r.done));
-    const inTime = await Promise.race([all.then(() => true), sleep(graceMs).then(() => false)]);
+    const grace = sleep(graceMs, this.graceStop.signal).then(
+      () => false,
+      () => false,
+    );
+    const inTime = await Promise.race([all.then(() => true), grace]);
+    this.graceStop.abort(); // no timer left to hold the process
     const left = this.running.size;
     if (!inTime) {
       for (const r of this.running.values()) r.controller.abort(new Error('shutdown'));
-      await Promise.race([all, sleep(2_000)]);
+      // Sessions stop before their next model call; the databases close only after them.
+      await Promise.race([all, sleep(10_000)]);
     }
     return { finished: before - left, checkpointed: left };
   }
 
+  /** One Event change. A throw (the API unreachable mid-lookup) makes the informer retry it. */
   private async handle(change: Change): Promise<void> {
     const f = eventFacts(change.object);
     if (!f) return; // a version marker, not an event
     const { metrics, cfg } = this.o;
+    const why = change.type === 'DELETED' ? 'deleted' : ignoreReason(f, cfg);
+    if (why) {
+      metrics.eventsReceived.inc();
+      return void metrics.eventsIgnored.inc({ why });
+    }
+    const chain = await this.enricher.ownerChain(f.involved, this.informerStop.signal);
     metrics.eventsReceived.inc();
-    if (change.type === 'DELETED') return void metrics.eventsIgnored.inc({ why: 'deleted' });
-    const why = ignoreReason(f, cfg);
-    if (why) return void metrics.eventsIgnored.inc({ why });
-    const chain = await this.enricher.ownerChain(f.involved);
     const root = chain.at(-1)!;
-    if (this.selector && ![chain[0]!, root].some((r) => labelsMatch(this.selector!, r.labels))) {
+    // The workload's labels over the object's: a Deployment labelled env=dev is dev, whatever its pods say.
+    if (this.selector && !labelsMatch(this.selector, { ...chain[0]!.labels, ...root.labels })) {
       return void metrics.eventsIgnored.inc({ why: 'labels' });
     }
     const cooldownMs = (cfg.cooldown_seconds ?? WATCH_DEFAULTS.cooldown_seconds) * 1000;
@@ -151,6 +181,10 @@ export class Watcher {
       this.launch(next);
     }
     this.o.metrics.queueDepth.set(this.o.store.counts().queued);
+    // Incidents held back after a failed session: wake up when the first may run again.
+    clearTimeout(this.retryTimer);
+    const later = this.stopping ? undefined : this.o.store.nextNotBefore();
+    if (later !== undefined) this.retryTimer = setTimeout(() => this.pump(), Math.max(0, later - Date.now()) + 10);
   }
 
   private launch(incident: Incident): void {
@@ -186,11 +220,20 @@ export class Watcher {
         async (err: unknown) => {
           const reason = controller.signal.reason as Error | undefined;
           if (this.stopping && reason?.message === 'shutdown') return; // checkpointed: resumed on the next start
-          const message = reason?.message === 'timeout' ? `the session ran past ${timeoutMs / 1000}s` : (err as Error).message;
+          const timedOut = reason?.message === 'timeout';
+          const message = timedOut ? `the session ran past ${timeoutMs / 1000}s` : (err as Error).message;
+          const attempts = store.get(incident.id)?.attempts ?? 0;
+          // A model or runtime outage is not an answer: put the incident back (its session resumes) a few times.
+          if (!timedOut && attempts + 1 < MAX_ATTEMPTS) {
+            const delay = RETRY_BASE_MS * 2 ** attempts;
+            store.requeue(incident.id, Date.now() + delay);
+            this.o.logger.warn({ incident: incident.id, err: message, retry_in_ms: delay }, 'incident session failed; queued again');
+            this.say(`incident #${incident.id} failed (${message}); again in ${Math.round(delay / 1000)}s`);
+            return;
+          }
           this.o.logger.error({ incident: incident.id, err: message }, 'incident session failed');
-          const sessionId = store.get(incident.id)?.sessionId ?? '';
           await this.finish(incident, {
-            sessionId,
+            sessionId: store.get(incident.id)?.sessionId ?? '',
             outcome: 'UNRESOLVED',
             summary: `UNRESOLVED: core-agent could not finish this incident: ${message}`,
             usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
@@ -211,8 +254,9 @@ export class Watcher {
   private async finish(incident: Incident, r: SessionOutcome): Promise<void> {
     const { store, metrics, log } = this.o;
     const seen = store.get(incident.id) ?? incident;
-    store.finish(incident.id, r.outcome, r.summary);
-    if (r.sessionId && log.session(r.sessionId)) {
+    // The log's record first, once: a restart between the two writes finds the incident
+    // still running, resumes it, and must not record it twice.
+    if (r.sessionId && log.session(r.sessionId) && !log.events(r.sessionId).some((e) => e.kind === 'incident')) {
       log.append(r.sessionId, r.turn, 'incident', {
         incident: incident.id,
         key: incident.key,
@@ -221,38 +265,13 @@ export class Watcher {
         events: seen.events,
       });
     }
+    store.finish(incident.id, r.outcome, r.summary, this.alerts !== undefined);
     metrics.outcomes.inc({ outcome: r.outcome });
     metrics.tokens.inc({ direction: 'input' }, r.usage.inputTokens);
     metrics.tokens.inc({ direction: 'output' }, r.usage.outputTokens);
     metrics.costUsd.inc(r.usage.costUsd ?? 0);
     this.say(`incident #${incident.id} ${r.outcome} (session ${r.sessionId || 'none'})`);
-    if (this.o.alertTarget) await this.alert(this.o.alertTarget, incident, r);
-  }
-
-  /** The outcome to the recipe's alert target, under that target's rate limit; a failure is logged, never fatal. */
-  private async alert(target: AlertTarget, incident: Incident, r: SessionOutcome): Promise<void> {
-    if (target.takeSlot() !== null) {
-      this.o.metrics.alertFailures.inc();
-      this.o.logger.warn({ incident: incident.id, target: target.name }, 'outcome not sent: the alert target is at its rate limit');
-      return;
-    }
-    const req = target.request({
-      target: target.name,
-      level: r.outcome === 'RESOLVED' ? 'resolved' : 'warning',
-      summary: `${r.outcome}: ${incident.reason} on ${incident.kind} ${incident.namespace}/${incident.name}`,
-      details: r.summary,
-      sessionId: r.sessionId || undefined,
-    });
-    try {
-      const res = await operatorFetch(req.url, { method: 'POST', headers: req.headers, body: req.body }, AbortSignal.timeout(15_000));
-      if (res.status < 200 || res.status >= 300) throw new Error(`the webhook answered HTTP ${res.status}`);
-    } catch (err) {
-      this.o.metrics.alertFailures.inc();
-      this.o.logger.warn(
-        { incident: incident.id, target: target.name, err: target.redact((err as Error).message) },
-        'outcome not delivered',
-      );
-    }
+    await this.alerts?.flush();
   }
 
   private say(line: string): void {

@@ -63,3 +63,22 @@ describe('the health and metrics port', () => {
     ).rejects.toThrow(/EADDRINUSE/);
   });
 });
+
+describe('a request the URL parser would reject', () => {
+  it('is answered, and the server keeps serving', async () => {
+    const registry = new Registry();
+    const s = await startHealthServer({ host: '127.0.0.1', port: 0 }, { ready: () => ({ ok: true, detail: {} }) }, registry);
+    closers.push(s.close);
+    const { connect } = await import('node:net');
+    const [host, port] = [s.address.split(':')[0]!, Number(s.address.split(':')[1])];
+    const reply = await new Promise<string>((resolve, reject) => {
+      const sock = connect(port, host, () => sock.end('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      let data = '';
+      sock.on('data', (d: Buffer) => (data += d.toString()));
+      sock.on('end', () => resolve(data));
+      sock.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1.1 404/);
+    expect((await fetch(`http://${s.address}/healthz`)).status).toBe(200);
+  });
+});

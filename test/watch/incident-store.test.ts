@@ -44,7 +44,7 @@ describe('IncidentStore', () => {
     const { store: s } = await store();
     s.observe(KEY, about('a'), COOLDOWN, 0);
     s.markRunning(1, 1);
-    s.finish(1, 'UNRESOLVED', 'proposal', 100);
+    s.finish(1, 'UNRESOLVED', 'proposal', false, 100);
     expect(s.observe(KEY, about('b'), COOLDOWN, 100 + COOLDOWN - 1)).toEqual({ observation: 'cooldown', id: 1 });
     expect(s.observe(KEY, about('c'), COOLDOWN, 100 + COOLDOWN)).toEqual({ observation: 'new', id: 2 });
   });
