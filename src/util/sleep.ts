@@ -9,10 +9,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       clearTimeout(t);
       reject(signal!.reason as Error);
     };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
