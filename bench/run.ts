@@ -233,10 +233,15 @@ if (only.has('steps')) {
       rows: number;
       agentMs: number;
       floorMs: number;
-      rss: Array<[number, number, number]>;
+      rss: Array<[number, number, number, number, number]>;
       maxRssKb: number;
     };
   });
+  // Memory over a longer run: does anything but the conversation keep growing once warm?
+  // Samples after a full GC: [step, rss, heapUsed, heapTotal, external].
+  const long = spawnSync(node, ['--expose-gc', harnesses.steps, ws, cache, '4000'], { encoding: 'utf8' });
+  if (long.status !== 0) throw new Error(`steps harness (4000) failed: ${long.stderr}`);
+  const mem = (JSON.parse(long.stdout) as { rss: Array<[number, number, number, number, number]> }).rss;
   const agentMs = median(runs.map((r) => r.agentMs));
   const floorMs = median(runs.map((r) => r.floorMs));
   const rssAt = runs[0]!.rss;
@@ -264,8 +269,28 @@ if (only.has('steps')) {
   );
   console.log(
     `steps (memory after a full GC): RSS ${mib(first[1])} at step ${first[0]} → ${mib(last[1])} at step ${last[0]}; ` +
-      `JS heap in use ${mib(first[2])} → ${mib(last[2])}\n`,
+      `JS heap in use ${mib(first[2])} → ${mib(last[2])}`,
   );
+  // Native = RSS − the V8 heap − external: SQLite's page cache, the allocator, compiled code.
+  const native = (m: [number, number, number, number, number]) => m[1] - m[3] - m[4];
+  const warm = mem.find((m) => m[0] === 1000)!;
+  const end = mem.at(-1)!;
+  const row = (m: [number, number, number, number, number]) =>
+    `| ${m[0]} | ${mib(m[1])} | ${mib(m[2])} | ${mib(m[3])} | ${mib(native(m))} |`;
+  console.log(
+    ['| step | RSS | JS heap in use | V8 heap committed | native |', '|---:|---:|---:|---:|---:|', row(mem[0]!), row(warm), row(end)].join(
+      '\n',
+    ) + '\n',
+  );
+  results.stepsMemory = {
+    samples: mem,
+    fromStep1000: {
+      rssKb: (end[1] - warm[1]) / 1024,
+      heapUsedKb: (end[2] - warm[2]) / 1024,
+      heapCommittedKb: (end[3] - warm[3]) / 1024,
+      nativeKb: (native(end) - native(warm)) / 1024,
+    },
+  };
 }
 
 if (only.has('digest')) {

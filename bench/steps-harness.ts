@@ -24,8 +24,8 @@ const log = EventLog.open(agentDb);
 const sessionId = log.createSession({ model: 'replay:bench', workspace, title: 'bench' });
 session.sessionId = sessionId;
 // Samples after a full GC (run with --expose-gc), so garbage the collector simply
-// has not reclaimed yet is not mistaken for growth: [step, rss, heapUsed].
-const rss: Array<[number, number, number]> = [];
+// has not reclaimed yet is not mistaken for growth: [step, rss, heapUsed, heapTotal, external].
+const rss: Array<[number, number, number, number, number]> = [];
 const gc = (globalThis as { gc?: () => void }).gc;
 let done = 0;
 let samplingMs = 0;
@@ -45,7 +45,7 @@ const agent = new Agent({
     const s = performance.now();
     gc?.();
     const m = process.memoryUsage();
-    rss.push([done, m.rss, m.heapUsed]);
+    rss.push([done, m.rss, m.heapUsed, m.heapTotal, m.external]);
     samplingMs += performance.now() - s; // measuring memory is not the loop's cost
   },
 });
