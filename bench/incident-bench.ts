@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventLog } from '../src/store/event-log.ts';
-import { kubectl, kubectlJson, pathWithKubernetesMcpServer, until, type Pod } from '../test/cluster/kube.ts';
+import { kubectl, kubectlJson, pathWithKubernetesMcpServer, until, webDeployment, type Pod } from '../test/cluster/kube.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = path.join(root, 'dist/core-agent.mjs');
@@ -21,21 +21,7 @@ if (!process.env.KUBECONFIG) {
   process.exit(0);
 }
 
-function deployment(ns: string, name: string, replicas: number, crash: boolean) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: ns, labels: { app: name } },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name, 'core-agent.test/crash': crash ? 'true' : 'false' } },
-        spec: { containers: [{ name, image: 'registry.k8s.io/pause:3.10' }] },
-      },
-    },
-  };
-}
+const deployment = (ns: string, name: string, replicas: number, crash: boolean) => webDeployment(ns, { name, replicas, crash });
 
 async function incident(label: string, extraRecipe: string, extraArgs: string[]) {
   const ns = `ca-bench-${label}-${Date.now().toString(36)}`;

@@ -20,6 +20,7 @@ import {
   podReady,
   requireCluster,
   until,
+  webDeployment,
   withNamespace,
   type Pod,
 } from './kube.ts';
@@ -30,22 +31,7 @@ afterEach(() => {
   for (const s of servers.splice(0)) s.close();
 });
 
-function deployment(ns: string, crash: boolean) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'web', namespace: ns, labels: { app: 'web' } },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: 'web' } },
-      template: {
-        // The KWOK stage crash-loops pods labelled crash=true; the fix turns the flag off.
-        metadata: { labels: { app: 'web', 'core-agent.test/crash': crash ? 'true' : 'false' } },
-        spec: { containers: [{ name: 'web', image: 'registry.k8s.io/pause:3.10' }] },
-      },
-    },
-  };
-}
+const deployment = (ns: string, crash: boolean) => webDeployment(ns, { crash });
 
 /** A webhook receiver: every POST body, parsed. */
 async function webhook(): Promise<{ url: string; received: Array<Record<string, unknown>> }> {

@@ -151,3 +151,25 @@ export function pathWithKubernetesMcpServer(): string {
   if (!existsSync(link)) symlinkSync(binary, link);
   return `${dir}${delimiter}${process.env.PATH ?? ''}`;
 }
+
+/**
+ * A Deployment of pause containers. With `crash`, its pods carry the label the KWOK stage
+ * test/cluster/stages/pod-crashloop.yaml crash-loops (CrashLoopBackOff, a BackOff event
+ * each); without, they become Ready. The incident scenarios' fix turns the flag off.
+ */
+export function webDeployment(ns: string, opts: { name?: string; replicas?: number; crash: boolean }) {
+  const name = opts.name ?? 'web';
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: ns, labels: { app: name } },
+    spec: {
+      replicas: opts.replicas ?? 2,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name, 'core-agent.test/crash': opts.crash ? 'true' : 'false' } },
+        spec: { containers: [{ name, image: 'registry.k8s.io/pause:3.10' }] },
+      },
+    },
+  };
+}

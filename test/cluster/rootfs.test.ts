@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kubectl, kubectlJson, requireCluster, until, withNamespace, type Pod } from './kube.ts';
+import { kubectl, kubectlJson, requireCluster, until, webDeployment, withNamespace, type Pod } from './kube.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = path.join(root, 'test/fixtures/rootfs');
@@ -300,28 +300,11 @@ describe('the image root filesystem (scripts/rootfs.sh)', () => {
   });
 });
 
-function deployment(ns: string) {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'web', namespace: ns, labels: { app: 'web' } },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: 'web' } },
-      // The KWOK stage (test/cluster/stages/pod-crashloop.yaml) crash-loops pods labelled crash=true.
-      template: {
-        metadata: { labels: { app: 'web', 'core-agent.test/crash': 'true' } },
-        spec: { containers: [{ name: 'web', image: 'registry.k8s.io/pause:3.10' }] },
-      },
-    },
-  };
-}
-
 /** A namespace with a crash-looping Deployment web, and a config volume whose kubeconfig defaults to it. */
 async function withCrashLoop(fn: (ns: string, config: string) => Promise<void>): Promise<void> {
   await requireCluster();
   await withNamespace('rootfs', {}, async (ns) => {
-    await kubectl(['apply', '-f', '-'], JSON.stringify(deployment(ns)));
+    await kubectl(['apply', '-f', '-'], JSON.stringify(webDeployment(ns, { crash: true })));
     // The kubeconfig the pod would get, self-contained (certificates inline), its namespace the incident's:
     // the replay script names no namespace. The API is on 127.0.0.1; the network is shared.
     const kubeconfig = await kubectlJson<{ contexts: Array<{ context: { namespace?: string } }> }>([

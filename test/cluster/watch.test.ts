@@ -6,7 +6,7 @@ import { EventLog } from '../../src/store/event-log.ts';
 import { IncidentStore, type Incident } from '../../src/watch/incident-store.ts';
 import { countingServer } from '../helpers/http-servers.ts';
 import { tempDir } from '../helpers/workspace.ts';
-import { kubectl, requireCluster, until, withNamespace } from './kube.ts';
+import { kubectl, requireCluster, until, webDeployment, withNamespace } from './kube.ts';
 import { backOffEvent, startWatch, watchFixture, type WatchProcess } from './watch-process.ts';
 
 const procs: WatchProcess[] = [];
@@ -80,20 +80,7 @@ describe('core-agent watch', () => {
       const f = await watchFixture(dir, ns, { alert_target: 'oncall' }, [ANSWER], { alerts });
       const w = await startWatch(f, dir, [], { ONCALL_WEBHOOK_URL: `${hook.origin}/hook/secret-path` });
       procs.push(w);
-      const deployment = {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'web', namespace: ns },
-        spec: {
-          replicas: 3,
-          selector: { matchLabels: { app: 'web' } },
-          template: {
-            metadata: { labels: { app: 'web', 'core-agent.test/crash': 'true' } },
-            spec: { containers: [{ name: 'web', image: 'registry.k8s.io/pause:3.10' }] },
-          },
-        },
-      };
-      await kubectl(['apply', '-f', '-'], JSON.stringify(deployment));
+      await kubectl(['apply', '-f', '-'], JSON.stringify(webDeployment(ns, { replicas: 3, crash: true })));
       // KWOK's crash-loop stage writes one BackOff event per pod.
       const seen = await until('three BackOff events folded into one finished incident', 60_000, async () => {
         const all = incidents(f.db);
