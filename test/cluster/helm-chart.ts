@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { KUBECONFIG, kubectl, run, suffix, until, type Result } from './kube.ts';
+import { createNamespace as createKubeNamespace, deleteNamespace, KUBECONFIG, type Result } from './kube.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = join(here, '..', '..');
@@ -85,27 +85,6 @@ export function parseManifests(text: string): Manifest[] {
     .filter((m): m is Manifest => m !== null);
 }
 
-/**
- * A namespace for a test that spans several `it`s (kube.ts' withNamespace wraps one
- * function): created with labels, ready once its default ServiceAccount exists.
- * Delete it with deleteNamespace in afterAll.
- */
-export async function createNamespace(prefix: string, labels: Record<string, string> = {}): Promise<string> {
-  const ns = `ca-test-${prefix}-${suffix()}`;
-  const manifest = {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: ns, labels: { 'core-agent.test/owner': 'helm-test', ...labels } },
-  };
-  await kubectl(['create', '-f', '-'], JSON.stringify(manifest));
-  await until(
-    `ServiceAccount default in ${ns}`,
-    30_000,
-    async () => (await run(['-n', ns, 'get', 'serviceaccount', 'default'])).code === 0,
-  );
-  return ns;
-}
-
-export async function deleteNamespace(ns: string): Promise<void> {
-  await run(['delete', 'namespace', ns, '--wait=false', '--ignore-not-found']);
-}
+/** A namespace for the helm tests (kube.ts' createNamespace, owned by helm-test); delete it with deleteNamespace. */
+export const createNamespace = (prefix: string, labels: Record<string, string> = {}) => createKubeNamespace(prefix, labels, 'helm-test');
+export { deleteNamespace };

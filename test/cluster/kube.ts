@@ -85,14 +85,13 @@ export async function until<T>(what: string, timeoutMs: number, fn: () => Promis
 
 export const suffix = () => randomBytes(3).toString('hex');
 
-/** Create a namespace (with optional labels), wait for its default ServiceAccount, run fn, delete it. */
-export async function withNamespace(prefix: string, labels: Record<string, string>, fn: (ns: string) => Promise<void>): Promise<void> {
+/**
+ * A namespace with labels, ready once its default ServiceAccount exists. For a test that
+ * spans several `it`s; delete it with deleteNamespace (withNamespace does both around one function).
+ */
+export async function createNamespace(prefix: string, labels: Record<string, string> = {}, owner = 'cluster-test'): Promise<string> {
   const ns = `ca-test-${prefix}-${suffix()}`;
-  const manifest = {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: ns, labels: { 'core-agent.test/owner': 'cluster-test', ...labels } },
-  };
+  const manifest = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'core-agent.test/owner': owner, ...labels } } };
   await kubectl(['create', '-f', '-'], JSON.stringify(manifest));
   try {
     await until(
@@ -100,9 +99,24 @@ export async function withNamespace(prefix: string, labels: Record<string, strin
       30_000,
       async () => (await run(['-n', ns, 'get', 'serviceaccount', 'default'])).code === 0,
     );
+  } catch (err) {
+    await deleteNamespace(ns);
+    throw err;
+  }
+  return ns;
+}
+
+export async function deleteNamespace(ns: string): Promise<void> {
+  await run(['delete', 'namespace', ns, '--wait=false', '--ignore-not-found']);
+}
+
+/** Create a namespace (with optional labels), wait for its default ServiceAccount, run fn, delete it. */
+export async function withNamespace(prefix: string, labels: Record<string, string>, fn: (ns: string) => Promise<void>): Promise<void> {
+  const ns = await createNamespace(prefix, labels);
+  try {
     await fn(ns);
   } finally {
-    await run(['delete', 'namespace', ns, '--wait=false', '--ignore-not-found']);
+    await deleteNamespace(ns);
   }
 }
 
