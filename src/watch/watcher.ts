@@ -138,7 +138,7 @@ export class Watcher {
     if (!inTime) {
       for (const r of this.running.values()) r.controller.abort(new Error('shutdown'));
       // Sessions stop before their next model call; the databases close only after them.
-      await Promise.race([all, sleep(10_000)]);
+      await Promise.race([all, sleep(5_000)]);
     }
     return { finished: before - left, checkpointed: left };
   }

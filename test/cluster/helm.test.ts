@@ -206,7 +206,7 @@ describe('helm/core-agent: lint, goldens, schema', () => {
       '--session-db',
       '/var/lib/core-agent/sessions.db',
       '--shutdown-grace',
-      '55',
+      '50',
       '--log-level',
       'info',
     ]);
@@ -269,6 +269,11 @@ describe('helm/core-agent: lint, goldens, schema', () => {
     expect(await refused(['--set', 'recipe=a: [b'])).toMatch(/values.recipe is not a YAML mapping/);
     expect(await refused(['--set', 'rbac.scope=namespaced'])).toMatch(/needs rbac.namespaces/);
     expect(await refused(['--set', 'rbac.scope=namespaced', '--set', 'rbac.namespaces={a}'])).toMatch(/must set watch.namespaces/);
+    expect(await refused(['--set', 'recipe=instructions: hi'])).toMatch(/the recipe has no watch: section/);
+    expect(await refused(['--set', 'serviceAccount.create=false'])).toMatch(/serviceAccount.create=false needs serviceAccount.name/);
+    expect(
+      (await runHelm(['template', 'x', chartDir, '--set', 'serviceAccount.create=false', '--set', 'serviceAccount.name=sre'])).code,
+    ).toBe(0);
   });
 
   it('every rendered recipe passes `core-agent recipe validate` (needs `watch:` in the recipe schema)', async () => {
@@ -368,7 +373,8 @@ describe('helm install, cluster scope, into a namespace enforcing Pod Security "
       return install(ns);
     })());
 
-  it('is admitted, and its one pod reaches Running and Ready', async () => {
+  // KWOK fakes the kubelet: no container runs here; rootfs.test.ts runs the chart's command for real.
+  it('is admitted under Pod Security restricted, and KWOK reports its pod Running and Ready', async () => {
     const { ns, release } = await installed();
     const pods = await kubectlJson<{ items: (Pod & { spec: PodSpec })[] }>([
       '-n',

@@ -25,7 +25,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- define "core-agent.labels" -}}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{ include "core-agent.selectorLabels" . }}
-app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | quote }}
+app.kubernetes.io/version: {{ .Values.image.tag | default .Chart.AppVersion | replace "+" "_" | trunc 63 | trimSuffix "-" | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 
@@ -64,6 +64,12 @@ namespaces it can read (watch.namespaces, within rbac.namespaces).
 {{- $recipe := fromYaml (include "core-agent.recipe" .) }}
 {{- if hasKey $recipe "Error" }}
 {{- fail (printf "values.recipe is not a YAML mapping: %s" (get $recipe "Error")) }}
+{{- end }}
+{{- if not (hasKey $recipe "watch") }}
+{{- fail "the recipe has no watch: section, and core-agent watch would exit at start (watch: {} takes every default)" }}
+{{- end }}
+{{- if and .Values.rbac.create (not .Values.serviceAccount.create) (not .Values.serviceAccount.name) }}
+{{- fail "serviceAccount.create=false needs serviceAccount.name: the read-only role would otherwise be bound to the namespace's default ServiceAccount, and every pod using it" }}
 {{- end }}
 {{- if and .Values.rbac.create (eq .Values.rbac.scope "namespaced") }}
 {{- if not .Values.rbac.namespaces }}
