@@ -10,6 +10,9 @@
 //
 // Needs root (mount, chroot, files owned by 65532); without it every test fails saying
 // so. The incident tests need the local control plane (KUBECONFIG), the audit strace.
+// The tree is built from THIS machine (Debian 12 here): its glibc and the project's Node
+// 24, not distroless' own builds of them, and the expected library paths are Debian's.
+// It proves what the image holds and what the bundle reaches for, not distroless itself.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,7 +20,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kubectl, kubectlJson, requireCluster, until, webDeployment, withNamespace, type Pod } from './kube.ts';
+import { EventLog } from '../../src/store/event-log.ts';
+import { IncidentStore } from '../../src/watch/incident-store.ts';
+import { chartDir, helm, parseManifests, runHelm } from './helm-chart.ts';
+import {
+  createNamespace,
+  deleteNamespace,
+  kubectl,
+  kubectlJson,
+  requireCluster,
+  until,
+  webDeployment,
+  withNamespace,
+  type Pod,
+} from './kube.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = path.join(root, 'test/fixtures/rootfs');
@@ -500,5 +516,111 @@ describe("the image's default command: watch (read-only root, 65532, no shell)",
       const left = await walk(state);
       expect(left.get('/sessions.db')).toMatchObject({ type: 'file', uid: NONROOT });
     });
+  });
+});
+
+describe("the chart's pod, run for real in the image (in-cluster credentials, the chart's RBAC)", () => {
+  it('installs the chart, then runs its command with its recipe as its ServiceAccount: one incident, triaged, read-only', async () => {
+    const { dir } = await rootfs();
+    const chartNs = await createNamespace('chartpod');
+    try {
+      // The release as a user installs it; KWOK fakes its pod, so the container is run here instead.
+      const model = 'replay:/etc/core-agent/incident.jsonl';
+      await helm(['install', 'core-agent', chartDir, '-n', chartNs, '--set', `model=${model}`, '--wait', '--timeout', '60s']);
+      const manifests = parseManifests(await helm(['get', 'manifest', 'core-agent', '-n', chartNs]));
+      const deploy = manifests.find((m) => m.kind === 'Deployment') as unknown as {
+        spec: {
+          template: {
+            spec: { serviceAccountName: string; containers: Array<{ args: string[]; env: Array<{ name: string; value?: string }> }> };
+          };
+        };
+      };
+      const pod = deploy.spec.template.spec;
+      const container = pod.containers[0]!;
+      const recipe = (manifests.find((m) => m.kind === 'ConfigMap') as unknown as { data: Record<string, string> }).data['recipe.yaml']!;
+      // The host's network is shared: the chart's 0.0.0.0:8080 becomes a free loopback port.
+      const args = container.args.map((a) => (a === '0.0.0.0:8080' ? '127.0.0.1:0' : a));
+      expect(args).toContain(model);
+
+      // What the kubelet would mount: the ServiceAccount's token, the cluster CA, the namespace.
+      const sa = await temp('core-agent-sa-');
+      const kubeconfig = await kubectlJson<{ clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }> }>([
+        'config',
+        'view',
+        '--raw',
+        '--flatten',
+        '--minify',
+      ]);
+      const cluster = kubeconfig.clusters[0]!.cluster;
+      const token = (await kubectl(['-n', chartNs, 'create', 'token', pod.serviceAccountName, '--duration', '10m'])).trim();
+      await writeFile(path.join(sa, 'token'), token);
+      await writeFile(path.join(sa, 'ca.crt'), Buffer.from(cluster['certificate-authority-data'], 'base64'));
+      await writeFile(path.join(sa, 'namespace'), chartNs);
+      for (const f of ['token', 'ca.crt', 'namespace']) await chmod(path.join(sa, f), 0o644);
+      await chmod(sa, 0o755);
+      const api = new URL(cluster.server);
+
+      await withCrashLoop(async (ns, config) => {
+        // The incident's namespace is not the ServiceAccount's: reading it needs the chart's cluster-wide role.
+        const script = [
+          { tool_calls: [{ name: 'record_plan', args: { plan: '1. The crash-looping pods.\n2. Propose; change nothing.' } }] },
+          { tool_calls: [{ name: 'k8s_list', args: { kind: 'pods', namespace: ns, label_selector: 'app=web' } }] },
+          { text: 'UNRESOLVED: the pods exit with code 1 at start; fix the command or its config and roll out.' },
+        ];
+        await writeFile(path.join(config, 'recipe.yaml'), recipe);
+        await writeFile(path.join(config, 'incident.jsonl'), script.map((l) => JSON.stringify(l)).join('\n') + '\n');
+        for (const f of ['recipe.yaml', 'incident.jsonl']) await chmod(path.join(config, f), 0o644);
+        const state = await stateVolume();
+        const flags = ['-v', `${state}:/var/lib/core-agent`, '-v', `${config}:/etc/core-agent:ro`];
+        flags.push('-v', `${sa}:/var/run/secrets/kubernetes.io/serviceaccount:ro`);
+        const env: Record<string, string> = { ...IMAGE_ENV, KUBERNETES_SERVICE_HOST: api.hostname, KUBERNETES_SERVICE_PORT: api.port };
+        for (const e of container.env) if (e.value !== undefined) env[e.name] = e.value;
+        for (const [k, v] of Object.entries(env)) flags.push('-e', `${k}=${v}`);
+        const child = spawn('bash', [containerSh, ...flags, dir, '--', ...ENTRYPOINT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+        try {
+          const url = await until('watch listening', 30_000, async () => {
+            if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${err}`);
+            return /health and metrics on (http:\/\/\S+)/.exec(out)?.[1];
+          });
+          // Ready: the ServiceAccount may list and watch Events cluster-wide.
+          await until('ready', 30_000, async () => (await fetch(`${url}/readyz`)).status === 200);
+          const opened = await until('the incident opened', 60_000, async () =>
+            new RegExp(`incident #(\\d+) opened: BackOff on Deployment ${ns}/web`).exec(out),
+          );
+          const id = opened![1]!;
+          await until('the incident finished', 60_000, async () => new RegExp(`incident #${id} (RESOLVED|UNRESOLVED)`).test(out));
+          expect(out).toMatch(new RegExp(`incident #${id} UNRESOLVED`));
+          const node = (await exec('pgrep', ['-f', '-n', '^/nodejs/bin/node /app/core-agent.mjs watch'])).stdout.trim();
+          process.kill(Number(node), 'SIGTERM');
+          expect(await exited, err).toBe(0);
+        } finally {
+          if (child.exitCode === null) child.kill('SIGKILL');
+        }
+        expect(err).not.toMatch(/ENOENT|EACCES|EROFS|EPERM|Read-only file system|forbidden/);
+        // The session: plan, then the pods read cluster-wide with the ServiceAccount's token.
+        const store = IncidentStore.open(path.join(state, 'sessions.db'));
+        const incident = store.all().find((i) => i.name === 'web' && i.namespace === ns)!;
+        store.close();
+        const log = EventLog.open(path.join(state, 'sessions.db'));
+        const results = log
+          .events(incident.sessionId!)
+          .filter((e) => e.kind === 'tool_result')
+          .map((e) => e.data as { name: string; ok: boolean; shown: unknown });
+        log.close();
+        expect(results.map((r) => [r.name, r.ok])).toEqual([
+          ['record_plan', true],
+          ['k8s_list', true],
+        ]);
+        expect(JSON.stringify(results[1]!.shown)).toContain(`"namespace":"${ns}"`);
+      });
+    } finally {
+      await runHelm(['uninstall', 'core-agent', '-n', chartNs]);
+      await deleteNamespace(chartNs);
+    }
   });
 });
