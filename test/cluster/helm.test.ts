@@ -423,6 +423,10 @@ describe('helm install, cluster scope, into a namespace enforcing Pod Security "
 
   it('helm uninstall removes everything it made, cluster-scoped objects included', async () => {
     const { ns, release, fullname } = await installed();
+    // Cluster-scoped names carry the namespace (two releases of one name in two namespaces must not collide).
+    const clusterName = `${fullname}-${ns}-read`;
+    for (const kind of ['clusterrole', 'clusterrolebinding'])
+      expect((await run(['get', kind, clusterName])).code, `${kind} ${clusterName}`).toBe(0);
     await helm(['uninstall', release, '-n', ns, '--wait', '--timeout', '60s']);
     const left = await kubectl([
       '-n',
@@ -436,7 +440,7 @@ describe('helm install, cluster scope, into a namespace enforcing Pod Security "
     ]);
     expect(left.trim()).toBe('');
     for (const kind of ['clusterrole', 'clusterrolebinding']) {
-      expect((await run(['get', kind, `${fullname}-read`])).stderr).toMatch(/NotFound/);
+      expect((await run(['get', kind, clusterName])).stderr).toMatch(/NotFound/);
     }
     await until('the pod gone', 60_000, async () => (await kubectl(['-n', ns, 'get', 'pods', '-o', 'name'])).trim() === '');
     expect((await runHelm(['status', release, '-n', ns])).code).not.toBe(0);

@@ -29,6 +29,7 @@ import {
   kubectl,
   kubectlJson,
   requireCluster,
+  suffix,
   until,
   webDeployment,
   withNamespace,
@@ -523,11 +524,12 @@ describe("the chart's pod, run for real in the image (in-cluster credentials, th
   it('installs the chart, then runs its command with its recipe as its ServiceAccount: one incident, triaged, read-only', async () => {
     const { dir } = await rootfs();
     const chartNs = await createNamespace('chartpod');
+    const release = `ca-${suffix()}`;
     try {
       // The release as a user installs it; KWOK fakes its pod, so the container is run here instead.
       const model = 'replay:/etc/core-agent/incident.jsonl';
-      await helm(['install', 'core-agent', chartDir, '-n', chartNs, '--set', `model=${model}`, '--wait', '--timeout', '60s']);
-      const manifests = parseManifests(await helm(['get', 'manifest', 'core-agent', '-n', chartNs]));
+      await helm(['install', release, chartDir, '-n', chartNs, '--set', `model=${model}`, '--wait', '--timeout', '60s']);
+      const manifests = parseManifests(await helm(['get', 'manifest', release, '-n', chartNs]));
       const deploy = manifests.find((m) => m.kind === 'Deployment') as unknown as {
         spec: {
           template: {
@@ -619,7 +621,7 @@ describe("the chart's pod, run for real in the image (in-cluster credentials, th
         expect(JSON.stringify(results[1]!.shown)).toContain(`"namespace":"${ns}"`);
       });
     } finally {
-      await runHelm(['uninstall', 'core-agent', '-n', chartNs]);
+      await runHelm(['uninstall', release, '-n', chartNs]);
       await deleteNamespace(chartNs);
     }
   });
