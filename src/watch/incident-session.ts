@@ -42,7 +42,6 @@ export interface IncidentSessionOptions {
 export async function runIncidentSession(o: IncidentSessionOptions): Promise<SessionOutcome> {
   const { incident } = o;
   const resume = incident.sessionId && o.log.session(incident.sessionId) ? incident.sessionId : undefined;
-  const prompt = resume ? '' : incidentPrompt(incident, await o.facts(), o.preamble);
   const s = await openAgentSession({
     values: { ...o.values, ...(resume ? { resume } : {}) },
     io: o.io,
@@ -57,7 +56,7 @@ export async function runIncidentSession(o: IncidentSessionOptions): Promise<Ses
     let result: TurnResult | undefined;
     if (!s.resumed || (s.resumed.turn === 0 && !s.resumed.openTurn)) {
       // New, or created but killed before its prompt was recorded.
-      result = await s.agent.runTurn(prompt || incidentPrompt(incident, await o.facts(), o.preamble), o.signal);
+      result = await s.agent.runTurn(incidentPrompt(incident, await o.facts(), o.preamble), o.signal);
     } else if (s.resumed.openTurn) {
       result = await s.agent.continueTurn(o.signal);
     }
