@@ -13,6 +13,7 @@ export const WATCH_DEFAULTS = {
   max_event_age_seconds: 600,
   max_concurrent_sessions: 2,
   session_timeout_seconds: 900,
+  session_retry_seconds: 30,
   log_tail_lines: 40,
   log_tail_bytes: 8192,
   recent_events: 10,
@@ -75,6 +76,14 @@ export const watchSchema = z
       .optional()
       .describe(
         `A session still running after this is stopped and recorded UNRESOLVED (default ${WATCH_DEFAULTS.session_timeout_seconds}).`,
+      ),
+    session_retry_seconds: z
+      .int()
+      .min(1)
+      .max(3600)
+      .optional()
+      .describe(
+        `A session that fails (the model provider or the runtime down — not an UNRESOLVED answer) runs again after this, then twice this; the third failure is recorded UNRESOLVED (default ${WATCH_DEFAULTS.session_retry_seconds}).`,
       ),
     log_tail_lines: z
       .int()

@@ -31,7 +31,6 @@ type Running = { controller: AbortController; done: Promise<void> };
 
 /** A session that fails (not one that answers UNRESOLVED) is tried this many times in all. */
 const MAX_ATTEMPTS = 3;
-const RETRY_BASE_MS = 30_000;
 
 /**
  * Events in, incidents out: the informer hands each Event change here in order;
@@ -225,7 +224,7 @@ export class Watcher {
           const attempts = store.get(incident.id)?.attempts ?? 0;
           // A model or runtime outage is not an answer: put the incident back (its session resumes) a few times.
           if (!timedOut && attempts + 1 < MAX_ATTEMPTS) {
-            const delay = RETRY_BASE_MS * 2 ** attempts;
+            const delay = (cfg.session_retry_seconds ?? WATCH_DEFAULTS.session_retry_seconds) * 1000 * 2 ** attempts;
             store.requeue(incident.id, Date.now() + delay);
             this.o.logger.warn({ incident: incident.id, err: message, retry_in_ms: delay }, 'incident session failed; queued again');
             this.say(`incident #${incident.id} failed (${message}); again in ${Math.round(delay / 1000)}s`);

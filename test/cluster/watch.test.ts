@@ -1,6 +1,7 @@
 // core-agent watch as a process against the local control plane, with a replayed
 // model: events become incidents, repeats fold into one, a burst loses and
 // duplicates nothing, and a killed watcher picks up where it stopped.
+import { rename } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.ts';
 import { IncidentStore, type Incident } from '../../src/watch/incident-store.ts';
@@ -235,6 +236,38 @@ describe('core-agent watch', () => {
       for (const i of done) expect(log.events(i.sessionId!).filter((e) => e.kind === 'user')).toHaveLength(1); // not prompted twice
       log.close();
       expect(incidentSessions(f.db)).toHaveLength(2);
+    });
+  });
+
+  it('a session that fails is queued again and resumed; the third failure is recorded UNRESOLVED with the error', async () => {
+    await requireCluster();
+    await withNamespace('watch-retry', {}, async (ns) => {
+      const dir = await tempDir();
+      const f = await watchFixture(dir, ns, { session_retry_seconds: 1 }, [ANSWER]);
+      await createPods(ns, ['flaky', 'down']);
+      const w = await startWatch(f, dir);
+      procs.push(w);
+      // The model goes away after start-up: every session fails until it is back.
+      await rename(f.script, `${f.script}.away`);
+      await burst(ns, ['flaky'], 1);
+      await until('the first attempt failed', 30_000, async () => /incident #1 failed \(.*\); again in 1s/.test(w.stdout()));
+      await rename(`${f.script}.away`, f.script);
+      const flaky = await until('flaky finished', 30_000, async () =>
+        incidents(f.db).find((i) => i.name === 'flaky' && i.status === 'done'),
+      );
+      expect(flaky).toMatchObject({ outcome: 'UNRESOLVED', attempts: 1 });
+      const log = EventLog.open(f.db);
+      expect(log.events(flaky.sessionId!).find((e) => e.kind === 'incident')!.data.summary).toBe(ANSWER.text); // the model's answer
+      log.close();
+
+      await rename(f.script, `${f.script}.away`);
+      await burst(ns, ['down'], 1);
+      const down = await until('down gave up', 30_000, async () => incidents(f.db).find((i) => i.name === 'down' && i.status === 'done'));
+      expect(down.attempts).toBe(2); // three sessions in all
+      expect(down.outcome).toBe('UNRESOLVED');
+      expect(w.stdout()).toMatch(/incident #2 failed .*again in 1s[\s\S]*incident #2 failed .*again in 2s[\s\S]*incident #2 UNRESOLVED/);
+      const m = await w.metrics();
+      expect(m['core_agent_session_outcomes_total{outcome="UNRESOLVED"}']).toBe(2);
     });
   });
 });
