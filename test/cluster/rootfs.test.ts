@@ -164,6 +164,49 @@ async function inImage(
   return exec('bash', [containerSh, ...flags, dir, '--', ...(opts.command ?? ENTRYPOINT), ...args]);
 }
 
+/**
+ * The image's ENTRYPOINT with `args` (a long-running `watch`) in the background, as a
+ * runtime would run it; resolves once it prints its address. `stop()` sends SIGTERM to
+ * node — PID 1 of the container's PID namespace, the process a runtime signals, and the
+ * only child of container.sh after its execs — and resolves with its exit status.
+ */
+async function serveInImage(args: string[], opts: { volumes: string[]; env: Record<string, string> }) {
+  const { dir } = await rootfs();
+  const flags: string[] = [];
+  for (const v of opts.volumes) flags.push('-v', v);
+  for (const [k, v] of Object.entries({ ...IMAGE_ENV, ...opts.env })) flags.push('-e', `${k}=${v}`);
+  const child = spawn('bash', [containerSh, ...flags, dir, '--', ...ENTRYPOINT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const kill = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  try {
+    const url = await until('watch listening', 30_000, async () => {
+      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${err}`);
+      return /health and metrics on (http:\/\/\S+)/.exec(out)?.[1];
+    });
+    return {
+      url,
+      out: () => out,
+      err: () => err,
+      kill,
+      async stop(): Promise<number | null> {
+        const node = (await exec('pgrep', ['-P', String(child.pid)])).stdout.trim();
+        expect(node, 'node, the container process').toMatch(/^\d+$/);
+        process.kill(Number(node), 'SIGTERM');
+        return exited;
+      },
+    };
+  } catch (e) {
+    kill();
+    throw e;
+  }
+}
+
 /** No error of the kind a missing file, a refused path or a read-only root gives. */
 function expectCleanStderr(r: Run): void {
   expect(r.stderr, r.stderr).not.toMatch(/ENOENT|EACCES|EROFS|EPERM|not found|No such file|Permission denied|Read-only file system/);
@@ -483,35 +526,27 @@ describe("the image's default command: watch (read-only root, 65532, no shell)",
       await writeFile(path.join(config, 'watch.jsonl'), script.map((l) => JSON.stringify(l)).join('\n') + '\n');
       for (const f of ['watch.yaml', 'watch.jsonl']) await chmod(path.join(config, f), 0o644);
       const state = await stateVolume();
-      const flags = ['-v', `${state}:/var/lib/core-agent`, '-v', `${config}:/etc/core-agent:ro`];
-      for (const [k, v] of Object.entries({ ...IMAGE_ENV, KUBECONFIG: '/etc/core-agent/kubeconfig' })) flags.push('-e', `${k}=${v}`);
       const args = ['watch', '-c', '/etc/core-agent/watch.yaml', '--model', 'replay:/etc/core-agent/watch.jsonl'];
       args.push('--listen', '127.0.0.1:0', '--session-db', '/var/lib/core-agent/sessions.db');
-      const child = spawn('bash', [containerSh, ...flags, dir, '--', ...ENTRYPOINT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const w = await serveInImage(args, {
+        volumes: [`${state}:/var/lib/core-agent`, `${config}:/etc/core-agent:ro`],
+        env: { KUBECONFIG: '/etc/core-agent/kubeconfig' },
+      });
       try {
-        const url = await until('watch listening', 30_000, async () => /health and metrics on (http:\/\/\S+)/.exec(out)?.[1]);
-        await until('ready', 30_000, async () => (await fetch(`${url}/readyz`)).status === 200);
-        expect((await fetch(`${url}/healthz`)).status).toBe(200);
-        await until('one incident RESOLVED or UNRESOLVED', 60_000, async () => /incident #1 UNRESOLVED/.test(out));
-        const metrics = await (await fetch(`${url}/metrics`)).text();
+        await until('ready', 30_000, async () => (await fetch(`${w.url}/readyz`)).status === 200);
+        expect((await fetch(`${w.url}/healthz`)).status).toBe(200);
+        await until('one incident RESOLVED or UNRESOLVED', 60_000, async () => /incident #1 UNRESOLVED/.test(w.out()));
+        const metrics = await (await fetch(`${w.url}/metrics`)).text();
         expect(metrics).toMatch(/^core_agent_incidents_seen_total 1$/m);
         expect(metrics).toMatch(/^core_agent_session_outcomes_total\{outcome="UNRESOLVED"\} 1$/m);
-        expect(out).toMatch(new RegExp(`incident #1 opened: BackOff on Deployment ${ns}/web`));
-        expect(out).not.toMatch(/incident #2/);
-
-        // SIGTERM to the process a runtime would signal: node, PID 1 of the container's PID namespace.
-        const node = (await exec('pgrep', ['-f', '-n', '^/nodejs/bin/node /app/core-agent.mjs watch'])).stdout.trim();
-        expect(node).toMatch(/^\d+$/);
-        process.kill(Number(node), 'SIGTERM');
-        expect(await exited, err).toBe(0);
+        expect(w.out()).toMatch(new RegExp(`incident #1 opened: BackOff on Deployment ${ns}/web`));
+        expect(w.out()).not.toMatch(/incident #2/);
+        expect(await w.stop(), w.err()).toBe(0);
       } finally {
-        if (child.exitCode === null) child.kill('SIGKILL');
+        w.kill();
       }
+      const out = w.out();
+      const err = w.err();
       expect(out).toContain('stopped (0 session(s) finished, 0 left to resume)');
       expect(err).not.toMatch(/ENOENT|EACCES|EROFS|EPERM|Read-only file system/);
       const left = await walk(state);
@@ -573,36 +608,30 @@ describe("the chart's pod, run for real in the image (in-cluster credentials, th
         await writeFile(path.join(config, 'incident.jsonl'), script.map((l) => JSON.stringify(l)).join('\n') + '\n');
         for (const f of ['recipe.yaml', 'incident.jsonl']) await chmod(path.join(config, f), 0o644);
         const state = await stateVolume();
-        const flags = ['-v', `${state}:/var/lib/core-agent`, '-v', `${config}:/etc/core-agent:ro`];
-        flags.push('-v', `${sa}:/var/run/secrets/kubernetes.io/serviceaccount:ro`);
-        const env: Record<string, string> = { ...IMAGE_ENV, KUBERNETES_SERVICE_HOST: api.hostname, KUBERNETES_SERVICE_PORT: api.port };
+        const env: Record<string, string> = { KUBERNETES_SERVICE_HOST: api.hostname, KUBERNETES_SERVICE_PORT: api.port };
         for (const e of container.env) if (e.value !== undefined) env[e.name] = e.value;
-        for (const [k, v] of Object.entries(env)) flags.push('-e', `${k}=${v}`);
-        const child = spawn('bash', [containerSh, ...flags, dir, '--', ...ENTRYPOINT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-        const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+        const w = await serveInImage(args, {
+          volumes: [
+            `${state}:/var/lib/core-agent`,
+            `${config}:/etc/core-agent:ro`,
+            `${sa}:/var/run/secrets/kubernetes.io/serviceaccount:ro`,
+          ],
+          env,
+        });
         try {
-          const url = await until('watch listening', 30_000, async () => {
-            if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${err}`);
-            return /health and metrics on (http:\/\/\S+)/.exec(out)?.[1];
-          });
           // Ready: the ServiceAccount may list and watch Events cluster-wide.
-          await until('ready', 30_000, async () => (await fetch(`${url}/readyz`)).status === 200);
+          await until('ready', 30_000, async () => (await fetch(`${w.url}/readyz`)).status === 200);
           const opened = await until('the incident opened', 60_000, async () =>
-            new RegExp(`incident #(\\d+) opened: BackOff on Deployment ${ns}/web`).exec(out),
+            new RegExp(`incident #(\\d+) opened: BackOff on Deployment ${ns}/web`).exec(w.out()),
           );
           const id = opened![1]!;
-          await until('the incident finished', 60_000, async () => new RegExp(`incident #${id} (RESOLVED|UNRESOLVED)`).test(out));
-          expect(out).toMatch(new RegExp(`incident #${id} UNRESOLVED`));
-          const node = (await exec('pgrep', ['-f', '-n', '^/nodejs/bin/node /app/core-agent.mjs watch'])).stdout.trim();
-          process.kill(Number(node), 'SIGTERM');
-          expect(await exited, err).toBe(0);
+          await until('the incident finished', 60_000, async () => new RegExp(`incident #${id} (RESOLVED|UNRESOLVED)`).test(w.out()));
+          expect(w.out()).toMatch(new RegExp(`incident #${id} UNRESOLVED`));
+          expect(await w.stop(), w.err()).toBe(0);
         } finally {
-          if (child.exitCode === null) child.kill('SIGKILL');
+          w.kill();
         }
+        const err = w.err();
         expect(err).not.toMatch(/ENOENT|EACCES|EROFS|EPERM|Read-only file system|forbidden/);
         // The session: plan, then the pods read cluster-wide with the ServiceAccount's token.
         const store = IncidentStore.open(path.join(state, 'sessions.db'));
