@@ -50,6 +50,7 @@ const kc = new KubeConfig();
 kc.loadFromFile(process.env.KUBECONFIG.split(path.delimiter)[0]!);
 const core = kc.makeApiClient(CoreV1Api);
 const ns = `ca-bench-watch-${Date.now().toString(36)}`;
+const watchers: ChildProcess[] = [];
 await kubectl(['create', 'namespace', ns]);
 const stop = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))));
 try {
@@ -67,6 +68,7 @@ try {
   const names = Array.from({ length: 10 }, (_, i) => `load-${i}`);
   await pods(ns, names);
   const w = await startWatch(slow, dir);
+  watchers.push(w.child);
   await sleep(3000);
   const watchIdleKb = rssKb(w.child.pid!);
   await kubectl(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: names.map((p) => backOffEvent(ns, p, 0)) }));
@@ -84,6 +86,7 @@ try {
   const targets = Array.from({ length: 40 }, (_, i) => `lat-${i}`);
   await pods(ns, targets);
   const w2 = await startWatch(fast, dir2);
+  watchers.push(w2.child);
   const created = new Map<string, number>();
   for (const pod of targets) {
     // The typed client serialises timestamps from Dates (a string would be dropped).
@@ -128,5 +131,7 @@ try {
   );
   console.log(`RESULTS ${JSON.stringify(results)}`);
 } finally {
+  // A failed run must not leave a watcher behind.
+  for (const c of watchers) if (c.exitCode === null) c.kill('SIGKILL');
   await kubectl(['delete', 'namespace', ns, '--wait=false']).catch(() => undefined);
 }
