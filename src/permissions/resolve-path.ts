@@ -10,6 +10,12 @@ export interface ResolvedPath {
   readonly real: string;
   /** Whether every component exists (false for a file about to be created). */
   readonly exists: boolean;
+  /**
+   * The deepest directory on the way to `real` that exists (its physical path):
+   * where a tool that creates `real` starts creating, and what it must pin and
+   * verify first. For an existing path it is `real`'s parent.
+   */
+  readonly existing: string;
 }
 
 export class PathResolutionError extends Error {
@@ -24,8 +30,12 @@ const MAX_SYMLINK_HOPS = 40; // Linux's own limit (MAXSYMLINKS)
  * target is where a write would land) and applying `..` to the physical
  * directory, not the lexical one. `link/../x` with link → /etc/ssl is /etc/x,
  * and that is what the scope check must see. Components that do not exist yet
- * are appended literally (a new file's path). With `followFinal: false` the
- * last component is left as is, so deleting a symlink deletes the link.
+ * are appended literally (a new file's path) — but a `..` after one steps back
+ * onto what exists, and from there symlinks are followed again:
+ * `missing/../link/f` is `link/f` with `link` followed, exactly as `mkdir -p`
+ * and then the open would walk it. No `..` is ever applied to a path whose
+ * symlinks are not yet known. With `followFinal: false` the last component is
+ * left as is, so deleting a symlink deletes the link.
  */
 export async function resolvePath(input: string, base: string, opts: { followFinal?: boolean } = {}): Promise<ResolvedPath> {
   const followFinal = opts.followFinal ?? true;
@@ -38,19 +48,23 @@ export async function resolvePath(input: string, base: string, opts: { followFin
 
   const queue = start.split('/');
   let resolved = '/';
-  let missing = false;
+  // How many trailing components of `resolved` do not exist (0: all of it does).
+  let missing = 0;
   let hops = 0;
 
   while (queue.length > 0) {
     const part = queue.shift()!;
     if (part === '' || part === '.') continue;
     if (part === '..') {
+      // Above a missing component, `..` only undoes it; on what exists, it is physical.
       resolved = path.dirname(resolved);
+      if (missing > 0) missing -= 1;
       continue;
     }
     const candidate = resolved === '/' ? `/${part}` : `${resolved}/${part}`;
-    if (missing) {
+    if (missing > 0) {
       resolved = candidate;
+      missing += 1;
       continue;
     }
     const isLast = queue.every((p) => p === '' || p === '.');
@@ -60,18 +74,19 @@ export async function resolvePath(input: string, base: string, opts: { followFin
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
-        missing = true;
+        missing = 1;
         resolved = candidate;
         continue;
       }
       if (code === 'ENOTDIR') throw new PathResolutionError(`${path.dirname(candidate)} is not a directory`);
       if (code === 'EACCES') throw new PathResolutionError(`permission denied while resolving ${candidate}`);
+      if (code === 'ENAMETOOLONG') throw new PathResolutionError('the path is longer than the system allows; use a shorter path');
       throw err;
     }
     if (st.isSymbolicLink() && (!isLast || followFinal)) {
       hops += 1;
       if (hops > MAX_SYMLINK_HOPS) {
-        throw new PathResolutionError(`symlink loop (more than ${MAX_SYMLINK_HOPS} links) while resolving ${input}`);
+        throw new PathResolutionError(`symlink loop (more than ${MAX_SYMLINK_HOPS} links) while resolving the path`);
       }
       const target = await readlink(candidate);
       if (path.isAbsolute(target)) resolved = '/';
@@ -81,5 +96,8 @@ export async function resolvePath(input: string, base: string, opts: { followFin
     if (!isLast && !st.isDirectory()) throw new PathResolutionError(`${candidate} is not a directory`);
     resolved = candidate;
   }
-  return { input, real: resolved, exists: !missing };
+  let existing = resolved;
+  for (let n = missing; n > 0; n--) existing = path.dirname(existing);
+  if (missing === 0) existing = path.dirname(resolved);
+  return { input, real: resolved, exists: missing === 0, existing };
 }

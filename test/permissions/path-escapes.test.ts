@@ -1,0 +1,74 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { snapshot } from '../helpers/tree-snapshot.ts';
+import { setup, tempDir } from '../helpers/workspace.ts';
+import { ESCAPES, type EscapeCase } from './path-escapes.cases.ts';
+
+/** Every file tool, with arguments that would read, change or remove what `p` names. */
+const fileTools = (p: string) =>
+  [
+    ['read_file', { path: p }],
+    ['read_many_files', { pattern: '*', path: p }],
+    ['write_file', { path: p, content: 'pwned' }],
+    ['edit_file', { path: p, old_string: 'secret', new_string: 'pwned' }],
+    ['stat', { path: p }],
+    ['list_dir', { path: p }],
+    ['glob', { pattern: '*', path: p }],
+    ['grep', { pattern: 'secret', path: p }],
+    ['json_query', { expression: '.', path: p }],
+    ['delete_file', { path: p }], // last: on a link it removes the link
+  ] as const;
+
+async function fixture() {
+  const outside = await tempDir('core-agent-outside-');
+  await writeFile(path.join(outside, 'secret.txt'), 'secret\n');
+  await mkdir(path.join(outside, 'sub'));
+  await writeFile(path.join(outside, 'sub', 'secret.txt'), 'secret\n');
+  const rt = await setup({ flags: { mode: 'yolo' }, tree: { 'dir/inside.txt': 'inside\n', 'dir/nested': null } });
+  const ws = rt.dir;
+  await symlink(path.join(outside, 'secret.txt'), path.join(ws, 'link-file'));
+  await symlink(outside, path.join(ws, 'link-dir'));
+  await symlink(path.join(outside, 'sub'), path.join(ws, 'link-sub'));
+  await symlink(path.relative(ws, outside), path.join(ws, 'rel-link'));
+  await symlink('chain-b', path.join(ws, 'chain-a'));
+  await symlink(outside, path.join(ws, 'chain-b'));
+  await symlink(path.join(outside, 'new-file.txt'), path.join(ws, 'dangling'));
+  return { rt, ws, outside };
+}
+
+function expand(c: EscapeCase, ws: string, outside: string): string {
+  return c.path
+    .replaceAll('{outRel}', path.relative(ws, outside))
+    .replaceAll('{out}', outside)
+    .replaceAll('{wsAbs}', ws)
+    .replaceAll('{ws}', path.basename(ws));
+}
+
+describe('path_scope escapes (path-escapes.cases.ts): every file tool refuses, nothing outside changes', () => {
+  it.each(ESCAPES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const { rt, ws, outside } = await fixture();
+    const before = await snapshot(outside);
+    const wsBefore = await snapshot(ws);
+    const p = expand(c, ws, outside);
+    // A batch read skips the entry rather than failing, and shows nothing of it.
+    const batch = await rt.ok('read_many_files', { paths: [p, 'dir/inside.txt'] });
+    expect(JSON.stringify(batch)).not.toContain('secret\\n');
+    expect(JSON.stringify(batch)).toContain('inside\\n');
+    for (const [tool, args] of fileTools(p)) {
+      const r = await rt.dispatcher.call(tool, args);
+      if (tool === 'delete_file' && c.link) {
+        // The link itself is inside the workspace; removing it is allowed and touches nothing outside.
+        expect(r.ok, `${tool} ${p}`).toBe(true);
+        continue;
+      }
+      expect(r.ok, `${tool} on ${p}: ${JSON.stringify(r).slice(0, 300)}`).toBe(false);
+      expect(!r.ok && r.error, `${tool} on ${p}`).toMatch(/outside path_scope/);
+    }
+    expect(await snapshot(outside)).toEqual(before);
+    const wsAfter = await snapshot(ws);
+    // Inside, only the link delete_file removed may be gone; nothing else appeared (no directories, no temp files).
+    if (c.link) delete wsBefore[c.link];
+    expect(wsAfter).toEqual(wsBefore);
+  });
+});
