@@ -26,7 +26,10 @@ import { loadSkills, SkillError } from '../skills/skills.ts';
 import { loadMcpConfig } from '../mcp/load-config.ts';
 import { McpManager } from '../mcp/manager.ts';
 import { DigestWrap, type RawStore } from '../tools/digest-wrap.ts';
+import { PendingWrites } from '../tools/files/pending-writes.ts';
+import { TMP_SUFFIX } from '../tools/files/safe-fs.ts';
 import { foldToolToggles, mergeFlagsWithEnv, SettingsError, type FlagSettings } from './settings.ts';
+import { stateDir } from './state-dir.ts';
 
 /** Everything one run needs, wired once: the composition root. */
 export interface Runtime {
@@ -86,8 +89,15 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     { name: '--disable-tools / --enable-tools', disable: s.disableTools ?? [], enable: s.enableTools ?? [] },
   ]);
   const session = opts.session ?? new SessionState();
+  const state = stateDir(env);
+  if (state && !session.pendingWrites) {
+    // A run killed mid-write (kill -9, power loss) leaves its temporary file; the next start removes it.
+    session.pendingWrites = new PendingWrites(path.join(state, 'pending-writes'));
+    const removed = await session.pendingWrites.reapStale(TMP_SUFFIX);
+    if (removed.length > 0) logger.info({ removed }, 'removed temporary files an earlier run left behind');
+  }
   const planMode = recipe.permissions?.plan_mode === 'off' ? undefined : recipe.permissions?.plan_mode;
-  if (planMode) session.plans = new PlanRecorder(planMode, path.join(workspace, '.agents', 'plans'));
+  if (planMode) session.plans = new PlanRecorder(planMode, workspace);
   const searchGate = s.bashSearchGate ?? searchGateFromEnv(env) ?? recipe.safety?.bash_search_gate ?? 'enforce';
   const network = networkOptions(recipe, env, logger);
   const urlScope = recipe.permissions?.url_scope;

@@ -1,6 +1,7 @@
 import type { NetworkAccess } from '../net/network-access.ts';
 import type { Kube } from '../k8s/cluster.ts';
 import type { DigestWrap } from './digest-wrap.ts';
+import type { PendingWrites } from './files/pending-writes.ts';
 import type { PlanRecorder } from './planning/plan-recorder.ts';
 import { TerminalManager } from './shell/terminals.ts';
 
@@ -48,6 +49,9 @@ export class SessionState {
   kube: Kube | undefined;
   /** The digest layer and its raw store (retrieve_raw); absent with --no-mcp-digest or no session store. */
   digests: DigestWrap | undefined;
+
+  /** The journal of temporary files atomic writes have in flight (stale ones are removed at start-up). */
+  pendingWrites: PendingWrites | undefined;
 
   /** Set once the session exists in the event log; undefined for one-off calls. */
   sessionId: string | undefined;

@@ -1,6 +1,6 @@
-import { lstat, unlink } from 'node:fs/promises';
 import * as z from 'zod/v4';
-import { defineTool, ToolError } from '../tool.ts';
+import { defineTool } from '../tool.ts';
+import { removeChecked } from './safe-fs.ts';
 import description from './delete-file.md';
 
 export const deleteFileTool = defineTool({
@@ -18,15 +18,12 @@ export const deleteFileTool = defineTool({
   async run(args, ctx) {
     const target = ctx.paths.get('path')!;
     const shown = ctx.display(target.real);
-    let st;
-    try {
-      st = await lstat(target.real);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { path: shown, deleted: false, note: 'no such file; nothing to delete' };
-      throw err;
-    }
-    if (st.isDirectory()) throw new ToolError(`${shown} is a directory; delete_file removes files only`);
-    await unlink(target.real);
-    return { path: shown, deleted: true, ...(st.isSymbolicLink() ? { note: 'removed the symlink; its target is untouched' } : {}) };
+    const outcome = await removeChecked(target);
+    if (outcome === 'missing') return { path: shown, deleted: false, note: 'no such file; nothing to delete' };
+    return {
+      path: shown,
+      deleted: true,
+      ...(outcome === 'deleted-symlink' ? { note: 'removed the symlink; its target is untouched' } : {}),
+    };
   },
 });

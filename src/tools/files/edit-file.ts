@@ -1,8 +1,7 @@
-import { lstat } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { defineTool, ToolError } from '../tool.ts';
 import description from './edit-file.md';
-import { atomicWrite, looksBinary, readChecked } from './safe-fs.ts';
+import { editChecked, looksBinary } from './safe-fs.ts';
 
 const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 const BOM = '\uFEFF';
@@ -36,45 +35,56 @@ export const editFileTool = defineTool({
     if (!target.exists) {
       throw new ToolError(`file not found: ${shown}${ctx.hasTool('write_file') ? ' (to create a file, use write_file)' : ''}`);
     }
-    const mode = (await lstat(target.real)).mode & 0o7777;
-    const raw = await readChecked(target.real, MAX_EDIT_BYTES);
-    if (looksBinary(raw)) throw new ToolError(`${shown} is a binary file; edit_file edits text`);
-
-    let text = raw.toString('utf8');
-    const hasBom = text.startsWith(BOM);
-    if (hasBom) text = text.slice(1);
-    // A CRLF file stays CRLF: models write "\n", so both strings are converted
-    // to the file's convention before matching and splicing.
-    const crlf = text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
-    const oldString = crlf ? toCrlf(args.old_string) : args.old_string;
-    const newString = crlf ? toCrlf(args.new_string) : args.new_string;
-
-    const positions: number[] = [];
-    for (let i = text.indexOf(oldString); i !== -1; i = text.indexOf(oldString, i + oldString.length)) positions.push(i);
-    if (positions.length === 0) {
-      throw new ToolError(
-        `old_string was not found in ${shown} (0 matches); it must match exactly, including whitespace and indentation${ctx.hasTool('read_file') ? ' — read_file shows the current text' : ''}`,
-      );
-    }
-    if (positions.length > 1 && args.replace_all !== true) {
-      throw new ToolError(
-        `old_string matches ${positions.length} times in ${shown}; include more surrounding text so it matches once, or pass replace_all: true to replace all ${positions.length}`,
-      );
-    }
-    // Splice by index: never String.replace, whose replacement patterns ($&, $1, $$)
-    // would rewrite the model's text.
-    const parts: string[] = [];
-    let from = 0;
-    for (const at of positions) {
-      parts.push(text.slice(from, at), newString);
-      from = at + oldString.length;
-    }
-    parts.push(text.slice(from));
-    const updated = (hasBom ? BOM : '') + parts.join('');
-    await atomicWrite(target.real, updated, mode);
-    return { path: shown, replacements: positions.length, line_endings: crlf ? 'crlf' : 'lf' };
+    // The read and the replacement go through one pinned directory: the file edited is the file read.
+    const { replacements, crlf } = await editChecked(
+      target,
+      MAX_EDIT_BYTES,
+      (raw) => applyEdit(raw, args, shown, ctx.hasTool('read_file')),
+      ctx.session.pendingWrites,
+    );
+    return { path: shown, replacements, line_endings: crlf ? 'crlf' : 'lf' };
   },
 });
+
+function applyEdit(
+  raw: Buffer,
+  args: { old_string: string; new_string: string; replace_all?: boolean | undefined },
+  shown: string,
+  hasReadFile: boolean,
+): { data: string; replacements: number; crlf: boolean } {
+  if (looksBinary(raw)) throw new ToolError(`${shown} is a binary file; edit_file edits text`);
+  let text = raw.toString('utf8');
+  const hasBom = text.startsWith(BOM);
+  if (hasBom) text = text.slice(1);
+  // A CRLF file stays CRLF: models write "\n", so both strings are converted
+  // to the file's convention before matching and splicing.
+  const crlf = text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
+  const oldString = crlf ? toCrlf(args.old_string) : args.old_string;
+  const newString = crlf ? toCrlf(args.new_string) : args.new_string;
+
+  const positions: number[] = [];
+  for (let i = text.indexOf(oldString); i !== -1; i = text.indexOf(oldString, i + oldString.length)) positions.push(i);
+  if (positions.length === 0) {
+    throw new ToolError(
+      `old_string was not found in ${shown} (0 matches); it must match exactly, including whitespace and indentation${hasReadFile ? ' — read_file shows the current text' : ''}`,
+    );
+  }
+  if (positions.length > 1 && args.replace_all !== true) {
+    throw new ToolError(
+      `old_string matches ${positions.length} times in ${shown}; include more surrounding text so it matches once, or pass replace_all: true to replace all ${positions.length}`,
+    );
+  }
+  // Splice by index: never String.replace, whose replacement patterns ($&, $1, $$)
+  // would rewrite the model's text.
+  const parts: string[] = [];
+  let from = 0;
+  for (const at of positions) {
+    parts.push(text.slice(from, at), newString);
+    from = at + oldString.length;
+  }
+  parts.push(text.slice(from));
+  return { data: (hasBom ? BOM : '') + parts.join(''), replacements: positions.length, crlf };
+}
 
 function toCrlf(s: string): string {
   return s.replace(/\r?\n/g, '\r\n');

@@ -1,6 +1,8 @@
-import { mkdir, readdir, rename, stat } from 'node:fs/promises';
+import { readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { atomicWrite } from '../files/safe-fs.ts';
+import { resolvePath } from '../../permissions/resolve-path.ts';
+import { writeChecked } from '../files/safe-fs.ts';
+import { ToolError } from '../tool.ts';
 
 export type PlanMode = 'advisory' | 'required';
 
@@ -35,10 +37,16 @@ export class PlanRecorder {
   private gated: readonly string[] | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
+  /** Where plans are filed: `.agents/plans` under the workspace. */
+  readonly dir: string;
+
   constructor(
     readonly mode: PlanMode,
-    readonly dir: string,
-  ) {}
+    /** The workspace root, symlinks resolved. */
+    private readonly workspace: string,
+  ) {
+    this.dir = path.join(workspace, '.agents', 'plans');
+  }
 
   /** The tools this build holds back until a plan exists (reported when the gate opens). */
   setGatedTools(names: readonly string[]): void {
@@ -88,7 +96,6 @@ export class PlanRecorder {
     if (previous && previous.digest === digest && (await exists(previous.file))) {
       return { outcome: 'unchanged' as const, file: previous.file, seq: previous.seq, opened: false };
     }
-    await mkdir(this.dir, { recursive: true });
     let seq: number;
     let outcome: PlanOutcome;
     if (previous && previous.turn === author.turn && (await exists(previous.file))) {
@@ -99,7 +106,13 @@ export class PlanRecorder {
       outcome = 'recorded';
     }
     const file = path.join(this.dir, `plan-${seq}.md`);
-    await atomicWrite(file, `${frontmatter(seq, author)}${plan.trim()}\n`, 0o644);
+    // The plan goes where the workspace's .agents/plans really is, and only if that is inside
+    // the workspace: a repository's .agents symlinked elsewhere does not get the plan written there.
+    const target = await resolvePath(file, this.workspace);
+    if (!target.real.startsWith(this.workspace === '/' ? '/' : `${this.workspace}/`)) {
+      throw new ToolError(`.agents/plans leads outside the workspace (to ${target.real}); the plan was not filed`);
+    }
+    await writeChecked(target, `${frontmatter(seq, author)}${plan.trim()}\n`);
     this.filed.set(k, { digest, turn: author.turn, seq, file });
     this.open.add(author.session ?? '');
     return { outcome, file, seq, opened: this.mode === 'required' && !wasOpen };
