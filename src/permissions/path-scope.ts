@@ -32,8 +32,8 @@ export class PathScope {
   ) {}
 
   static async create(workspace: string, cfg: PathScopeConfig = {}): Promise<PathScope> {
-    const allow = await Promise.all((cfg.allow ?? ['.']).map((e) => makeEntry(e, workspace)));
-    const deny = await Promise.all((cfg.deny ?? []).map((e) => makeEntry(e, workspace)));
+    const allow = await Promise.all((cfg.allow ?? ['.']).map((e) => makeEntry(e, workspace, false)));
+    const deny = await Promise.all((cfg.deny ?? []).map((e) => makeEntry(e, workspace, true)));
     return new PathScope(workspace, allow, deny);
   }
 
@@ -51,7 +51,12 @@ export class PathScope {
   }
 
   allows(real: string): boolean {
-    return !this.deny.some((e) => e.covers(real)) && this.allow.some((e) => e.covers(real));
+    return !this.denies(real) && this.allow.some((e) => e.covers(real));
+  }
+
+  /** Whether a deny entry covers the path (for files the allow list does not govern: a skill's references). */
+  denies(real: string): boolean {
+    return this.deny.some((e) => e.covers(real));
   }
 
   /** The configured roots, for messages and for tools that want to list them. */
@@ -60,19 +65,32 @@ export class PathScope {
   }
 }
 
-async function makeEntry(source: string, workspace: string): Promise<Entry> {
+function coversOutside(match: (p: string) => boolean, p: string): boolean {
+  for (let cur = p; cur !== '/'; cur = path.dirname(cur)) if (match(cur.slice(1))) return true;
+  return false;
+}
+
+/**
+ * `anywhere`: a deny entry whose relative glob starts with `**\/` (`**\/*.pem`) also
+ * covers paths outside the workspace — an extra allowed root, a skill directory —
+ * since a deny rule must never be narrower than it reads.
+ */
+async function makeEntry(source: string, workspace: string, anywhere: boolean): Promise<Entry> {
   const expanded = source === '~' || source.startsWith('~/') ? path.join(process.env.HOME ?? '/', source.slice(1)) : source;
   if (GLOB_CHARS.test(expanded)) {
     // Globs match the workspace-relative form for relative entries and the
     // absolute form otherwise, and also cover whatever lies under a match.
     const absolute = path.isAbsolute(expanded);
-    const match = picomatch(absolute ? expanded : expanded.replace(/^\.\//, ''), { dot: true });
+    const glob = absolute ? expanded : expanded.replace(/^\.\//, '');
+    const match = picomatch(glob, { dot: true });
+    // `**/…` against the absolute path without its leading slash: any depth from the root.
+    const outside = anywhere && !absolute && glob.startsWith('**/') ? match : null;
     return {
       source,
       covers(p) {
         for (let cur = p; ; cur = path.dirname(cur)) {
           const form = absolute ? cur : path.relative(workspace, cur);
-          if (!absolute && (form.startsWith('..') || path.isAbsolute(form))) return false;
+          if (!absolute && (form.startsWith('..') || path.isAbsolute(form))) return outside !== null && coversOutside(outside, p);
           if (form !== '' && match(form)) return true;
           if (cur === '/' || (!absolute && cur === workspace)) return false;
         }

@@ -141,6 +141,12 @@ describe('path_scope escapes are refused for every file tool, in yolo mode too',
     expect(await rt.refused('read_file', { path: '.env' })).toMatch(/path_scope.deny entry ".env"/);
     expect(await rt.refused('read_file', { path: 'certs/x.pem' })).toMatch(/path_scope.deny entry "\*\*\/\*.pem"/);
     await rt.ok('read_file', { path: 'src/a.ts' });
+    // A `**/` deny glob is not narrower than it reads: it covers the extra root outside the workspace too.
+    await writeFile(path.join(outside, 'sub', 'key.pem'), 'p');
+    expect(await rt.refused('read_file', { path: path.join(outside, 'sub', 'key.pem') })).toMatch(/path_scope.deny entry "\*\*\/\*.pem"/);
+    expect((await rt.ok('list_dir', { path: path.join(outside, 'sub') })).entries).not.toContainEqual(
+      expect.objectContaining({ name: 'key.pem' }),
+    );
   });
 
   it('a narrowed allow list keeps the rest of the workspace out', async () => {
