@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { looksSecret } from '../../util/secret-names.ts';
 
 export const SHELL = '/bin/sh';
 
@@ -9,11 +10,9 @@ export function shellAvailable(): boolean {
 }
 
 /** Environment variables that look like credentials never reach a model's command. */
-const SECRET_NAME = /(?:API_KEY|APIKEY|_TOKEN|TOKEN_|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY)/i;
-
 export function shellEnv(base: NodeJS.ProcessEnv, passEnv: readonly string[]): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(base)) if (!SECRET_NAME.test(k) || passEnv.includes(k)) env[k] = v;
+  for (const [k, v] of Object.entries(base)) if (!looksSecret(k) || passEnv.includes(k)) env[k] = v;
   // Nothing may stop to ask: there is nobody at the keyboard of a tool call.
   return { ...env, CI: '1', GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat', DEBIAN_FRONTEND: 'noninteractive' };
 }
