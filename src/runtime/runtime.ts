@@ -13,6 +13,7 @@ import { braveProvider, searxngProvider, type SearchProvider } from '../net/sear
 import { UrlScope } from '../net/url-scope.ts';
 import { builtinTools, unavailableInSession, type BuiltinOptions } from '../tools/builtin.ts';
 import { searchTargets } from '../tools/shell/bash.ts';
+import { GroupRecords, reapStaleGroups } from '../tools/shell/group-records.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
 import { SEARCH_GATE_MODES, searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import { PlanRecorder } from '../tools/planning/plan-recorder.ts';
@@ -64,6 +65,12 @@ export interface RuntimeOptions {
   rawStore?: RawStore | undefined;
   /** false: declare but do not start MCP servers (recipe validate). */
   startMcp?: boolean;
+  /**
+   * Where the shells' process groups are recorded (groupRecordsDir); the stale
+   * ones of a core-agent that was killed are stopped here first. Absent: nothing
+   * is recorded or reaped (tests, recipe validate).
+   */
+  groupRecordsDir?: string;
 }
 
 /**
@@ -86,6 +93,11 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     { name: '--disable-tools / --enable-tools', disable: s.disableTools ?? [], enable: s.enableTools ?? [] },
   ]);
   const session = opts.session ?? new SessionState();
+  if (opts.groupRecordsDir !== undefined) {
+    // Before this run starts anything: stop what a killed run left behind.
+    await reapStaleGroups(opts.groupRecordsDir, logger);
+    session.groupRecords = new GroupRecords(opts.groupRecordsDir, logger);
+  }
   const planMode = recipe.permissions?.plan_mode === 'off' ? undefined : recipe.permissions?.plan_mode;
   if (planMode) session.plans = new PlanRecorder(planMode, path.join(workspace, '.agents', 'plans'));
   const searchGate = s.bashSearchGate ?? searchGateFromEnv(env) ?? recipe.safety?.bash_search_gate ?? 'enforce';

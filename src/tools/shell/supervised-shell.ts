@@ -70,6 +70,8 @@ export class SupervisedShell {
   private exitInfo: { code: number | null; signal: string | null } | undefined;
   private terminating: Promise<void> | undefined;
   private killTimer: NodeJS.Timeout | undefined;
+  /** Drops the on-disk record of the group, once nothing of it is left. */
+  private removeRecord: () => void = () => {};
 
   constructor(command: string, opts: ShellOptions) {
     const tag = newTag();
@@ -85,12 +87,11 @@ export class SupervisedShell {
     // the output pipes (a quick shell may already have closed them; then only the
     // tag finds what it left).
     const stat = pid !== undefined && procAvailable() ? readStat(pid) : undefined;
-    let removeRecord = () => {};
     if (pid !== undefined && stat) {
       const pipes = fdTargets(pid, [1, 2]).filter((t) => t.startsWith('socket:') || t.startsWith('pipe:'));
       this.sweep = new EscapeeSweep({ tags: [tag], since: stat.startTime, pipes, exceptPgid: pid });
       if (opts.records) {
-        removeRecord = opts.records.add({
+        this.removeRecord = opts.records.add({
           pgid: pid,
           leaderStart: stat.startTime,
           tag,
@@ -105,7 +106,7 @@ export class SupervisedShell {
       this.child.once('error', (error) => {
         if (this.exitInfo !== undefined) return;
         untrack(this);
-        removeRecord();
+        this.removeRecord();
         resolve({ code: null, signal: null, error, escaped: [], pipesHeld: false, untraceable: false });
       });
       this.child.once('exit', (code, signal) => {
@@ -114,7 +115,7 @@ export class SupervisedShell {
         this.signalGroup('SIGTERM');
         void this.afterExit(opts.graceMs).then((end) => {
           untrack(this);
-          removeRecord();
+          this.removeRecord();
           resolve(end);
         });
       });
@@ -142,10 +143,11 @@ export class SupervisedShell {
     this.terminating = this.sweep?.stop(graceMs, true) ?? Promise.resolve();
   }
 
-  /** For an exit hook: synchronous SIGKILL of the group and whatever carries the tag. */
+  /** For an exit hook: synchronous SIGKILL of the group and whatever carries the tag, and its record goes. */
   killNow(): void {
     this.signalGroup('SIGKILL');
     this.sweep?.killNow();
+    this.removeRecord();
   }
 
   private async afterExit(graceMs: number): Promise<ShellEnd> {
