@@ -14,6 +14,7 @@ import { UrlScope } from '../net/url-scope.ts';
 import { builtinTools, unavailableInSession, type BuiltinOptions } from '../tools/builtin.ts';
 import { searchTargets } from '../tools/shell/bash.ts';
 import { GroupRecords, reapStaleGroups } from '../tools/shell/group-records.ts';
+import { takeScrubWarning } from './environ-scrub.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
 import { SEARCH_GATE_MODES, searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import { PlanRecorder } from '../tools/planning/plan-recorder.ts';
@@ -93,6 +94,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     { name: '--disable-tools / --enable-tools', disable: s.disableTools ?? [], enable: s.enableTools ?? [] },
   ]);
   const session = opts.session ?? new SessionState();
+  const scrubWarning = takeScrubWarning();
+  if (scrubWarning) {
+    logger.warn(
+      { variables: scrubWarning.names, reason: scrubWarning.reason },
+      "could not blank credentials in core-agent's /proc environment block: a command run by bash can read them with cat /proc/$PPID/environ",
+    );
+  }
   if (opts.groupRecordsDir !== undefined) {
     // Before this run starts anything: stop what a killed run left behind.
     await reapStaleGroups(opts.groupRecordsDir, logger);
