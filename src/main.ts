@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 import { main } from './cli/main.ts';
 import { flushLogs } from './log.ts';
+import { scrubSecretsFromEnviron } from './runtime/environ-scrub.ts';
 import type { Io } from './cli/usage.ts';
+
+// First, before any child process exists: credentials out of /proc/<this pid>/environ.
+scrubSecretsFromEnviron();
 
 const io: Io = {
   out: (text) => process.stdout.write(text),

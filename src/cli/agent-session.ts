@@ -13,6 +13,7 @@ import { ReplayModel } from '../model/replay.ts';
 import type { Prompter } from '../permissions/gate.ts';
 import { ASK_MODES, askerFor, type AskMode } from '../runtime/askers.ts';
 import { createRuntime, type Runtime } from '../runtime/runtime.ts';
+import { stateDir } from '../runtime/state-dir.ts';
 import { splitList } from '../runtime/settings.ts';
 import { defaultSessionDb, EventLog } from '../store/event-log.ts';
 import { SessionState, type Asker } from '../tools/session.ts';
@@ -129,7 +130,15 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
       put: (tool: string, rawJson: string) => log.putRaw(session.sessionId!, tool, rawJson),
       get: (callId: string) => log.getRaw(session.sessionId!, callId),
     };
-    const runtime = await createRuntime({ flags, env: io.env, logger, session, prompter: o.prompter, rawStore });
+    const runtime = await createRuntime({
+      flags,
+      env: io.env,
+      logger,
+      session,
+      prompter: o.prompter,
+      rawStore,
+      stateDir: stateDir(io.env),
+    });
     const modelSpec = str('model') ?? io.env.CORE_AGENT_MODEL ?? runtime.recipe.model;
     if (!modelSpec) {
       throw new UsageError(

@@ -1,6 +1,7 @@
 import { createLogger } from '../log.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
 import { createRuntime } from '../runtime/runtime.ts';
+import { stateDir } from '../runtime/state-dir.ts';
 import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
@@ -107,6 +108,7 @@ async function toolsCall(argv: string[], io: Io): Promise<number> {
     env: io.env,
     logger: createLogger(flags.logLevel ?? 'warn'),
     prompter: io.isTty && TtyPrompter.available() ? new TtyPrompter() : undefined,
+    stateDir: stateDir(io.env),
   });
   // A terminal started by this one call (bash wait: false) ends with it.
   const outcome = await rt.dispatcher.call(name, args).finally(() => rt.session.close());

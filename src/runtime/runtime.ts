@@ -13,6 +13,8 @@ import { braveProvider, searxngProvider, type SearchProvider } from '../net/sear
 import { UrlScope } from '../net/url-scope.ts';
 import { builtinTools, unavailableInSession, type BuiltinOptions } from '../tools/builtin.ts';
 import { searchTargets } from '../tools/shell/bash.ts';
+import { GroupRecords, reapStaleGroups } from '../tools/shell/group-records.ts';
+import { takeScrubWarning } from './environ-scrub.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
 import { SEARCH_GATE_MODES, searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import { PlanRecorder } from '../tools/planning/plan-recorder.ts';
@@ -29,7 +31,6 @@ import { DigestWrap, type RawStore } from '../tools/digest-wrap.ts';
 import { PendingWrites } from '../tools/files/pending-writes.ts';
 import { TMP_SUFFIX } from '../tools/files/safe-fs.ts';
 import { foldToolToggles, mergeFlagsWithEnv, SettingsError, type FlagSettings } from './settings.ts';
-import { stateDir } from './state-dir.ts';
 
 /** Everything one run needs, wired once: the composition root. */
 export interface Runtime {
@@ -67,6 +68,13 @@ export interface RuntimeOptions {
   rawStore?: RawStore | undefined;
   /** false: declare but do not start MCP servers (recipe validate). */
   startMcp?: boolean;
+  /**
+   * core-agent's state directory (stateDir): the shells' process groups and the
+   * atomic writes in flight are recorded under it, and what a killed core-agent
+   * left behind there is cleaned up first. Absent: nothing is recorded or
+   * reaped (tests, recipe validate).
+   */
+  stateDir?: string;
 }
 
 /**
@@ -89,10 +97,19 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     { name: '--disable-tools / --enable-tools', disable: s.disableTools ?? [], enable: s.enableTools ?? [] },
   ]);
   const session = opts.session ?? new SessionState();
-  const state = stateDir(env);
-  if (state && !session.pendingWrites) {
-    // A run killed mid-write (kill -9, power loss) leaves its temporary file; the next start removes it.
-    session.pendingWrites = new PendingWrites(path.join(state, 'pending-writes'));
+  const scrubWarning = takeScrubWarning();
+  if (scrubWarning) {
+    logger.warn(
+      { variables: scrubWarning.names, reason: scrubWarning.reason },
+      "could not blank credentials in core-agent's /proc environment block: a command run by bash can read them with cat /proc/$PPID/environ",
+    );
+  }
+  if (opts.stateDir !== undefined) {
+    // Before this run starts anything: stop the commands a killed run left behind, and remove its half-written files.
+    const groups = path.join(opts.stateDir, 'process-groups');
+    await reapStaleGroups(groups, logger);
+    session.groupRecords = new GroupRecords(groups, logger);
+    session.pendingWrites = new PendingWrites(path.join(opts.stateDir, 'pending-writes'));
     const removed = await session.pendingWrites.reapStale(TMP_SUFFIX);
     if (removed.length > 0) logger.info({ removed }, 'removed temporary files an earlier run left behind');
   }

@@ -1,11 +1,11 @@
+import { homedir } from 'node:os';
 import path from 'node:path';
 
 /**
- * core-agent's state directory ($XDG_STATE_HOME/core-agent, else
- * ~/.local/state/core-agent), or undefined when the environment names no home
- * at all (a test runtime with an empty environment keeps no state on disk).
+ * core-agent's state directory: $XDG_STATE_HOME/core-agent, else
+ * ~/.local/state/core-agent. The session database, the records of running
+ * process groups and the journal of writes in flight live here.
  */
-export function stateDir(env: NodeJS.ProcessEnv): string | undefined {
-  const base = env.XDG_STATE_HOME || (env.HOME ? path.join(env.HOME, '.local', 'state') : undefined);
-  return base === undefined ? undefined : path.join(base, 'core-agent');
+export function stateDir(env: NodeJS.ProcessEnv): string {
+  return path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'core-agent');
 }

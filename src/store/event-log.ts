@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
+import { stateDir } from '../runtime/state-dir.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { createRequire } from 'node:module';
 
@@ -39,8 +39,7 @@ export interface SessionSummary {
 
 /** Where sessions live by default: the user's state directory. */
 export function defaultSessionDb(env: NodeJS.ProcessEnv = process.env): string {
-  const state = env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state');
-  return path.join(state, 'core-agent', 'sessions.db');
+  return path.join(stateDir(env), 'sessions.db');
 }
 
 const SCHEMA = `

@@ -3,6 +3,7 @@ import type { Kube } from '../k8s/cluster.ts';
 import type { DigestWrap } from './digest-wrap.ts';
 import type { PendingWrites } from './files/pending-writes.ts';
 import type { PlanRecorder } from './planning/plan-recorder.ts';
+import type { GroupRecorder } from './shell/supervised-shell.ts';
 import { TerminalManager } from './shell/terminals.ts';
 
 /** Takes a checkpoint request from mark_task_done; the agent acts on it when the turn ends. */
@@ -42,6 +43,8 @@ export class SessionState {
   asker: Asker | undefined;
   /** Background commands started by bash with wait: false; they die with the session. */
   readonly terminals = new TerminalManager();
+  /** Where the shells' process groups are recorded, so a later start can stop those of a killed run (absent: none kept). */
+  groupRecords: GroupRecorder | undefined;
   /** url_scope and the resolver, when url_scope.allow has an entry (fetch_url, web_fetch). */
   network: NetworkAccess | undefined;
 

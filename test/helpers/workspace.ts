@@ -56,6 +56,8 @@ export interface RuntimeSetup {
   resolver?: Resolver;
   /** Wire a store (the digest layer and retrieve_raw): `true` for an in-memory one. */
   rawStore?: RawStore | true;
+  /** core-agent's state directory (process-group records, writes in flight); default none. */
+  stateDir?: string;
 }
 
 /** A RawStore in memory, as the event log would keep it. */
@@ -91,6 +93,7 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
     afterGate: opts.afterGate,
     session: opts.session,
     rawStore: opts.rawStore === true ? memoryRawStore() : opts.rawStore,
+    stateDir: opts.stateDir,
   });
   // MCP servers and background terminals end with the test.
   cleanups.push(() => rt.session.close());

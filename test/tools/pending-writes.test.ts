@@ -15,7 +15,7 @@ describe('temporary files a crashed run left behind', () => {
   it('are removed at the next start; a live owner’s and anything not ours are kept', async () => {
     const state = await tempDir('core-agent-state-');
     const ws = await tempDir();
-    const journal = path.join(state, 'core-agent', 'pending-writes');
+    const journal = path.join(state, 'pending-writes');
     await mkdir(journal, { recursive: true });
     const dead = deadPid();
     const stale = path.join(ws, `.notes.md.${dead}.1a2b.core-agent.tmp`);
@@ -27,7 +27,7 @@ describe('temporary files a crashed run left behind', () => {
     // A dead owner's entry that names a file without the temporary suffix: the entry goes, the file stays.
     await writeFile(path.join(journal, `${dead}-12345-1`), notOurs);
 
-    const rt = await setup({ workspace: ws, env: { XDG_STATE_HOME: state }, flags: { mode: 'yolo' } });
+    const rt = await setup({ workspace: ws, stateDir: state, flags: { mode: 'yolo' } });
     const left = await readdir(ws);
     expect(left).not.toContain(path.basename(stale));
     expect(left).toContain(path.basename(mine));

@@ -2,6 +2,7 @@ import * as z from 'zod/v4';
 import { defineTool, ToolError, type AnyTool, type JsonObject, type ToolContext } from '../tool.ts';
 import { commandShape } from './bash-parser.ts';
 import { deniedCommand } from './denylist.ts';
+import type { Escapee } from './escapees.ts';
 import { runShell, shellEnv } from './run-shell.ts';
 import { TERMINAL_DEFAULTS } from './terminals.ts';
 import { searchGateMessage, searchShaped, SEARCH_VERBS, type SearchGateMode } from './search-gate.ts';
@@ -84,6 +85,8 @@ export function bashTool(mode: SearchGateMode) {
         timeoutMs: timeout * 1000,
         keepBytes,
         signal: ctx.signal,
+        records: ctx.session.groupRecords,
+        sessionId: ctx.session.sessionId,
       });
       let output = r.output;
       let cut = r.totalBytes > Buffer.byteLength(output);
@@ -96,6 +99,14 @@ export function bashTool(mode: SearchGateMode) {
       if (r.signal) result.signal = r.signal;
       const notes: string[] = [];
       if (r.timedOut) notes.push(`Stopped after ${timeout} s (the whole process group); the output up to then is shown.`);
+      if (r.escaped.length > 0) {
+        result.escaped_processes = r.escaped.map((e) => ({ ...e }));
+        notes.push(escapedNote(r.escaped, ctx.hasTool('terminal_output')));
+      } else if (r.untraceable) {
+        notes.push(
+          'A process the command started still held its output open after it ended (it left the process group); the output was closed from this side, but without /proc it could not be found and may still be running.',
+        );
+      }
       if (cut) {
         result.truncated = true;
         notes.push(
@@ -110,6 +121,17 @@ export function bashTool(mode: SearchGateMode) {
       return result;
     },
   });
+}
+
+/** What the model reads when a command left processes behind outside its group. */
+export function escapedNote(escaped: readonly Escapee[], suggestTerminal: boolean): string {
+  const list = escaped
+    .slice(0, 10)
+    .map((e) => `${e.pid} ${e.command} (${e.signal})`)
+    .join(', ');
+  const more = escaped.length > 10 ? ` and ${escaped.length - 10} more` : '';
+  const n = escaped.length;
+  return `Stopped ${n} process${n === 1 ? '' : 'es'} that had left the command's process group (setsid, a daemon): ${list}${more}. Nothing a command starts outlives it${suggestTerminal ? '; for a server or a watch, use wait: false' : ''}.`;
 }
 
 /** bash with wait: false: a supervised terminal (terminals.ts). */
@@ -129,6 +151,8 @@ function startTerminal(command: string, timeout: number | undefined, max: number
       env: shellEnv(process.env, (ctx.settings.pass_env as string[] | undefined) ?? []),
       retainBytes: (ctx.settings.terminal_retain_bytes as number | undefined) ?? TERMINAL_DEFAULTS.retain_bytes,
       maxTerminals: (ctx.settings.max_terminals as number | undefined) ?? TERMINAL_DEFAULTS.max_terminals,
+      records: ctx.session.groupRecords,
+      sessionId: ctx.session.sessionId,
       timeoutMs: timeout === undefined ? undefined : timeout * 1000,
     });
   } catch (err) {

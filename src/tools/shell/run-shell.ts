@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { looksSecret } from '../../util/secret-names.ts';
+import type { Escapee } from './escapees.ts';
+import { SHELL, SupervisedShell, type GroupRecorder } from './supervised-shell.ts';
 
-export const SHELL = '/bin/sh';
+export { SHELL };
 
 /** Whether this system has a shell at all (a distroless image does not). */
 export function shellAvailable(): boolean {
@@ -9,11 +11,9 @@ export function shellAvailable(): boolean {
 }
 
 /** Environment variables that look like credentials never reach a model's command. */
-const SECRET_NAME = /(?:API_KEY|APIKEY|_TOKEN|TOKEN_|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY)/i;
-
 export function shellEnv(base: NodeJS.ProcessEnv, passEnv: readonly string[]): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(base)) if (!SECRET_NAME.test(k) || passEnv.includes(k)) env[k] = v;
+  for (const [k, v] of Object.entries(base)) if (!looksSecret(k) || passEnv.includes(k)) env[k] = v;
   // Nothing may stop to ask: there is nobody at the keyboard of a tool call.
   return { ...env, CI: '1', GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat', DEBIAN_FRONTEND: 'noninteractive' };
 }
@@ -26,90 +26,83 @@ export interface ShellResult {
   output: string;
   /** Bytes produced in all (more than `output` holds when it was cut). */
   totalBytes: number;
+  /** Processes that had left the command's process group, found and stopped. */
+  escaped: Escapee[];
+  /** Something held the output open after the shell exited; it was closed from our side. */
+  pipesHeld: boolean;
+  /** …and without /proc it could not be found (it may still be running). */
+  untraceable: boolean;
 }
 
 /**
  * Run `/bin/sh -c command` in its own process group with stdin closed. At the
  * timeout (or an abort) the whole group gets SIGTERM, then SIGKILL after a grace
  * period, so grandchildren go too; the output so far is kept. Background jobs do
- * not outlive the command. Output is kept from the end — where the errors are —
- * within `keepBytes`.
+ * not outlive the command, not even those that left the group (supervised-shell.ts),
+ * and the call never waits on a pipe one of them holds. Output is kept from the
+ * end — where the errors are — within `keepBytes`.
  */
-export function runShell(
+export async function runShell(
   command: string,
-  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; keepBytes: number; signal?: AbortSignal; graceMs?: number },
+  opts: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    timeoutMs: number;
+    keepBytes: number;
+    signal?: AbortSignal;
+    graceMs?: number;
+    records?: GroupRecorder | undefined;
+    sessionId?: string | undefined;
+  },
 ): Promise<ShellResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(SHELL, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let chunks: Buffer[] = [];
-    let kept = 0;
-    let total = 0;
-    const onData = (d: Buffer) => {
-      total += d.length;
-      chunks.push(d);
-      kept += d.length;
-      // Drop whole chunks from the front while what remains still covers the budget.
-      while (chunks.length > 1 && kept - chunks[0]!.length >= opts.keepBytes) kept -= chunks.shift()!.length;
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-
-    let timedOut = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    const stop = () => {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        return; // already gone
-      }
-      killTimer = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // gone
-        }
-      }, opts.graceMs ?? 2000);
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, opts.timeoutMs);
-    opts.signal?.addEventListener('abort', stop, { once: true });
-
-    // When the shell itself exits, what it left running in the background goes too
-    // (its pipes would otherwise hold the call open until the timeout).
-    child.on('exit', () => {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        return;
-      }
-      setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // gone
-        }
-      }, 500).unref();
-    });
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (killTimer) clearTimeout(killTimer);
-      opts.signal?.removeEventListener('abort', stop);
-      // Whatever else is left in the group (a daemonised grandchild) goes now.
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // nothing left
-      }
-      let output = Buffer.concat(chunks);
-      chunks = [];
-      if (output.length > opts.keepBytes) output = output.subarray(output.length - opts.keepBytes);
-      resolve({ exitCode: code, signal, timedOut, output: output.toString('utf8'), totalBytes: total });
-    });
+  const graceMs = opts.graceMs ?? 2000;
+  const sh = new SupervisedShell(command, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdin: 'ignore',
+    graceMs,
+    records: opts.records,
+    kind: 'bash',
+    sessionId: opts.sessionId,
   });
+  let chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  const onData = (d: Buffer) => {
+    total += d.length;
+    chunks.push(d);
+    kept += d.length;
+    // Drop whole chunks from the front while what remains still covers the budget.
+    while (chunks.length > 1 && kept - chunks[0]!.length >= opts.keepBytes) kept -= chunks.shift()!.length;
+  };
+  sh.child.stdout.on('data', onData);
+  sh.child.stderr.on('data', onData);
+
+  let timedOut = false;
+  const stop = () => sh.terminate(graceMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, opts.timeoutMs);
+  // The command is over when its shell exits; what it left behind is not waited for.
+  sh.child.once('exit', () => clearTimeout(timer));
+  opts.signal?.addEventListener('abort', stop, { once: true });
+  if (opts.signal?.aborted) stop();
+  const end = await sh.ended;
+  clearTimeout(timer);
+  opts.signal?.removeEventListener('abort', stop);
+  if (end.error) throw end.error;
+  let output = Buffer.concat(chunks);
+  chunks = [];
+  if (output.length > opts.keepBytes) output = output.subarray(output.length - opts.keepBytes);
+  return {
+    exitCode: end.code,
+    signal: end.signal,
+    timedOut,
+    output: output.toString('utf8'),
+    totalBytes: total,
+    escaped: end.escaped,
+    pipesHeld: end.pipesHeld,
+    untraceable: end.untraceable,
+  };
 }

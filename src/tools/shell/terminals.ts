@@ -1,20 +1,17 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
-import { SHELL } from './run-shell.ts';
+import type { Escapee } from './escapees.ts';
+import { SupervisedShell, type GroupRecorder } from './supervised-shell.ts';
 
 /**
  * Supervised terminals: commands bash started with `wait: false`. Each runs in
  * its own process group with a stdin pipe; its output (stdout and stderr as they
  * arrive) goes into a bounded buffer read by cursor, so a long-running server
  * cannot grow the process without limit and each read returns only what is new.
- * Every terminal dies with the session: close() stops them all, and a process
- * exit hook kills whatever is left.
+ * Every terminal dies with the session: close() stops them all, and
+ * supervised-shell.ts kills whatever is left when core-agent exits.
  */
 
 export const TERMINAL_DEFAULTS = { retain_bytes: 1024 * 1024, max_terminals: 8, grace_ms: 3000 } as const;
 
-/** After the shell exits, how long its pipes may stay open (a detached grandchild) before we close them. */
-const PIPE_DRAIN_MS = 1000;
 /** Finished terminals kept for reading; older ones are forgotten first. */
 const KEEP_FINISHED = 16;
 /** Input not yet read by the program beyond which terminal_write refuses more. */
@@ -86,55 +83,66 @@ export interface TerminalStatus {
   running: boolean;
   exit_code: number | null;
   signal: string | null;
+  /** Processes that had left the terminal's process group, stopped when it ended. */
+  escaped_processes?: Escapee[];
 }
 
 export class Terminal {
   private readonly out: OutputBuffer;
-  private readonly child: ChildProcessByStdio<Writable, Readable, Readable>;
+  private readonly shell: SupervisedShell;
   private exit: { code: number | null; signal: string | null } | undefined;
+  private escaped: Escapee[] = [];
   private timer: NodeJS.Timeout | undefined;
   timedOut = false;
-  /** Settles when the command and its pipes are done. */
+  /** Settles when the command, its pipes and anything it left outside its group are done. */
   readonly done: Promise<void>;
 
   constructor(
     readonly id: string,
     readonly command: string,
-    opts: { cwd: string; env: NodeJS.ProcessEnv; retainBytes: number; timeoutMs?: number | undefined },
+    opts: {
+      cwd: string;
+      env: NodeJS.ProcessEnv;
+      retainBytes: number;
+      timeoutMs?: number | undefined;
+      records?: GroupRecorder | undefined;
+      sessionId?: string | undefined;
+    },
   ) {
     this.out = new OutputBuffer(opts.retainBytes);
-    this.child = spawn(SHELL, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.shell = new SupervisedShell(command, {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdin: 'pipe',
+      graceMs: TERMINAL_DEFAULTS.grace_ms,
+      records: opts.records,
+      kind: 'terminal',
+      sessionId: opts.sessionId,
+    });
+    const child = this.shell.child;
     const onData = (d: Buffer) => this.out.append(d);
-    this.child.stdout.on('data', onData);
-    this.child.stderr.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     // A program that exits without reading its input must not crash us with EPIPE.
-    this.child.stdin.on('error', () => {});
-    this.done = new Promise((resolve) => {
-      this.child.on('error', (err) => {
-        this.out.append(Buffer.from(`core-agent: could not start the command: ${err.message}\n`));
-        this.exit ??= { code: null, signal: null };
-        resolve();
-      });
-      // The command is over when its shell exits. What it left in its group goes
-      // too; a grandchild that escaped the group (setsid) may still hold the pipes
-      // open, so they are closed from our side after a moment rather than waited for.
-      this.child.on('exit', (code, signal) => {
-        this.exit = { code, signal };
-        if (this.timer) clearTimeout(this.timer);
-        this.signalGroup('SIGTERM');
-        const drain = setTimeout(() => {
-          this.signalGroup('SIGKILL');
-          this.child.stdout.destroy();
-          this.child.stderr.destroy();
-          resolve();
-        }, PIPE_DRAIN_MS);
-        drain.unref();
-        this.child.once('close', () => {
-          clearTimeout(drain);
-          this.signalGroup('SIGKILL');
-          resolve();
-        });
-      });
+    child.stdin!.on('error', () => {});
+    // The command is over when its shell exits (the status says so at once); `done`
+    // also waits for what it left behind to be stopped, never for a pipe a stray
+    // process holds (supervised-shell.ts).
+    child.once('exit', (code, signal) => {
+      this.exit = { code, signal };
+      if (this.timer) clearTimeout(this.timer);
+    });
+    this.done = this.shell.ended.then((end) => {
+      if (end.error) this.out.append(Buffer.from(`core-agent: could not start the command: ${end.error.message}\n`));
+      this.exit ??= { code: end.code, signal: end.signal };
+      this.escaped = end.escaped;
+      if (end.untraceable) {
+        this.out.append(
+          Buffer.from(
+            'core-agent: a process the command started still held its output open (it left the process group); without /proc it could not be found and may still be running\n',
+          ),
+        );
+      }
     });
     if (opts.timeoutMs !== undefined) {
       this.timer = setTimeout(() => {
@@ -145,7 +153,13 @@ export class Terminal {
   }
 
   status(): TerminalStatus {
-    return { running: this.exit === undefined, exit_code: this.exit?.code ?? null, signal: this.exit?.signal ?? null };
+    const status: TerminalStatus = {
+      running: this.exit === undefined,
+      exit_code: this.exit?.code ?? null,
+      signal: this.exit?.signal ?? null,
+    };
+    if (this.escaped.length > 0) status.escaped_processes = this.escaped.map((e) => ({ ...e }));
+    return status;
   }
 
   /** Output from `cursor` on; `dropped` counts bytes that fell out of the retained window before this read. */
@@ -166,7 +180,7 @@ export class Terminal {
    * `waitMs` (a program that is not reading must not block the call), saying which.
    */
   write(input: string, closeStdin: boolean, waitMs = 1000): Promise<{ bytes: number; delivered: boolean }> {
-    const stdin = this.child.stdin;
+    const stdin = this.shell.child.stdin!;
     if (this.exit !== undefined || stdin.destroyed || stdin.writableEnded) {
       return Promise.reject(new Error(this.exit !== undefined ? 'the command has exited' : 'its input was already closed'));
     }
@@ -188,70 +202,38 @@ export class Terminal {
     });
   }
 
-  /** SIGTERM to the group, SIGKILL after `graceMs` (or at once when forced); resolves when it is gone. */
+  /**
+   * SIGTERM to the group and its escapees, SIGKILL after `graceMs` (at once when
+   * forced); resolves when all are gone. A command that already exited is only
+   * waited for: what it left behind is being stopped already.
+   */
   async kill(force: boolean, graceMs: number): Promise<void> {
-    if (this.exit !== undefined) return;
-    this.signalGroup(force ? 'SIGKILL' : 'SIGTERM');
-    if (!force) {
-      const escalate = setTimeout(() => this.signalGroup('SIGKILL'), graceMs);
-      await this.done;
-      clearTimeout(escalate);
-    }
+    if (this.exit === undefined) this.shell.terminate(graceMs, force);
     await this.done;
   }
 
   /** For the process exit hook: synchronous, no waiting. */
   killNow(): void {
-    if (this.exit === undefined) this.signalGroup('SIGKILL');
-  }
-
-  private signalGroup(signal: NodeJS.Signals): void {
-    if (this.child.pid === undefined) return;
-    try {
-      process.kill(-this.child.pid, signal);
-    } catch {
-      // the group is gone
-    }
+    this.shell.killNow();
   }
 }
-
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** The session's terminals. */
 export class TerminalManager {
   private readonly terminals = new Map<string, Terminal>();
   private seq = 0;
-  private readonly onExit = () => {
-    for (const t of this.terminals.values()) t.killNow();
-  };
-  /**
-   * The terminals run in their own process groups, so a Ctrl-C or a SIGTERM to
-   * core-agent does not reach them and Node does not run 'exit' hooks on a
-   * signal: kill them, then let the signal do what it would have done.
-   */
-  private readonly onSignal = (signal: NodeJS.Signals) => {
-    this.onExit();
-    this.unhook();
-    process.kill(process.pid, signal);
-  };
-  private hooked = false;
-
-  private hook(): void {
-    if (this.hooked) return;
-    process.on('exit', this.onExit);
-    for (const s of SIGNALS) process.on(s, this.onSignal);
-    this.hooked = true;
-  }
-
-  private unhook(): void {
-    process.off('exit', this.onExit);
-    for (const s of SIGNALS) process.off(s, this.onSignal);
-    this.hooked = false;
-  }
 
   start(
     command: string,
-    opts: { cwd: string; env: NodeJS.ProcessEnv; retainBytes: number; maxTerminals: number; timeoutMs?: number | undefined },
+    opts: {
+      cwd: string;
+      env: NodeJS.ProcessEnv;
+      retainBytes: number;
+      maxTerminals: number;
+      timeoutMs?: number | undefined;
+      records?: GroupRecorder | undefined;
+      sessionId?: string | undefined;
+    },
   ): Terminal {
     const running = [...this.terminals.values()].filter((t) => t.status().running);
     if (running.length >= opts.maxTerminals) {
@@ -259,7 +241,6 @@ export class TerminalManager {
         `${running.length} terminals are already running (${running.map((t) => t.id).join(', ')}), the most this session allows (tools.bash.max_terminals); stop one with terminal_kill first`,
       );
     }
-    this.hook();
     const finished = [...this.terminals.values()].filter((t) => !t.status().running);
     for (const old of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED + 1))) this.terminals.delete(old.id);
     const t = new Terminal(`t${++this.seq}`, command, opts);
@@ -278,6 +259,5 @@ export class TerminalManager {
   /** Stop every terminal (the session is over). */
   async close(graceMs: number = TERMINAL_DEFAULTS.grace_ms): Promise<void> {
     await Promise.all([...this.terminals.values()].map((t) => t.kill(false, graceMs)));
-    this.unhook();
   }
 }
