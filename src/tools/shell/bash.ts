@@ -61,7 +61,7 @@ export function bashTool(mode: SearchGateMode) {
     }),
     async gateSubjects(args) {
       const shape = await commandShape(args.command);
-      return { subject: args.command.trim(), verbs: shape.verbs, literal: shape.literal };
+      return { subject: args.command.trim(), verbs: shape.verbs, wildcardRefusal: shape.wildcardRefusal };
     },
     // Before the permission mode, so no mode (yolo included) waves these through.
     async precheck(args, env) {
