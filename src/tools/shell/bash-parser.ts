@@ -16,13 +16,40 @@ export function bashParser(): Promise<Parser> {
 }
 
 // One bash call parses its line three times (denylist, search gate, permission
-// rules): the last tree is kept. Trees are freed by web-tree-sitter's finalizer.
-let last: { command: string; tree: Tree | null } | undefined;
+// rules), and the denylist parses the scripts inside it: the last few trees are
+// kept. Trees are freed by web-tree-sitter's finalizer once nothing holds them.
+const recent = new Map<string, Tree | null>();
+const RECENT = 4;
+
+/**
+ * Work a parse may take before it is given up (the line is then "does not
+ * parse": the denylist reads it as text, the search gate and wildcard rules
+ * step aside). tree-sitter's error recovery is superlinear on some inputs — 40 KB
+ * of `x | x | … "` takes 7 s and 1.2 GB, 80 KB exhausts the 2 GB WebAssembly
+ * heap and aborts the module — so a parse is bounded in time and in memory.
+ */
+const PARSE_BUDGET = { ms: 500, rssBytes: 128 * 1024 * 1024 } as const;
 
 async function parse(command: string): Promise<Tree | null> {
-  if (last?.command === command) return last.tree;
-  const tree = (await bashParser()).parse(command);
-  last = { command, tree };
+  if (recent.has(command)) return recent.get(command)!;
+  const p = await bashParser();
+  const started = performance.now();
+  const rssAtStart = process.memoryUsage.rss();
+  let calls = 0;
+  const overBudget = () =>
+    performance.now() - started > PARSE_BUDGET.ms || (++calls % 16 === 0 && process.memoryUsage.rss() - rssAtStart > PARSE_BUDGET.rssBytes);
+  let tree: Tree | null;
+  try {
+    tree = p.parse(command, null, { progressCallback: overBudget });
+    // A cancelled parse resumes on the next call unless the parser is reset.
+    if (tree === null) p.reset();
+  } catch {
+    // The module aborted (out of memory): it cannot be used again, so the next parse loads a fresh one.
+    parser = undefined;
+    tree = null;
+  }
+  recent.set(command, tree);
+  if (recent.size > RECENT) recent.delete(recent.keys().next().value!);
   return tree;
 }
 
@@ -31,6 +58,11 @@ export async function parseCommandLine(command: string): Promise<Node | null> {
   const tree = await parse(command);
   if (!tree || tree.rootNode.hasError) return null;
   return tree.rootNode;
+}
+
+/** The parse tree whatever it holds, ERROR nodes included (the denylist falls back on the text then). */
+export async function parseTree(command: string): Promise<Node | null> {
+  return (await parse(command))?.rootNode ?? null;
 }
 
 export type { Node };

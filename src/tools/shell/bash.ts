@@ -65,7 +65,7 @@ export function bashTool(mode: SearchGateMode) {
     },
     // Before the permission mode, so no mode (yolo included) waves these through.
     async precheck(args, env) {
-      const denied = deniedCommand(args.command);
+      const denied = await deniedCommand(args.command);
       if (denied !== null) return `bash refused: ${denied} (the built-in denylist applies in every mode)`;
       if (mode !== 'enforce') return null;
       const hit = await searchShaped(args.command, searchTargets(env.hasTool));
