@@ -2,6 +2,9 @@
 import { main } from './cli/main.ts';
 import { flushLogs } from './log.ts';
 import type { Io } from './cli/usage.ts';
+import { keepWasmOnBaselineCompiler } from './util/wasm-baseline.ts';
+
+keepWasmOnBaselineCompiler();
 
 const io: Io = {
   out: (text) => process.stdout.write(text),
