@@ -47,7 +47,8 @@ const SYSTEM_DIRS = [
 
 /** A path as written, reduced to its base (`/` or the home directory) and what follows; null when relative. */
 function anchored(target: string): { base: 'root' | 'home'; segments: string[]; aboveHome: boolean } | null {
-  const home = /^(?:\$HOME|\$\{HOME\}|~[A-Za-z0-9._-]*)(?=\/|$)/.exec(target);
+  // $HOME, ${HOME}, ${HOME:?}, ${HOME:-/root}, ~, ~user
+  const home = /^(?:\$HOME|\$\{HOME(?::?[-=?+][^}]*)?\}|~[A-Za-z0-9._-]*)(?=\/|$)/.exec(target);
   let base: 'root' | 'home';
   let rest: string;
   if (home) {
