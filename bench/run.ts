@@ -129,7 +129,7 @@ const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed
 // `npm run bench -- --only steps,cold` runs a subset; the default is everything.
 const onlyArg = process.argv.indexOf('--only');
 const only = new Set(
-  onlyArg === -1 ? ['grep', 'glob', 'cold', 'steps', 'digest', 'mcp', 'verify'] : (process.argv[onlyArg + 1] ?? '').split(','),
+  onlyArg === -1 ? ['grep', 'glob', 'cold', 'bash', 'steps', 'digest', 'mcp', 'verify'] : (process.argv[onlyArg + 1] ?? '').split(','),
 );
 
 await mkdir(cache, { recursive: true });
@@ -216,6 +216,28 @@ if (only.has('cold')) {
     ['node -e 0', repeat(node, ['-e', '0'], root, coldRuns)],
     [['core-agent tools list --json', repeat(node, [bundle, 'tools', 'list', '--json'], root, coldRuns)]],
     { runs: coldRuns },
+  );
+}
+
+if (only.has('bash')) {
+  // One bash call as a process: its peak RSS against read_file's. Every bash line is
+  // parsed (tree-sitter, WebAssembly) before it runs or is refused; the peak column
+  // is what src/util/wasm-baseline.ts keeps down (it was ~580 MiB with TurboFan tier-up).
+  const ws = path.join(cache, 'bash-ws');
+  await mkdir(ws, { recursive: true });
+  await writeFile(path.join(ws, 'a.txt'), 'alpha\n');
+  const call = (tool: string, args: unknown, ...flags: string[]) =>
+    repeat(node, [bundle, 'tools', 'call', tool, JSON.stringify(args), '--workspace', ws, ...flags], root);
+  const words = `echo ${'word '.repeat(50)}`;
+  group(
+    'bashCall',
+    ['tools call read_file', call('read_file', { path: 'a.txt' })],
+    [
+      ['tools call bash (echo hi)', call('bash', { command: 'echo hi' }, '--yolo')],
+      ['tools call bash (50 words)', call('bash', { command: words }, '--yolo')],
+      ['tools call bash, refused by the denylist', call('bash', { command: 'rm -rf /' }, '--yolo')],
+    ],
+    {},
   );
 }
 

@@ -3,6 +3,9 @@ import { main } from './cli/main.ts';
 import { flushLogs } from './log.ts';
 import { scrubSecretsFromEnviron } from './runtime/environ-scrub.ts';
 import type { Io } from './cli/usage.ts';
+import { keepWasmOnBaselineCompiler } from './util/wasm-baseline.ts';
+
+keepWasmOnBaselineCompiler();
 
 // First, before any child process exists: credentials out of /proc/<this pid>/environ.
 scrubSecretsFromEnviron();

@@ -70,7 +70,7 @@ class LinePrompter implements Prompter {
 
   async ask(req: GateRequest & { namespace: string }): Promise<PromptAnswer> {
     const target = req.subjects
-      .map((s) => s[0])
+      .map((s) => s.forms[0])
       .filter(Boolean)
       .join(', ');
     for (;;) {

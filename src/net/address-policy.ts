@@ -3,9 +3,11 @@ import ipaddr from 'ipaddr.js';
 /**
  * The SSRF address policy: what an IP address is, whoever wrote it.
  *
- *   blocked  never reachable, whatever url_scope says: link-local (where every
- *            cloud's instance metadata lives: 169.254.169.254, fe80::/10), the
- *            metadata addresses outside it (fd00:ec2::254, 100.100.100.200),
+ *   blocked  never reachable, whatever url_scope says — an exact-host entry
+ *            included: link-local (where most clouds' instance metadata lives:
+ *            169.254.169.254, 169.254.170.2, fe80::/10), the metadata addresses
+ *            outside it (METADATA below: 192.0.0.0/24 as the Go original blocks
+ *            it, for Oracle's 192.0.0.192; 100.100.100.200; the IPv6 ones),
  *            unspecified, broadcast and multicast addresses.
  *   private  loopback, RFC 1918, unique-local, carrier-grade NAT and every other
  *            special-purpose range: reachable only through an exact-host
@@ -31,7 +33,19 @@ const METADATA_HOSTS = new Set([
 
 const BLOCKED_V4 = new Set(['unspecified', 'broadcast', 'multicast', 'linkLocal']);
 const BLOCKED_V6 = new Set(['unspecified', 'multicast', 'linkLocal']);
-const METADATA_ADDRESSES = new Set(['fd00:ec2::254', '100.100.100.200', '169.254.169.254', '169.254.170.2']);
+/** Cloud metadata endpoints, named (the link-local ranges around the first two are blocked whole anyway). */
+const METADATA: ReadonlyArray<readonly [cidr: string, what: string]> = [
+  ['169.254.169.254/32', 'the instance metadata service of AWS, Azure, Google Cloud and most others'],
+  ['169.254.170.2/32', 'AWS ECS task metadata'],
+  ['192.0.0.0/24', 'IETF protocol assignments, where Oracle Cloud serves metadata at 192.0.0.192'],
+  ['100.100.100.200/32', 'Alibaba Cloud metadata'],
+  ['168.63.129.16/32', 'Azure WireServer'],
+  ['fd00:ec2::254/128', 'AWS metadata (IPv6)'],
+  ['fd20:ce::254/128', 'Google Cloud metadata (IPv6)'],
+  ['fd00:c1::a9fe:a9fe/128', 'Oracle Cloud metadata (IPv6)'],
+  ['fd00:a9fe:a9fe::1/128', 'Linode metadata (IPv6)'],
+];
+const METADATA_RANGES = METADATA.map(([cidr, what]) => ({ range: ipaddr.parseCIDR(cidr), what }));
 
 /** A host name that is a cloud metadata endpoint, or null. */
 export function blockedHostName(hostname: string): string | null {
@@ -65,15 +79,17 @@ export function classifyAddress(address: string): AddressClass {
 }
 
 function classifyV4(ip: ipaddr.IPv4): AddressClass {
-  return classifyRange(ip.toString(), ip.range(), BLOCKED_V4);
+  return classifyRange(ip, ip.range(), BLOCKED_V4);
 }
 
 function classifyV6(ip: ipaddr.IPv6): AddressClass {
-  return classifyRange(ip.toString(), ip.range(), BLOCKED_V6);
+  return classifyRange(ip, ip.range(), BLOCKED_V6);
 }
 
-function classifyRange(text: string, range: string, blocked: ReadonlySet<string>): AddressClass {
-  if (METADATA_ADDRESSES.has(text)) return { kind: 'blocked', reason: `${text} is a cloud metadata address and is always blocked` };
+function classifyRange(ip: ipaddr.IPv4 | ipaddr.IPv6, range: string, blocked: ReadonlySet<string>): AddressClass {
+  const text = ip.toString();
+  const metadata = METADATA_RANGES.find((m) => m.range[0].kind() === ip.kind() && ip.match(m.range));
+  if (metadata) return { kind: 'blocked', reason: `${text} is a cloud metadata address and is always blocked (${metadata.what})` };
   if (blocked.has(range)) return { kind: 'blocked', reason: `${text} is a ${describe(range)} address and is always blocked` };
   return range === 'unicast' ? { kind: 'public' } : { kind: 'private', range: describe(range) };
 }

@@ -13,14 +13,18 @@ export interface GateRequest {
   readonly fileEdit: boolean;
   /** Session bookkeeping (todo, plans, checkpoints): never asks, allowed in plan mode. */
   readonly lifecycle?: boolean;
+  /** Reaches outside the machine (the network, the cluster API): held back by plan-first even when read-only. */
+  readonly openWorld?: boolean;
   /** Command names (bash), matched by rules under `tool.<name>.cmd` (`tool.bash.cmd:rm`). */
   readonly commands?: readonly string[];
   /**
-   * false: not one literal simple command, so no wildcard rule may auto-allow it
-   * (`tool.bash:git *` must not allow `git log; rm -rf x`). Deny rules still apply.
+   * Why no wildcard allow rule may auto-allow this call, when none may — for bash,
+   * a line that is not one literal simple command (`tool.bash:git *` must not
+   * allow `git log; rm -rf x`), or one whose verb acts (`find . -delete`, see
+   * verb-profiles.ts). Exact allow rules and deny rules still apply.
    */
-  readonly literal?: boolean;
-  /** What the call acts on (paths), each in every spelling a rule may use. */
+  readonly wildcardRefusal?: string | undefined;
+  /** What the call acts on (paths, a command line, a URL), each in every spelling a rule may use. */
   readonly subjects: readonly Subject[];
 }
 
@@ -105,13 +109,7 @@ export class Gate {
     const rule = this.denyRules.find(
       (r) =>
         ruleMatches(r, gateNamespace(tool), subjects, 'any') ||
-        (commands.length > 0 &&
-          ruleMatches(
-            r,
-            `${gateNamespace(tool)}.cmd`,
-            commands.map((c) => [c]),
-            'any',
-          )),
+        (commands.length > 0 && ruleMatches(r, `${gateNamespace(tool)}.cmd`, commands.map(commandSubject), 'any')),
     );
     return rule ? rule.source : null;
   }
@@ -136,32 +134,27 @@ export class Gate {
     }
     if (mode === 'accept-edits' && req.fileEdit) return { allowed: true, rule: 'mode accept-edits (file edit)' };
 
-    const allowed = this.allowRules.find((r) => {
-      if (req.literal === false && r.wildcard) return false;
-      return (
-        ruleMatches(r, namespace, req.subjects, 'all') ||
-        (req.commands !== undefined &&
-          req.commands.length > 0 &&
-          ruleMatches(
-            r,
-            `${namespace}.cmd`,
-            req.commands.map((c) => [c]),
-            'all',
-          ))
-      );
-    });
+    const covers = (r: Rule) =>
+      ruleMatches(r, namespace, req.subjects, 'all') ||
+      (req.commands !== undefined &&
+        req.commands.length > 0 &&
+        ruleMatches(r, `${namespace}.cmd`, req.commands.map(commandSubject), 'all'));
+    const allowed = this.allowRules.find((r) => (req.wildcardRefusal === undefined || !r.wildcard) && covers(r));
     if (allowed) return { allowed: true, rule: `permissions.allow rule "${allowed.source}"` };
     if (this.sessionGrants.has(grantKey(req.tool)) || this.hasSubjectGrant(req)) {
       return { allowed: true, rule: 'session grant' };
     }
     if (!this.prompter) {
-      const example = req.subjects[0]?.[0] ? `"${namespace}:${req.subjects[0][0]}"` : `"${namespace}"`;
+      const withheld = req.wildcardRefusal === undefined ? undefined : this.allowRules.find((r) => r.wildcard && covers(r));
       return {
         allowed: false,
         reason:
           `${req.tool} needs approval: permission mode "${mode}" asks before a call that changes state, ` +
           `and there is no terminal to ask on (rule: mode ${mode}, headless). ` +
-          `To allow it, add ${example === `"${namespace}"` ? example : `${example} or "${namespace}"`} to permissions.allow, or use --mode accept-edits (file edits) or --yolo.`,
+          (withheld
+            ? `The allow rule "${withheld.source}" does not cover it: ${req.wildcardRefusal} (a wildcard rule allows only one literal simple command whose verb does not act). `
+            : '') +
+          `To allow it, add ${suggestedRules(namespace, req)} to permissions.allow, or use --mode accept-edits (file edits) or --yolo.`,
       };
     }
     const answer = await this.prompter.ask({ ...req, namespace });
@@ -171,8 +164,23 @@ export class Gate {
   }
 
   private hasSubjectGrant(req: GateRequest): boolean {
-    return req.subjects.length > 0 && req.subjects.every((s) => s.some((form) => this.sessionGrants.has(grantKey(req.tool, form))));
+    return req.subjects.length > 0 && req.subjects.every((s) => s.forms.some((form) => this.sessionGrants.has(grantKey(req.tool, form))));
   }
+}
+
+/** The rules that would allow this call: the exact one for its first subject, and the whole tool when that could. */
+function suggestedRules(namespace: string, req: GateRequest): string {
+  const first = req.subjects[0];
+  const whole = JSON.stringify(namespace);
+  if (!first?.forms[0]) return whole;
+  // A text pattern reads `*`, `?` and `\` as wildcards: escaped, the rule matches this one call.
+  const pattern = first.kind === 'text' ? first.forms[0].replace(/[\\*?]/g, '\\$&') : first.forms[0];
+  const exact = JSON.stringify(`${namespace}:${pattern}`);
+  return req.wildcardRefusal === undefined ? `${exact} or ${whole}` : exact;
+}
+
+function commandSubject(name: string): Subject {
+  return { kind: 'text', forms: [name] };
 }
 
 function grantKey(tool: string, subject?: string): string {

@@ -18,7 +18,7 @@ export class TtyPrompter implements Prompter {
 
   async ask(req: GateRequest & { namespace: string }): Promise<PromptAnswer> {
     const target = req.subjects
-      .map((s) => s[0])
+      .map((s) => s.forms[0])
       .filter(Boolean)
       .join(', ');
     const { createInterface } = await import('node:readline/promises'); // only when someone is asked

@@ -211,8 +211,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     logger,
     planCheck: plans
       ? (req) =>
-          plans.blocks(session.sessionId) && planGated({ name: req.tool, readOnly: req.readOnly, lifecycle: req.lifecycle })
-            ? `${req.tool} denied: plan-first mode requires record_plan to be called before any state-changing tool. Call record_plan(plan: <your markdown plan>) first, then retry.`
+          plans.blocks(session.sessionId) &&
+          planGated({ name: req.tool, readOnly: req.readOnly, lifecycle: req.lifecycle, openWorld: req.openWorld })
+            ? `${req.tool} denied: plan-first mode requires record_plan to be called before any tool that changes state or reaches outside the machine. Call record_plan(plan: <your markdown plan>) first, then retry.`
             : null
       : undefined,
   });

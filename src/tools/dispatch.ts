@@ -1,13 +1,13 @@
 import { unknownName } from '../config/did-you-mean.ts';
 import { silentLogger, type Logger } from '../log.ts';
-import type { Gate } from '../permissions/gate.ts';
+import type { Gate, GateRequest } from '../permissions/gate.ts';
 import { PathResolutionError, resolvePath, type ResolvedPath } from '../permissions/resolve-path.ts';
 import type { Subject } from '../permissions/rules.ts';
 import { formatArgIssues } from './arg-errors.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
-import { ToolError, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
+import { ToolError, type AnyTool, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
 
 export type ToolCallResult =
   | {
@@ -102,13 +102,11 @@ export class Dispatcher {
     }
 
     const shape = def.gateSubjects ? await def.gateSubjects(args) : undefined;
-    if (shape) subjects.push([shape.subject]);
+    if (shape) subjects.push({ kind: 'text', forms: [shape.subject] });
     const decision = await this.opts.gate.check({
-      ...(shape ? { commands: shape.verbs, literal: shape.literal } : {}),
+      ...(shape ? { commands: shape.verbs, wildcardRefusal: shape.wildcardRefusal } : {}),
+      ...gateTraits(def),
       tool: canonical,
-      readOnly: def.readOnly,
-      fileEdit: def.fileEdit === true,
-      lifecycle: def.lifecycle === true,
       subjects,
     });
     if (!decision.allowed) return { ok: false, error: `${name}: permission denied: ${decision.reason}` };
@@ -208,9 +206,9 @@ export class Dispatcher {
     if ('refused' in r) return r;
     const def = this.opts.catalog.get(tool)?.def;
     const decision = await this.opts.gate.check({
-      tool,
+      ...(def ? gateTraits(def) : { fileEdit: false }),
       readOnly: access === 'read' && def?.readOnly === true,
-      fileEdit: def?.fileEdit === true,
+      tool,
       subjects: [this.subjectOf(r.real)],
     });
     return decision.allowed ? r : { refused: `permission denied: ${decision.reason}` };
@@ -218,7 +216,7 @@ export class Dispatcher {
 
   private subjectOf(real: string): Subject {
     const shown = this.display(real);
-    return shown === real ? [real] : [shown, real];
+    return { kind: 'path', forms: shown === real ? [real] : [shown, real] };
   }
 
   /** Paths here are physical and normalised, so plain slicing is exact (and cheap per walk result). */
@@ -228,6 +226,11 @@ export class Dispatcher {
     if (ws === '/') return real.slice(1);
     return real.startsWith(`${ws}/`) ? real.slice(ws.length + 1) : real;
   }
+}
+
+/** What the gate and plan-first know of a tool, from its definition: one place for every gate request. */
+function gateTraits(def: AnyTool): Pick<GateRequest, 'readOnly' | 'fileEdit' | 'lifecycle' | 'openWorld'> {
+  return { readOnly: def.readOnly, fileEdit: def.fileEdit === true, lifecycle: def.lifecycle === true, openWorld: def.openWorld === true };
 }
 
 function summary(t: RegisteredTool | undefined): ToolSummary | undefined {

@@ -109,11 +109,12 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
    */
   precheck?(args: z.output<Args>, env: { hasTool(name: string): boolean }): Promise<string | null>;
   /**
-   * What permission rules match besides paths (bash: the command line for
-   * `tool.bash:<glob>`, each command name for `tool.bash.cmd:<name>`, and whether it
-   * is one literal simple command — only then may a wildcard rule auto-allow it).
+   * What permission rules match besides paths, as text (bash: the command line for
+   * `tool.bash:<pattern>`, each command name for `tool.bash.cmd:<name>`), and why
+   * no wildcard rule may auto-allow the call, when none may (bash: not one literal
+   * simple command, or a verb that acts — `find -delete`, see verb-profiles.ts).
    */
-  gateSubjects?(args: z.output<Args>): Promise<{ subject: string; verbs: string[]; literal: boolean }>;
+  gateSubjects?(args: z.output<Args>): Promise<{ subject: string; verbs: string[]; wildcardRefusal?: string | undefined }>;
   /** The paths this call touches, for path_scope and per-path permission rules. */
   paths?(args: z.output<Args>): PathClaim[];
   /**

@@ -32,10 +32,10 @@ describe('recipes/k8s-incident.yaml', () => {
       for (const t of mcpTools) expect(t.name).not.toMatch(/create|update|delete|patch|scale|exec|run|configuration_view/);
       expect(tools.some((t) => ['bash', 'write_file', 'edit_file', 'delete_file'].includes(t.name))).toBe(false);
 
-      // Every route to a Secret is closed.
+      // Every route to a Secret is closed (after the plan: plan-first holds back every cluster read).
+      await rt.ok('record_plan', { plan: '1. look' });
       expect(await rt.refused('k8s_get', { kind: 'Secret', name: 'db', namespace: ns })).toMatch(/Secrets are always refused/);
       expect(await rt.refused('k8s_list', { kind: 'secrets', namespace: ns })).toMatch(/Secrets are always refused/);
-      await rt.ok('record_plan', { plan: '1. look' });
       const viaMcp = await rt.dispatcher.call('kubernetes_resources_get', { apiVersion: 'v1', kind: 'Secret', name: 'db', namespace: ns });
       expect(viaMcp.ok).toBe(false);
       expect(viaMcp.ok ? '' : viaMcp.error).toMatch(/denied|forbidden|not allowed/i);

@@ -520,6 +520,8 @@ describe("the image's default command: watch (read-only root, 65532, no shell)",
       const recipe = await readFile(path.join(fixtures, 'recipe.yaml'), 'utf8');
       await writeFile(path.join(config, 'watch.yaml'), `${recipe}\nwatch:\n  namespaces: [${ns}]\n  reasons: [BackOff]\n`);
       const script = [
+        // plan_mode: required holds back every cluster read until the plan is recorded.
+        { tool_calls: [{ name: 'record_plan', args: { plan: '1. The pods.\n2. Propose; change nothing.' } }] },
         { tool_calls: [{ name: 'k8s_list', args: { kind: 'pods' } }] },
         { text: 'UNRESOLVED: the web containers exit with code 1; fix the command or config and roll out.' },
       ];

@@ -82,3 +82,26 @@ export async function connectProxy(host: string, auth?: string): Promise<{ url: 
   );
   return { url: `http://${host}:${(proxy.address() as AddressInfo).port}`, tunnels };
 }
+
+/**
+ * A proxy that tunnels nothing: it records each CONNECT target and refuses it. A
+ * fetch configured through it can never reach an address off this machine, even
+ * when the guard under test wrongly lets it through — the tunnel list shows it.
+ */
+export async function sinkholeProxy(): Promise<{ url: string; tunnels: string[] }> {
+  const tunnels: string[] = [];
+  const proxy = createServer();
+  proxy.on('connect', (req: IncomingMessage, client: Socket) => {
+    tunnels.push(req.url ?? '');
+    client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  open.push(
+    () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, tunnels };
+}

@@ -1,8 +1,9 @@
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Resolver } from '../../src/net/guarded-fetch.ts';
-import { connectProxy, countingServer } from '../helpers/http-servers.ts';
+import { connectProxy, countingServer, sinkholeProxy } from '../helpers/http-servers.ts';
 import { setup } from '../helpers/workspace.ts';
+import { METADATA_URLS, RESOLVES_TO_METADATA } from './metadata.cases.ts';
 
 /**
  * The SSRF matrix, end to end through the dispatcher: real HTTP servers on
@@ -132,6 +133,26 @@ describe('fetch_url: the SSRF guard', () => {
     // The metadata names are refused before any lookup.
     expect(resolver.calls).toEqual([]);
   });
+
+  it.each(METADATA_URLS)('always blocks metadata, even through its own exact-host entry: %s', async (url) => {
+    const resolver = scriptedResolver({});
+    const exact = /^https?:\/\/[^/]+/.exec(url)![0];
+    const rt = await setup({ flags: yolo, recipe: recipe([exact, 'http://*']), resolver });
+    expect(await rt.refused('fetch_url', { url })).toMatch(/^fetch_url: fetch refused: .*always blocked/);
+    expect(await rt.refused('web_fetch', { url })).toMatch(/always blocked/);
+    expect(resolver.calls).toEqual([]);
+  });
+
+  it.each(RESOLVES_TO_METADATA)(
+    'always blocks a name that resolves to metadata, even with an exact entry: %s → %s',
+    async (name, address) => {
+      const resolver = scriptedResolver({ [name]: [[address]] });
+      const rt = await setup({ flags: yolo, recipe: recipe([`http://${name}`]), resolver });
+      expect(await rt.refused('fetch_url', { url: `http://${name}/` })).toMatch(
+        new RegExp(`${name.replace('.', '\\.')} resolves to ${address.replaceAll('.', '\\.')}; .*always blocked`),
+      );
+    },
+  );
 
   it('refuses a name that resolves to a private or blocked address through a wildcard, without connecting', async () => {
     const internal = await countingServer('127.0.0.3');

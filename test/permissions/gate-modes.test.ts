@@ -77,7 +77,7 @@ describe('allow rules and grants in ask mode', () => {
     const asked: string[] = [];
     const prompter: Prompter = {
       async ask(req) {
-        asked.push(`${req.tool} ${req.subjects.map((s) => s[0]).join(',')}`);
+        asked.push(`${req.tool} ${req.subjects.map((s) => s.forms[0]).join(',')}`);
         return answers.shift() ?? 'deny';
       },
     };

@@ -8,6 +8,8 @@ export const k8sApiResourcesTool = defineTool({
   name: 'k8s_api_resources',
   description,
   readOnly: true,
+  // The cluster API is another machine: plan-first holds these back, and `mcp serve` says openWorldHint.
+  openWorld: true,
   narrowHint: K8S_HINT,
   args: z.strictObject({
     name_contains: z.string().min(1).optional().describe('Only kinds or names containing this (case-insensitive).'),

@@ -7,6 +7,8 @@ export const k8sGetTool = defineTool({
   name: 'k8s_get',
   description,
   readOnly: true,
+  // The cluster API is another machine: plan-first holds these back, and `mcp serve` says openWorldHint.
+  openWorld: true,
   narrowHint: K8S_HINT,
   args: z.strictObject({
     kind: kindArg,

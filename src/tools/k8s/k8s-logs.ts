@@ -9,6 +9,8 @@ export const k8sLogsTool = defineTool({
   name: 'k8s_logs',
   description,
   readOnly: true,
+  // The cluster API is another machine: plan-first holds these back, and `mcp serve` says openWorldHint.
+  openWorld: true,
   narrowHint: 'Ask for fewer lines (tail_lines) or a shorter window (since_seconds).',
   args: z.strictObject({
     pod: z.string().min(1).describe('The Pod’s name.'),

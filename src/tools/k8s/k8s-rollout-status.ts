@@ -10,6 +10,8 @@ export const k8sRolloutStatusTool = defineTool({
   name: 'k8s_rollout_status',
   description,
   readOnly: true,
+  // The cluster API is another machine: plan-first holds these back, and `mcp serve` says openWorldHint.
+  openWorld: true,
   narrowHint: K8S_HINT,
   args: z.strictObject({
     kind: z.string().min(1).describe('Deployment, StatefulSet or DaemonSet (deploy, sts, ds).'),

@@ -31,7 +31,7 @@ export function alertTool(targets: readonly AlertTarget[]) {
       details: z.string().max(20_000).optional().describe('Evidence, findings, what was tried.'),
     }),
     async gateSubjects(args) {
-      return { subject: args.target, verbs: [], literal: true };
+      return { subject: args.target, verbs: [] };
     },
     async run(args, ctx) {
       const target = targets.find((t) => t.name === args.target);

@@ -21,7 +21,7 @@ export function fetchUrlTool(scope: UrlScope | undefined) {
       url: z.string().min(1).max(8192).describe('The absolute http(s) URL to GET.'),
     }),
     async gateSubjects(args) {
-      return { subject: args.url.trim(), verbs: [], literal: true };
+      return { subject: args.url.trim(), verbs: [] };
     },
     async run(args, ctx) {
       const res = await fetchForTool(args.url, ctx, '*/*');

@@ -24,7 +24,7 @@ export const webFetchTool = defineTool({
     timeout: z.number().positive().max(120).optional().describe('Seconds before the fetch is abandoned (default 30, at most 120).'),
   }),
   async gateSubjects(args) {
-    return { subject: args.url.trim(), verbs: [], literal: true };
+    return { subject: args.url.trim(), verbs: [] };
   },
   async run(args, ctx) {
     const accept = args.format === 'html' ? 'text/html,*/*;q=0.5' : 'text/html,text/markdown,text/plain;q=0.9,*/*;q=0.5';

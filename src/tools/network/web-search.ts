@@ -16,7 +16,7 @@ export function webSearchTool(provider: SearchProvider | undefined, defaultCount
       max_results: z.int().min(1).max(20).optional().describe(`How many results (default ${defaultCount}, at most 20).`),
     }),
     async gateSubjects(args) {
-      return { subject: args.query, verbs: [], literal: true };
+      return { subject: args.query, verbs: [] };
     },
     async run(args, ctx) {
       if (!provider) throw new ToolError('no search provider is configured (web_search in the recipe)');

@@ -2,14 +2,20 @@ import * as z from 'zod/v4';
 import { defineTool, ToolError, type AnyTool, type JsonObject } from '../tool.ts';
 import type { PlanMode } from './plan-recorder.ts';
 
-/** The tools plan-first holds back: anything that changes state and is not session bookkeeping. */
 /**
  * What plan-first holds back until a plan is recorded: every tool that changes
- * state, and every MCP tool, read-only or not — an MCP namespace is a reach into
- * another system and is deliberately not plan-exempt.
+ * state (session bookkeeping aside), every tool that reaches outside the machine
+ * — fetch_url, web_fetch, web_search, the k8s_* tools, read-only or not — and
+ * every MCP tool: an MCP namespace is a reach into another system and is
+ * deliberately not plan-exempt. Read-only local tools run before the plan.
  */
-export function planGated(t: { readonly name: string; readonly readOnly: boolean; readonly lifecycle?: boolean | undefined }): boolean {
-  return t.name.startsWith('mcp.') || (!t.readOnly && t.lifecycle !== true);
+export function planGated(t: {
+  readonly name: string;
+  readonly readOnly: boolean;
+  readonly lifecycle?: boolean | undefined;
+  readonly openWorld?: boolean | undefined;
+}): boolean {
+  return t.name.startsWith('mcp.') || t.openWorld === true || (!t.readOnly && t.lifecycle !== true);
 }
 
 const TAIL =
@@ -27,8 +33,8 @@ function describe(mode: PlanMode, registered: readonly AnyTool[]): string {
   const which =
     gated.length > 0
       ? `call this BEFORE any ${gated.join(' / ')} call, or those calls are denied with a "plan required" error`
-      : 'call this before any call that changes state';
-  return `Record your proposed course of action as a markdown artifact and unblock state-changing tools. Plan-first gating is ON: ${which}. ${TAIL}`;
+      : 'call this before any call that changes state or reaches outside the machine';
+  return `Record your proposed course of action as a markdown artifact and unblock the tools that change state or reach outside the machine. Plan-first gating is ON: ${which}. ${TAIL}`;
 }
 
 export function recordPlanTool(mode: PlanMode) {

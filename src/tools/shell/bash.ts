@@ -62,11 +62,11 @@ export function bashTool(mode: SearchGateMode) {
     }),
     async gateSubjects(args) {
       const shape = await commandShape(args.command);
-      return { subject: args.command.trim(), verbs: shape.verbs, literal: shape.literal };
+      return { subject: args.command.trim(), verbs: shape.verbs, wildcardRefusal: shape.wildcardRefusal };
     },
     // Before the permission mode, so no mode (yolo included) waves these through.
     async precheck(args, env) {
-      const denied = deniedCommand(args.command);
+      const denied = await deniedCommand(args.command);
       if (denied !== null) return `bash refused: ${denied} (the built-in denylist applies in every mode)`;
       if (mode !== 'enforce') return null;
       const hit = await searchShaped(args.command, searchTargets(env.hasTool));

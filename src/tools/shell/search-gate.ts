@@ -1,5 +1,6 @@
-import path from 'node:path';
 import { parseCommandLine, type Node } from './bash-parser.ts';
+import { basename, commandWords, literalWord } from './shell-words.ts';
+import { actingArgument } from './verb-profiles.ts';
 
 export const SEARCH_GATE_MODES = ['enforce', 'warn', 'allow'] as const;
 export type SearchGateMode = (typeof SEARCH_GATE_MODES)[number];
@@ -17,21 +18,25 @@ export const SEARCH_VERBS: Readonly<Record<string, 'grep' | 'glob'>> = {
   fd: 'glob',
 };
 
-/** A find with one of these acts on files (the permission gate's own list): glob cannot replace it. */
-const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fls', '-fprint', '-fprint0', '-fprintf']);
-
 export interface SearchShaped {
   verb: string;
   tool: 'grep' | 'glob';
 }
 
 /**
- * The first search-shaped command in a command line, looking through `;`, `&&`,
- * `||`, subshells and blocks. Not gated, deliberately: a search on the right of a
- * pipe (it filters a stream), a find with an action predicate (a file
- * operation), and anything not literal — an expanded verb (`$TOOL`), `eval`,
- * `sh -c '…'` — or a line that does not parse: the gate fails open, because it
- * is steering, not security.
+ * The first search-shaped command in a command line — a search verb whose
+ * stdin is not a pipe — descending, as the Go original does, only through `;`,
+ * `&&`, `||`, the left side of pipes, subshells, `{ }` blocks, `!` and
+ * redirections. Not gated, deliberately:
+ *   - a search on the right of a pipe, at any depth (`make | (grep x; cat)`): it
+ *     filters a stream;
+ *   - anything inside if/for/while/case, function bodies and command
+ *     substitutions: a model writing a loop is not the reflex this interrupts;
+ *   - a find/fd/rg with an option that acts (verb-profiles.ts: `-delete`,
+ *     `fd -x`, `rg --pre`): a file operation the native tools cannot do;
+ *   - anything not literal — an expanded verb (`$TOOL`), `eval`, `sh -c '…'` — and
+ *     a line that does not parse: the gate fails open, because it is steering,
+ *     not security.
  */
 export async function searchShaped(command: string, covered: ReadonlySet<'grep' | 'glob'>): Promise<SearchShaped | null> {
   if (covered.size === 0) return null;
@@ -39,37 +44,43 @@ export async function searchShaped(command: string, covered: ReadonlySet<'grep' 
   return root ? visit(root, covered) : null;
 }
 
+/** Statement containers the gate looks through; every other node type is left alone. */
+const SEQUENCES = new Set(['program', 'list', 'subshell', 'compound_statement', 'negated_command']);
+
 function visit(node: Node, covered: ReadonlySet<'grep' | 'glob'>): SearchShaped | null {
-  switch (node.type) {
-    case 'command':
-      return classify(node, covered);
-    case 'pipeline': {
-      // Only the head of a pipeline reads files; the rest filter the stream.
-      const head = node.namedChildren.find((c): c is Node => c !== null && c.type !== 'comment');
-      return head ? visit(head, covered) : null;
-    }
-    default: {
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        const hit = visit(child, covered);
-        if (hit) return hit;
-      }
-      return null;
-    }
+  if (node.type === 'command') return classify(node, covered);
+  if (node.type === 'redirected_statement') {
+    const body = node.childForFieldName('body');
+    return body ? visit(body, covered) : null;
   }
+  if (node.type === 'pipeline') {
+    // Only the head of a pipeline reads files; every later stage, however nested, reads a stream.
+    const stages = node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment');
+    return stages[0] ? visit(stages[0], covered) : null;
+  }
+  if (!SEQUENCES.has(node.type)) return null;
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    const hit = visit(child, covered);
+    if (hit) return hit;
+  }
+  return null;
 }
 
 function classify(command: Node, covered: ReadonlySet<'grep' | 'glob'>): SearchShaped | null {
-  const name = command.childForFieldName('name');
+  const words = commandWords(command);
   // Only a literal verb: `$TOOL`, "$(which grep)" and friends pass through.
-  if (!name || name.namedChildren.length !== 1 || name.namedChildren[0]?.type !== 'word') return null;
-  const verb = path.basename(name.text);
+  const name = words[0] ? literalWord(words[0]) : null;
+  if (name === null) return null;
+  const verb = basename(name);
   const tool = SEARCH_VERBS[verb];
   if (!tool || !covered.has(tool)) return null;
-  if (tool === 'glob' && verb === 'find') {
-    const args = command.childrenForFieldName('argument').map((a) => a?.text.replace(/^['"]|['"]$/g, '') ?? '');
-    if (args.some((a) => FIND_ACTIONS.has(a))) return null;
-  }
+  // Words decided at run time are skipped: only a literal acting option carves out.
+  const args = words
+    .slice(1)
+    .map(literalWord)
+    .filter((w): w is string => w !== null);
+  if (actingArgument(verb, args) !== null) return null;
   return { verb, tool };
 }
 

@@ -1,0 +1,66 @@
+/**
+ * Plan-first (permissions.plan_mode: required) as data. The test registers every
+ * built-in tool (and an MCP server's) and calls each one before the plan:
+ *
+ *   - a tool named in RUNS_BEFORE_PLAN is local — it reads, or keeps the session's
+ *     own books — and must run before the plan (`ok`: it succeeds here; otherwise it
+ *     fails for a reason of its own, never plan-first);
+ *   - every other registered tool must be refused until record_plan: it changes
+ *     state, or reaches outside the machine (the network, the cluster API), or is
+ *     an MCP tool. A new tool is in this group until someone decides otherwise.
+ *
+ * GATED_ARGS holds arguments that pass validation, so each call reaches the gate;
+ * a tool missing from both tables is called with {} (an MCP tool takes anything).
+ */
+export const RUNS_BEFORE_PLAN: Readonly<Record<string, { args: Record<string, unknown>; ok: boolean }>> = {
+  read_file: { args: { path: 'a.txt' }, ok: true },
+  read_many_files: { args: { paths: ['a.txt'] }, ok: true },
+  stat: { args: { path: 'a.txt' }, ok: true },
+  list_dir: { args: { path: '.' }, ok: true },
+  glob: { args: { pattern: '*.txt' }, ok: true },
+  grep: { args: { pattern: 'alpha' }, ok: true },
+  json_query: { args: { expression: '.k', path: 'data.json' }, ok: true },
+  wait_and_verify: { args: { tool: 'stat', args: { path: 'a.txt' }, expect_contains: '"exists":true', timeout_seconds: 5 }, ok: true },
+  skill: { args: { name: 'demo' }, ok: true },
+  todo: { args: { action: 'list' }, ok: true },
+  ask_user: { args: { question: 'Which namespace?' }, ok: true },
+  mark_task_done: { args: { detail: 'nothing to do' }, ok: true },
+  schedule_next_turn: { args: { wake_in_sec: 60 }, ok: true },
+  retrieve_raw: { args: { call_id: 'raw_99' }, ok: false }, // no such payload
+  terminal_output: { args: { terminal_id: 't9' }, ok: false }, // no such terminal
+  wait_join: { args: { ids: ['t9'] }, ok: false },
+};
+
+export const GATED_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
+  bash: { command: 'echo hi' },
+  terminal_write: { terminal_id: 't9', input: 'x' },
+  terminal_kill: { terminal_id: 't9' },
+  write_file: { path: 'new.txt', content: 'n' },
+  edit_file: { path: 'a.txt', old_string: 'alpha', new_string: 'beta' },
+  delete_file: { path: 'del.txt' },
+  k8s_get: { kind: 'Pod', name: 'web-0', namespace: 'default' },
+  k8s_list: { kind: 'pods', namespace: 'default' },
+  k8s_events: { namespace: 'default' },
+  k8s_logs: { pod: 'web-0', namespace: 'default' },
+  k8s_rollout_status: { kind: 'Deployment', name: 'web', namespace: 'default' },
+  k8s_api_resources: {},
+  fetch_url: { url: 'http://127.0.0.1:9/' },
+  web_fetch: { url: 'http://127.0.0.1:9/' },
+  web_search: { query: 'crashloopbackoff' },
+  alert: { target: 'oncall', level: 'info', summary: 'test' },
+};
+
+/** The built-in tools that reach outside the machine: `mcp serve` marks them openWorldHint. */
+export const OPEN_WORLD = [
+  'bash',
+  'k8s_get',
+  'k8s_list',
+  'k8s_events',
+  'k8s_logs',
+  'k8s_rollout_status',
+  'k8s_api_resources',
+  'fetch_url',
+  'web_fetch',
+  'web_search',
+  'alert',
+];

@@ -1,0 +1,96 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planGated } from '../../src/tools/planning/record-plan.ts';
+import { SessionState } from '../../src/tools/session.ts';
+import { recipeWith, stdioServer } from '../mcp/helpers.ts';
+import { setup, tempDir, writeTree } from '../helpers/workspace.ts';
+import { GATED_ARGS, OPEN_WORLD, RUNS_BEFORE_PLAN } from './plan-first.cases.ts';
+
+const PLAN_FIRST = /plan-first mode requires record_plan/;
+
+/** A runtime in which every built-in tool is registered — a cluster, url_scope, search, alerts, skills, the session services — and an MCP server. */
+async function everything() {
+  const config = await tempDir('core-agent-plan-first-');
+  const kubeconfig = path.join(config, 'kubeconfig');
+  // Nothing listens on port 1: a call that got past the gate would fail to connect, never reach a cluster.
+  await writeFile(
+    kubeconfig,
+    'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\n' +
+      'users: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: default}}]\ncurrent-context: x\n',
+  );
+  await writeTree(path.join(config, 'skills'), { 'demo/SKILL.md': '---\nname: demo\ndescription: A demo skill.\n---\n\n# demo\n' });
+  const session = new SessionState();
+  session.asker = { ask: async () => ({ answer: 'default' }) };
+  session.checkpointer = { request: () => {} };
+  session.scheduler = { request: () => null };
+  const rt = await setup({
+    tree: { 'a.txt': 'alpha\n', 'data.json': '{"k": 1}', 'del.txt': 'x' },
+    flags: { mode: 'yolo' }, // only plan-first may refuse here
+    env: { HOOK: 'http://127.0.0.2:9/' },
+    rawStore: true,
+    session,
+    recipe: recipeWith(
+      stdioServer(),
+      'permissions:\n  plan_mode: required\n  url_scope: { allow: ["http://127.0.0.1"] }\n' +
+        'web_search: { provider: searxng, url: "http://127.0.0.2:9/" }\n' +
+        'alerts:\n  targets:\n    oncall: { url_env: HOOK }\n' +
+        `kubernetes: { kubeconfig: ${JSON.stringify(kubeconfig)} }\n` +
+        `skills: { dirs: [${JSON.stringify(path.join(config, 'skills'))}] }\n`,
+    ),
+  });
+  return rt;
+}
+
+describe('plan-first: what waits for record_plan', () => {
+  it('holds back every tool that changes state or reaches outside the machine, and only those', async () => {
+    const rt = await everything();
+    // Every built-in is registered, so a new conditional tool cannot slip past this test unconfigured.
+    expect(rt.catalog.skipped).toEqual([]);
+    const tools = rt.catalog.list();
+    expect(tools.some((t) => t.name.startsWith('mcp.'))).toBe(true);
+    const gated: string[] = [];
+    for (const t of tools) {
+      if (t.name === 'record_plan') continue;
+      const local = RUNS_BEFORE_PLAN[t.name];
+      const r = await rt.dispatcher.call(t.modelName, local?.args ?? GATED_ARGS[t.name] ?? {});
+      if (local) {
+        if (local.ok) expect(r.ok, `${t.name} runs before the plan: ${r.ok ? '' : r.error}`).toBe(true);
+        else expect(r.ok ? '' : r.error, `${t.name} is not held back`).not.toMatch(PLAN_FIRST);
+        expect(planGated(t.def), t.name).toBe(false);
+      } else {
+        expect(r.ok ? 'ran' : r.error, `${t.name} waits for the plan`).toMatch(
+          new RegExp(`^${t.modelName}: permission denied: ${t.name.replaceAll('.', '\\.')} denied: ${PLAN_FIRST.source}`),
+        );
+        expect(planGated(t.def), t.name).toBe(true);
+        gated.push(t.name);
+      }
+    }
+    // What the record_plan description promises is what the gate does (it is rendered with the
+    // built-in catalog, before MCP servers report their tools; the result below names those too).
+    const description = rt.catalog.get('record_plan')!.description;
+    for (const t of tools.filter((t) => !t.name.startsWith('mcp.')))
+      expect(description.includes(`\`${t.name}\``), t.name).toBe(gated.includes(t.name));
+    expect(gated).toEqual(
+      expect.arrayContaining(['fetch_url', 'web_fetch', 'web_search', 'k8s_get', 'k8s_api_resources', 'bash', 'write_file']),
+    );
+
+    // After the plan nothing is held back: each call now fails, if at all, for its own reasons.
+    const plan = await rt.ok('record_plan', { plan: '1. Look.\n2. Change nothing.' });
+    expect(String(plan.message)).toContain(`Now unblocked for this session: ${gated.join(', ')}.`);
+    for (const t of tools) {
+      if (t.name.startsWith('mcp.') || RUNS_BEFORE_PLAN[t.name] || t.name === 'record_plan') continue;
+      const r = await rt.dispatcher.call(t.modelName, GATED_ARGS[t.name] ?? {});
+      expect(r.ok ? '' : r.error, t.name).not.toMatch(PLAN_FIRST);
+    }
+  }, 60_000);
+
+  it('marks exactly the tools that reach outside the machine as open-world (mcp serve: openWorldHint)', async () => {
+    const rt = await everything();
+    const openWorld = rt.catalog
+      .list()
+      .filter((t) => !t.name.startsWith('mcp.') && t.def.openWorld === true)
+      .map((t) => t.name);
+    expect(openWorld.sort()).toEqual([...OPEN_WORLD].sort());
+  });
+});
