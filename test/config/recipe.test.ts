@@ -15,7 +15,7 @@ async function problems(text: string): Promise<string[]> {
 const full = `
 tools:
   disable: [write_file, delete_file]
-  enable: [write_file]
+  enable: [bash]
   grep: { engine: re2 }
   json_query:
     timeout_seconds: 5
@@ -81,6 +81,12 @@ describe('recipes', () => {
   it('reports YAML syntax errors and duplicate keys with their position', async () => {
     expect((await problems('tools:\n  disable: [a\n'))[0]).toMatch(/^r.yaml:\d+:\d+: YAML /);
     expect(await problems('tools: {}\ntools: {}\n')).toEqual(['r.yaml:2:1: duplicate key "tools" (first at 1:1)']);
+  });
+
+  it('reports a tool both disabled and enabled at its enable entry', async () => {
+    expect(await problems('tools:\n  disable: [grep, glob]\n  enable: [stat, glob]\n')).toEqual([
+      'r.yaml:3:18: tools.enable.1: glob is both disabled and enabled (tools.disable.1); keep it in one list',
+    ]);
   });
 
   it('reports every problem at once', async () => {
