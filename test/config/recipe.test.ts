@@ -95,7 +95,7 @@ describe('recipes', () => {
 
   it('rejects a recipe that is not a mapping, and a missing file', async () => {
     expect((await problems('- a\n- b\n'))[0]).toMatch(/a recipe is a mapping.*not a list/);
-    await expect(loadRecipe('/nonexistent/recipe.yaml')).rejects.toThrow(/cannot read the recipe \(no such file\)/);
+    await expect(loadRecipe('/nonexistent/recipe.yaml')).rejects.toThrow(/cannot read a recipe \(no such file\)/);
   });
 
   it('loads from disk with the file name in every message', async () => {
