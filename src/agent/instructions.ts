@@ -1,8 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readConfigHead, type ConfigKind } from '../config/read-config-file.ts';
 
 /** Larger AGENTS.md files are cut here, with a marker, rather than flooding every request. */
 export const MAX_AGENTS_MD_BYTES = 32 * 1024;
+
+const AGENTS_MD: ConfigKind = { noun: 'AGENTS.md', maxBytes: MAX_AGENTS_MD_BYTES, hint: 'make it a text file' };
 
 const CORE =
   'You are core-agent, an agent working in a workspace through the tools you are given. ' +
@@ -21,14 +23,18 @@ export async function assembleInstructions(workspace: string, recipeInstructions
   return parts.join('\n\n');
 }
 
+/**
+ * Only the head that is used is read, through the bounded reader: an AGENTS.md
+ * that is a FIFO, /dev/zero or gigabytes long cannot hang or flood a start. One
+ * that cannot be read (or is not text) is left out, as a missing one is.
+ */
 async function readAgentsMd(workspace: string): Promise<string | null> {
-  let text: string;
+  let head: { text: string; complete: boolean };
   try {
-    text = await readFile(path.join(workspace, 'AGENTS.md'), 'utf8');
+    head = await readConfigHead(path.join(workspace, 'AGENTS.md'), AGENTS_MD, MAX_AGENTS_MD_BYTES);
   } catch {
     return null;
   }
-  if (Buffer.byteLength(text) <= MAX_AGENTS_MD_BYTES) return text.trim();
-  const cut = Buffer.from(text).subarray(0, MAX_AGENTS_MD_BYTES).toString('utf8');
-  return `${cut.trim()}\n[...AGENTS.md truncated by core-agent at ${MAX_AGENTS_MD_BYTES} bytes...]`;
+  if (head.complete) return head.text.trim();
+  return `${head.text.trim()}\n[...AGENTS.md truncated by core-agent at ${MAX_AGENTS_MD_BYTES} bytes...]`;
 }

@@ -14,7 +14,7 @@ import type { Prompter } from '../permissions/gate.ts';
 import { ASK_MODES, askerFor, type AskMode } from '../runtime/askers.ts';
 import { createRuntime, type Runtime } from '../runtime/runtime.ts';
 import { stateDir } from '../runtime/state-dir.ts';
-import { splitList } from '../runtime/settings.ts';
+import { logLevelOf, readEnv, splitList } from '../runtime/settings.ts';
 import { defaultSessionDb, EventLog } from '../store/event-log.ts';
 import { SessionState, type Asker } from '../tools/session.ts';
 import { flagSettings } from './common-options.ts';
@@ -102,10 +102,12 @@ export function positiveInt(value: string | undefined, fallback: number, flag: s
 export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSession> {
   const { values, io, command } = o;
   const str = (k: string) => values[k] as string | undefined;
+  const env = readEnv(io.env);
   const maxSteps = str('max-steps') === undefined ? undefined : positiveInt(str('max-steps'), 0, '--max-steps', command);
-  const watchdogMode = oneOf(str('watchdog') ?? io.env.CORE_AGENT_WATCHDOG ?? o.defaults.watchdog, WATCHDOG_MODES, '--watchdog', command);
+  const watchdogMode =
+    str('watchdog') === undefined ? (env.watchdog ?? o.defaults.watchdog) : oneOf(str('watchdog')!, WATCHDOG_MODES, '--watchdog', command);
   const checkpointMode = oneOf(str('checkpoint') ?? 'auto', ['auto', 'operator'] as const, '--checkpoint', command);
-  const askMode = oneOf(str('ask') ?? io.env.CORE_AGENT_ASK ?? o.defaults.ask, ASK_MODES, '--ask', command);
+  const askMode = str('ask') === undefined ? (env.ask ?? o.defaults.ask) : oneOf(str('ask')!, ASK_MODES, '--ask', command);
   const resumeId = str('resume');
   if (values['reset-watchdog'] && resumeId === undefined) throw new UsageError('--reset-watchdog needs --resume ID', command);
 
@@ -114,7 +116,7 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
     allowTools: ((values['allow-tool'] as string[] | undefined) ?? []).flatMap(splitList),
     denyTools: ((values['deny-tool'] as string[] | undefined) ?? []).flatMap(splitList),
   };
-  const logger = createLogger(flags.logLevel ?? 'warn');
+  const logger = createLogger(logLevelOf(flags, io.env, 'warn'));
   // Session services decide which session tools the catalog registers.
   const session = new SessionState();
   const checkpoints = checkpointMode === 'auto' ? new PendingCheckpoint() : undefined;
@@ -123,7 +125,7 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
   session.scheduler = schedule;
   session.asker = askMode === 'off' ? undefined : (o.asker ?? askerFor(askMode, io.isTty));
 
-  const log = o.log ?? EventLog.open(str('session-db') ?? io.env.CORE_AGENT_SESSION_DB ?? defaultSessionDb(io.env));
+  const log = o.log ?? EventLog.open(str('session-db') ?? env.sessionDb ?? defaultSessionDb(io.env));
   try {
     // The event log keeps the raw payloads behind digests, under this session's id.
     const rawStore = {
@@ -139,7 +141,7 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
       rawStore,
       stateDir: stateDir(io.env),
     });
-    const modelSpec = str('model') ?? io.env.CORE_AGENT_MODEL ?? runtime.recipe.model;
+    const modelSpec = str('model') ?? env.model ?? runtime.recipe.model;
     if (!modelSpec) {
       throw new UsageError(
         'no model: give --model (e.g. replay:script.jsonl or google:gemini-2.5-flash), CORE_AGENT_MODEL, or model: in the recipe',

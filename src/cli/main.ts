@@ -1,5 +1,5 @@
 import { RecipeError } from '../config/load-recipe.ts';
-import { SettingsError } from '../runtime/settings.ts';
+import { readEnv, SettingsError } from '../runtime/settings.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { recipeCommand } from './recipe-command.ts';
 import { replCommand } from './repl.ts';
@@ -32,10 +32,15 @@ Options:
 
 Exit status: 0 success, 1 a tool refused or failed, 2 a usage or recipe error.`;
 
+const HELP_WORDS = new Set(['--version', '-v', 'version', '--help', '-h', 'help']);
+
 /** Runs one command line; returns the exit status. Never throws for user errors. */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    // Every CORE_AGENT_* variable is checked before any command runs, as its flag would be
+    // (help still works: it is how one finds out what a variable accepts).
+    if (command !== undefined && !HELP_WORDS.has(command) && !rest.some((a) => a === '--help' || a === '-h')) readEnv(io.env);
     switch (command) {
       case undefined:
         // On a terminal, no command is an interactive session; elsewhere, a usage error.

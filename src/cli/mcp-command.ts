@@ -1,5 +1,6 @@
 import { createLogger } from '../log.ts';
 import { createRuntime } from '../runtime/runtime.ts';
+import { logLevelOf } from '../runtime/settings.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
@@ -52,7 +53,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   }
 
   const flags = flagSettings(values);
-  const logger = createLogger(flags.logLevel ?? 'warn');
+  const logger = createLogger(logLevelOf(flags, io.env, 'warn'));
   const rt = await createRuntime({ flags, env: io.env, logger, stateDir: stateDir(io.env) });
   const { serveHttp, serveStdio } = await import('../mcp/serve.ts');
   try {

@@ -1,4 +1,5 @@
 import { defaultSessionDb, EventLog, type SessionEvent } from '../store/event-log.ts';
+import { readEnv } from '../runtime/settings.ts';
 import { parse } from './common-options.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
@@ -26,7 +27,7 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${SESSIONS_HELP}\n`);
     return EXIT.ok;
   }
-  const log = EventLog.open(values['session-db'] ?? io.env.CORE_AGENT_SESSION_DB ?? defaultSessionDb(io.env));
+  const log = EventLog.open(values['session-db'] ?? readEnv(io.env).sessionDb ?? defaultSessionDb(io.env));
   try {
     if (sub === 'list') {
       const sessions = log.sessions();

@@ -1,6 +1,7 @@
 import { createLogger } from '../log.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
 import { createRuntime } from '../runtime/runtime.ts';
+import { logLevelOf } from '../runtime/settings.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
@@ -59,7 +60,7 @@ async function toolsList(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'tools list');
   const flags = flagSettings(values);
-  const rt = await createRuntime({ flags, env: io.env, logger: createLogger(flags.logLevel ?? 'warn') });
+  const rt = await createRuntime({ flags, env: io.env, logger: createLogger(logLevelOf(flags, io.env, 'warn')) });
   // MCP servers started for the listing stop with it.
   await rt.session.close();
   const tools = rt.catalog.list();
@@ -106,7 +107,7 @@ async function toolsCall(argv: string[], io: Io): Promise<number> {
   const rt = await createRuntime({
     flags,
     env: io.env,
-    logger: createLogger(flags.logLevel ?? 'warn'),
+    logger: createLogger(logLevelOf(flags, io.env, 'warn')),
     prompter: io.isTty && TtyPrompter.available() ? new TtyPrompter() : undefined,
     stateDir: stateDir(io.env),
   });

@@ -5,6 +5,7 @@ import { createLogger } from '../log.ts';
 import { ModelConfigError } from '../model/model.ts';
 import { resolveModel } from '../model/providers.ts';
 import { liveTargets } from '../net/alert-targets.ts';
+import { logLevelOf, readEnv } from '../runtime/settings.ts';
 import { defaultSessionDb, EventLog } from '../store/event-log.ts';
 import { AGENT_OPTIONS_HELP, agentOptions, positiveInt } from './agent-session.ts';
 import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
@@ -51,19 +52,20 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   const { listen: listenText, 'shutdown-grace': graceText, help: _help, ...sessionValues } = values;
   const graceMs = positiveInt(graceText, 25, '--shutdown-grace', 'watch') * 1000;
   const { parseListen, startHealthServer } = await import('../watch/health-server.ts');
+  const env = readEnv(io.env);
   let listen;
   try {
-    listen = parseListen(listenText ?? io.env.CORE_AGENT_WATCH_LISTEN ?? '127.0.0.1:9464');
+    listen = listenText === undefined ? (env.watchListen ?? parseListen('127.0.0.1:9464')) : parseListen(listenText);
   } catch (err) {
-    throw new UsageError((err as Error).message, 'watch');
+    throw new UsageError(`--listen ${(err as Error).message}`, 'watch');
   }
 
   const flags = flagSettings(values);
-  const logger = createLogger(flags.logLevel ?? 'info');
+  const logger = createLogger(logLevelOf(flags, io.env, 'info'));
   const recipe = await loadRecipe(values.recipe);
   const cfg = recipe.watch;
   if (!cfg) throw new UsageError(`${values.recipe} has no watch: section (core-agent recipe schema shows its keys)`, 'watch');
-  const modelSpec = values.model ?? io.env.CORE_AGENT_MODEL ?? recipe.model;
+  const modelSpec = values.model ?? env.model ?? recipe.model;
   if (!modelSpec) throw new UsageError('no model: give --model, CORE_AGENT_MODEL, or model: in the recipe', 'watch');
   try {
     await resolveModel(modelSpec, io.env); // a missing key fails now, not in every session
@@ -83,7 +85,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     if (!alertTarget) logger.warn({ target: cfg.alert_target, reason: why }, 'outcomes will not be sent: the alert target is not live');
   }
 
-  const dbPath = values['session-db'] ?? io.env.CORE_AGENT_SESSION_DB ?? defaultSessionDb(io.env);
+  const dbPath = values['session-db'] ?? env.sessionDb ?? defaultSessionDb(io.env);
   const { IncidentStore } = await import('../watch/incident-store.ts');
   const { WatchMetrics } = await import('../watch/metrics.ts');
   const { Watcher } = await import('../watch/watcher.ts');

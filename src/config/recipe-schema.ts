@@ -191,6 +191,19 @@ function buildRecipeSchema() {
         } as { disable: z.ZodOptional<z.ZodArray<typeof toolName>>; enable: z.ZodOptional<z.ZodArray<typeof toolName>> } & {
           [K in keyof typeof toolSettingsSchemas]: z.ZodOptional<(typeof toolSettingsSchemas)[K]>;
         })
+        .superRefine((tools, ctx) => {
+          // One layer saying both is a mistake, not a precedence question: reported at the enable entry.
+          const disabled = tools.disable ?? [];
+          (tools.enable ?? []).forEach((name, i) => {
+            if (disabled.includes(name)) {
+              ctx.addIssue({
+                code: 'custom',
+                path: ['enable', i],
+                message: `${name} is both disabled and enabled (tools.disable.${disabled.indexOf(name)}); keep it in one list`,
+              });
+            }
+          });
+        })
         .optional(),
       safety: z
         .strictObject({

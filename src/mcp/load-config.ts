@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseConfigText } from '../config/load-recipe.ts';
+import { parseConfigText, RecipeError } from '../config/parse-config.ts';
+import { ConfigFileError, MCP_JSON_FILE, readConfigFile } from '../config/read-config-file.ts';
 import { mcpConfigSchema, type McpConfig, type McpServerConfig } from '../config/mcp-schema.ts';
 
 /**
@@ -20,20 +20,28 @@ export async function loadMcpConfig(
   trustWorkspace: boolean,
 ): Promise<McpConfig & { untrusted?: string[] }> {
   const file = path.join(workspace, '.agents', 'mcp.json');
-  let text: string | undefined;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const parse = (t: string) => parseConfigText(t, file, mcpConfigSchema, 'mcp.json is an object with "servers"');
+  // Read bounded (a FIFO, a huge file or /dev/zero from a cloned repository cannot hang or
+  // exhaust a start) and parsed as strict JSON: other tools read the same file.
+  const load = async (): Promise<McpConfig> => {
+    let text: string;
+    try {
+      text = await readConfigFile(file, MCP_JSON_FILE);
+    } catch (err) {
+      if (err instanceof ConfigFileError) {
+        if (err.code === 'ENOENT') return {};
+        throw new RecipeError([err.message]);
+      }
+      throw err;
+    }
+    return parseConfigText(text, file, mcpConfigSchema, 'mcp.json is an object with "servers"', { json: true });
+  };
   // Trusted, a broken file stops the run like a broken recipe; untrusted, it is only reported.
-  const parsed: McpConfig =
-    text === undefined
-      ? {}
-      : trustWorkspace
-        ? await parse(text)
-        : await parse(text).catch(() => ({ servers: { '(unreadable)': { command: '?' } } }));
+  const parsed: McpConfig = trustWorkspace
+    ? await load()
+    : await load().catch((err: unknown) => {
+        if (err instanceof RecipeError) return { servers: { '(unreadable)': { command: '?' } } };
+        throw err;
+      });
   const untrusted = !trustWorkspace && parsed.servers ? Object.keys(parsed.servers).filter((n) => !fromRecipe?.servers?.[n]) : [];
   const fromFile = trustWorkspace ? parsed : {};
   const servers: Record<string, McpServerConfig> = { ...fromFile.servers, ...fromRecipe?.servers };

@@ -16,7 +16,7 @@ import { searchTargets } from '../tools/shell/bash.ts';
 import { GroupRecords, reapStaleGroups } from '../tools/shell/group-records.ts';
 import { takeScrubWarning } from './environ-scrub.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
-import { SEARCH_GATE_MODES, searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
+import { searchGatePosture } from '../tools/shell/search-gate.ts';
 import { PlanRecorder } from '../tools/planning/plan-recorder.ts';
 import { planGated } from '../tools/planning/record-plan.ts';
 import { SessionState } from '../tools/session.ts';
@@ -30,7 +30,7 @@ import { McpManager } from '../mcp/manager.ts';
 import { DigestWrap, type RawStore } from '../tools/digest-wrap.ts';
 import { PendingWrites } from '../tools/files/pending-writes.ts';
 import { TMP_SUFFIX } from '../tools/files/safe-fs.ts';
-import { foldToolToggles, mergeFlagsWithEnv, SettingsError, type FlagSettings } from './settings.ts';
+import { ENV, foldToolToggles, mergeFlagsWithEnv, SettingsError, type FlagSettings } from './settings.ts';
 
 /** Everything one run needs, wired once: the composition root. */
 export interface Runtime {
@@ -89,12 +89,16 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const recipe: Recipe = s.recipe ? await loadRecipe(s.recipe) : {};
 
   const workspace = await resolveWorkspace(s.workspace ?? process.cwd());
+  const layer = (disableFrom: string, disable: readonly string[], enableFrom: string, enable: readonly string[]) => ({
+    disable: { from: disableFrom, names: disable },
+    enable: { from: enableFrom, names: enable },
+  });
   const disable = foldToolToggles([
-    { name: 'recipe tools', disable: recipe.tools?.disable ?? [], enable: recipe.tools?.enable ?? [] },
-    { name: 'CORE_AGENT_DISABLE_TOOLS / CORE_AGENT_ENABLE_TOOLS', disable: s.envDisable, enable: s.envEnable },
+    layer('recipe tools.disable', recipe.tools?.disable ?? [], 'tools.enable', recipe.tools?.enable ?? []),
+    layer(ENV.disableTools.name, s.envDisable, ENV.enableTools.name, s.envEnable),
     // An investigation task leaves the shell out; --enable-tools bash puts it back.
-    { name: '--task', disable: s.task ? ['bash'] : [], enable: [] },
-    { name: '--disable-tools / --enable-tools', disable: s.disableTools ?? [], enable: s.enableTools ?? [] },
+    layer('--task', s.task ? ['bash'] : [], '--task', []),
+    layer('--disable-tools', s.disableTools ?? [], '--enable-tools', s.enableTools ?? []),
   ]);
   const session = opts.session ?? new SessionState();
   const scrubWarning = takeScrubWarning();
@@ -115,7 +119,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   }
   const planMode = recipe.permissions?.plan_mode === 'off' ? undefined : recipe.permissions?.plan_mode;
   if (planMode) session.plans = new PlanRecorder(planMode, workspace);
-  const searchGate = s.bashSearchGate ?? searchGateFromEnv(env) ?? recipe.safety?.bash_search_gate ?? 'enforce';
+  const searchGate = s.bashSearchGate ?? recipe.safety?.bash_search_gate ?? 'enforce';
   const network = networkOptions(recipe, env, logger);
   const urlScope = recipe.permissions?.url_scope;
   if (urlScope?.allow && urlScope.allow.length > 0) {
@@ -330,13 +334,6 @@ function fetchProxy(scope: { proxy?: string | undefined; proxy_env?: string | un
     throw new SettingsError('permissions.url_scope: the proxy URL has a malformed %-escape in its user or password (write % as %25)');
   }
   return url;
-}
-
-function searchGateFromEnv(env: NodeJS.ProcessEnv): SearchGateMode | undefined {
-  const v = env.CORE_AGENT_BASH_SEARCH_GATE;
-  if (v === undefined || v === '') return undefined;
-  if ((SEARCH_GATE_MODES as readonly string[]).includes(v)) return v as SearchGateMode;
-  throw new SettingsError(`CORE_AGENT_BASH_SEARCH_GATE: ${unknownName('value', v, SEARCH_GATE_MODES)}`);
 }
 
 async function resolveWorkspace(dir: string): Promise<string> {

@@ -1,6 +1,13 @@
-import { LOG_LEVELS, type LogLevel } from '../log.ts';
-import { PERMISSION_MODES, type PermissionMode } from '../permissions/gate.ts';
+import { accessSync, constants, statSync } from 'node:fs';
+import { WATCHDOG_MODES } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
+import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../config/tool-names.ts';
+import { LOG_LEVELS, type LogLevel } from '../log.ts';
+import { PROVIDERS } from '../model/providers.ts';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/gate.ts';
+import { SEARCH_GATE_MODES, type SearchGateMode } from '../tools/shell/search-gate.ts';
+import { parseListen } from '../watch/listen.ts';
+import { ASK_MODES } from './askers.ts';
 
 /** What a command line can set; each is optional and beats the environment and the recipe. */
 export interface FlagSettings {
@@ -14,7 +21,7 @@ export interface FlagSettings {
   /** --deny-tool: never registered (wins over --allow-tool). */
   denyTools?: readonly string[] | undefined;
   /** --bash-search-gate. */
-  bashSearchGate?: 'enforce' | 'warn' | 'allow' | undefined;
+  bashSearchGate?: SearchGateMode | undefined;
   /** --task: an investigation preset that leaves bash out (debug, research, review). */
   task?: 'debug' | 'research' | 'review' | undefined;
   logLevel?: LogLevel | undefined;
@@ -29,53 +36,147 @@ export class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
 
-/** The environment variables core-agent reads, one per flag. */
+/** One CORE_AGENT_* variable: the flag it stands in for, what it accepts, and the rule that checks it. */
+export interface EnvVar<T> {
+  readonly name: string;
+  readonly flag: string;
+  readonly accepts: string;
+  /** The value, or an Error whose message says what is wrong (without the variable's name). */
+  readonly parse: (value: string) => T;
+}
+
+/** A value as shown in a message: never more than 64 characters of it. */
+export function shown(value: string): string {
+  return value.length > 64 ? `${value.slice(0, 64)}… (${value.length} characters)` : value;
+}
+
+function oneOf<T extends string>(kind: string, values: readonly T[]) {
+  return (v: string): T => {
+    if ((values as readonly string[]).includes(v)) return v as T;
+    throw new Error(unknownName(kind, shown(v), values));
+  };
+}
+
+const BOOLEAN_WORDS = { true: true, yes: true, '1': true, false: false, no: false, '0': false } as const;
+function bool(v: string): boolean {
+  if (Object.hasOwn(BOOLEAN_WORDS, v)) return BOOLEAN_WORDS[v as keyof typeof BOOLEAN_WORDS];
+  throw new Error(`expected true, false, 1, 0, yes or no, not "${shown(v)}"`);
+}
+
+/** A comma-separated list of built-in tool names, each checked as the flag checks it. */
+function toolList(v: string): string[] {
+  const names = splitList(v);
+  const unknown = names.find((n) => !isBuiltinToolName(n));
+  if (unknown !== undefined) throw new Error(unknownName('tool', shown(unknown), BUILTIN_TOOL_NAMES));
+  return names;
+}
+
+function filePath(v: string): string {
+  if (v.length > 4096) throw new Error(`"${shown(v)}" is longer than any path (4096 characters)`);
+  return v;
+}
+
+/** provider:model, the check resolveModel makes before it loads anything. */
+function modelSpec(v: string): string {
+  const colon = v.indexOf(':');
+  if (colon > 0 && colon < v.length - 1 && (PROVIDERS as readonly string[]).includes(v.slice(0, colon))) return v;
+  throw new Error(
+    `"${shown(v)}" is not provider:model; providers: ${PROVIDERS.join(', ')} (e.g. google:gemini-2.5-flash, replay:script.jsonl)`,
+  );
+}
+
+function executable(v: string): string {
+  filePath(v);
+  try {
+    accessSync(v, constants.X_OK);
+    if (!statSync(v).isFile()) throw new Error('not a file');
+  } catch {
+    throw new Error(`"${shown(v)}" is not an executable file (unset it to use the bundled rg)`);
+  }
+  return v;
+}
+
+const envVar = <T>(name: string, flag: string, accepts: string, parse: (value: string) => T): EnvVar<T> => ({ name, flag, accepts, parse });
+
+/**
+ * Every CORE_AGENT_* variable core-agent reads, each with the rule its flag has.
+ * An empty value is the same as unset. Anything else that does not pass is an
+ * error (exit 2) naming the variable, the value (cut) and what it accepts —
+ * never silently ignored, as a bad flag is not. docs/configuration.md lists them.
+ */
 export const ENV = {
-  recipe: 'CORE_AGENT_RECIPE',
-  workspace: 'CORE_AGENT_WORKSPACE',
-  mode: 'CORE_AGENT_MODE',
-  disableTools: 'CORE_AGENT_DISABLE_TOOLS',
-  enableTools: 'CORE_AGENT_ENABLE_TOOLS',
-  logLevel: 'CORE_AGENT_LOG_LEVEL',
-  bashSearchGate: 'CORE_AGENT_BASH_SEARCH_GATE',
-  noDigest: 'CORE_AGENT_NO_MCP_DIGEST',
-  trustWorkspace: 'CORE_AGENT_TRUST_WORKSPACE',
+  recipe: envVar('CORE_AGENT_RECIPE', '-c, --recipe', 'a recipe file', filePath),
+  workspace: envVar('CORE_AGENT_WORKSPACE', '-w, --workspace', 'a directory', filePath),
+  mode: envVar('CORE_AGENT_MODE', '--mode', PERMISSION_MODES.join(' | '), oneOf('permission mode', PERMISSION_MODES)),
+  disableTools: envVar('CORE_AGENT_DISABLE_TOOLS', '--disable-tools', 'built-in tool names, comma-separated', toolList),
+  enableTools: envVar('CORE_AGENT_ENABLE_TOOLS', '--enable-tools', 'built-in tool names, comma-separated', toolList),
+  logLevel: envVar('CORE_AGENT_LOG_LEVEL', '--log-level', LOG_LEVELS.join(' | '), oneOf('log level', LOG_LEVELS)),
+  bashSearchGate: envVar(
+    'CORE_AGENT_BASH_SEARCH_GATE',
+    '--bash-search-gate',
+    SEARCH_GATE_MODES.join(' | '),
+    oneOf('value', SEARCH_GATE_MODES),
+  ),
+  noDigest: envVar('CORE_AGENT_NO_MCP_DIGEST', '--no-mcp-digest', 'true | false | 1 | 0 | yes | no', bool),
+  trustWorkspace: envVar('CORE_AGENT_TRUST_WORKSPACE', '--trust-workspace', 'true | false | 1 | 0 | yes | no', bool),
+  model: envVar('CORE_AGENT_MODEL', '-m, --model', 'provider:model', modelSpec),
+  sessionDb: envVar('CORE_AGENT_SESSION_DB', '--session-db', 'a file path, or :memory:', filePath),
+  watchdog: envVar('CORE_AGENT_WATCHDOG', '--watchdog', WATCHDOG_MODES.join(' | '), oneOf('value', WATCHDOG_MODES)),
+  ask: envVar('CORE_AGENT_ASK', '--ask', ASK_MODES.join(' | '), oneOf('value', ASK_MODES)),
+  watchListen: envVar('CORE_AGENT_WATCH_LISTEN', '--listen', 'HOST:PORT', parseListen),
+  ripgrep: envVar('CORE_AGENT_RIPGREP', 'tools.grep.ripgrep_path', 'an executable rg', executable),
 } as const;
+
+export type EnvSettings = { [K in keyof typeof ENV]?: ReturnType<(typeof ENV)[K]['parse']> };
+
+/** Every CORE_AGENT_* variable of `env`, checked; the first bad one is a SettingsError. */
+export function readEnv(env: NodeJS.ProcessEnv): EnvSettings {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(ENV) as Array<[keyof typeof ENV, EnvVar<unknown>]>) {
+    const raw = env[v.name];
+    if (raw === undefined || raw === '') continue;
+    try {
+      out[key] = v.parse(raw);
+    } catch (err) {
+      throw new SettingsError(`${v.name}: ${(err as Error).message}`);
+    }
+  }
+  return out as EnvSettings;
+}
 
 /** Flags over environment: the recipe (and defaults) are folded in by the runtime. */
 export function mergeFlagsWithEnv(
   flags: FlagSettings,
   env: NodeJS.ProcessEnv,
 ): FlagSettings & { envDisable: string[]; envEnable: string[] } {
-  const mode = flags.mode ?? (env[ENV.mode] ? parseMode(env[ENV.mode]!, ENV.mode) : undefined);
-  const logLevel = flags.logLevel ?? (env[ENV.logLevel] ? parseLogLevel(env[ENV.logLevel]!, ENV.logLevel) : undefined);
+  const e = readEnv(env);
   return {
     ...flags,
-    recipe: flags.recipe ?? nonEmpty(env[ENV.recipe]),
-    workspace: flags.workspace ?? nonEmpty(env[ENV.workspace]),
-    mode,
-    logLevel,
-    noDigest: flags.noDigest ?? (env[ENV.noDigest] ? parseBool(env[ENV.noDigest]!, ENV.noDigest) : undefined),
-    trustWorkspace: flags.trustWorkspace ?? (env[ENV.trustWorkspace] ? parseBool(env[ENV.trustWorkspace]!, ENV.trustWorkspace) : undefined),
-    envDisable: splitList(env[ENV.disableTools]),
-    envEnable: splitList(env[ENV.enableTools]),
+    recipe: flags.recipe ?? e.recipe,
+    workspace: flags.workspace ?? e.workspace,
+    mode: flags.mode ?? e.mode,
+    logLevel: flags.logLevel ?? e.logLevel,
+    bashSearchGate: flags.bashSearchGate ?? e.bashSearchGate,
+    noDigest: flags.noDigest ?? e.noDigest,
+    trustWorkspace: flags.trustWorkspace ?? e.trustWorkspace,
+    envDisable: e.disableTools ?? [],
+    envEnable: e.enableTools ?? [],
   };
 }
 
-function parseBool(value: string, where: string): boolean {
-  if (['1', 'true', 'yes'].includes(value)) return true;
-  if (['0', 'false', 'no'].includes(value)) return false;
-  throw new SettingsError(`${where}: expected true or false, not "${value}"`);
+/** The log level: --log-level, then CORE_AGENT_LOG_LEVEL, then the command's default. */
+export function logLevelOf(flags: FlagSettings, env: NodeJS.ProcessEnv, fallback: LogLevel): LogLevel {
+  return flags.logLevel ?? readEnv(env).logLevel ?? fallback;
 }
 
 export function parseMode(value: string, where: string): PermissionMode {
   if ((PERMISSION_MODES as readonly string[]).includes(value)) return value as PermissionMode;
-  throw new SettingsError(`${where}: ${unknownName('permission mode', value, PERMISSION_MODES)}`);
+  throw new SettingsError(`${where}: ${unknownName('permission mode', shown(value), PERMISSION_MODES)}`);
 }
 
 export function parseLogLevel(value: string, where: string): LogLevel {
   if ((LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
-  throw new SettingsError(`${where}: ${unknownName('log level', value, LOG_LEVELS)}`);
+  throw new SettingsError(`${where}: ${unknownName('log level', shown(value), LOG_LEVELS)}`);
 }
 
 export function splitList(value: string | undefined): string[] {
@@ -85,22 +186,32 @@ export function splitList(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-function nonEmpty(v: string | undefined): string | undefined {
-  return v === undefined || v === '' ? undefined : v;
+/** One layer of tool toggles, each list with the flag or variable it came from. */
+export interface ToggleLayer {
+  disable: { from: string; names: readonly string[] };
+  enable: { from: string; names: readonly string[] };
 }
 
 /**
  * Fold tool toggles from lowest to highest layer (recipe, environment, flags):
  * a disable adds, an enable removes, and the higher layer wins a conflict.
- * Naming a tool in both lists of one layer is a mistake worth stopping for.
+ * Every name must be a built-in tool, and naming a tool in both lists of one
+ * layer is a mistake worth stopping for; both errors name the list's source.
+ * (A recipe's own lists are checked by its schema first, with their position.)
  */
-export function foldToolToggles(layers: ReadonlyArray<{ name: string; disable: readonly string[]; enable: readonly string[] }>): string[] {
+export function foldToolToggles(layers: readonly ToggleLayer[]): string[] {
   const disabled = new Set<string>();
-  for (const layer of layers) {
-    const both = layer.disable.filter((t) => layer.enable.includes(t));
-    if (both.length > 0) throw new SettingsError(`${layer.name}: ${both.join(', ')} is both disabled and enabled`);
-    for (const t of layer.disable) disabled.add(t);
-    for (const t of layer.enable) disabled.delete(t);
+  for (const { disable, enable } of layers) {
+    for (const list of [disable, enable]) {
+      const unknown = list.names.find((n) => !isBuiltinToolName(n));
+      if (unknown !== undefined) throw new SettingsError(`${list.from}: ${unknownName('tool', shown(unknown), BUILTIN_TOOL_NAMES)}`);
+    }
+    const both = disable.names.filter((t) => enable.names.includes(t));
+    if (both.length > 0) {
+      throw new SettingsError(`${disable.from} and ${enable.from}: ${both.join(', ')} is both disabled and enabled; keep it in one`);
+    }
+    for (const t of disable.names) disabled.add(t);
+    for (const t of enable.names) disabled.delete(t);
   }
   return [...disabled];
 }

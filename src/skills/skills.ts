@@ -1,7 +1,6 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import yamlChunk from 'virtual:yaml-chunk';
-import { loadEmbeddedModule } from '../embedded.ts';
+import { readSkillMeta } from './front-matter.ts';
 
 /** A runbook: a directory with SKILL.md (front matter: name, description) and reference files. */
 export interface Skill {
@@ -21,8 +20,10 @@ const MAX_FILES = 200;
 
 /**
  * Every skill under the given directories (each child directory holding a
- * SKILL.md). A directory that does not exist is skipped; a SKILL.md without a
- * name and description, or two skills with one name, is an error naming the file.
+ * SKILL.md). A directory that does not exist is skipped; a SKILL.md that cannot
+ * be used (front-matter.ts: bounded, FILE:LINE:COL) or two skills with one name
+ * is an error naming the file: a runbook that silently went missing would leave
+ * the model guessing.
  */
 export async function loadSkills(dirs: readonly string[]): Promise<Skill[]> {
   const skills = new Map<string, Skill>();
@@ -37,37 +38,14 @@ export async function loadSkills(dirs: readonly string[]): Promise<Skill[]> {
     for (const entry of entries.sort()) {
       const dir = await realpath(path.join(root, entry));
       const file = path.join(dir, 'SKILL.md');
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch {
-        continue; // a directory without SKILL.md is not a skill
-      }
-      const meta = await frontMatter(text, file);
+      const meta = await readSkillMeta(file);
+      if (!meta) continue; // a directory without SKILL.md is not a skill
       if (skills.has(meta.name))
-        throw new SkillError(`${file}: a skill named "${meta.name}" is already loaded from ${skills.get(meta.name)!.dir}`);
-      skills.set(meta.name, { ...meta, dir, files: await listFiles(dir) });
+        throw new SkillError(`${file}:${meta.nameAt}: a skill named "${meta.name}" is already loaded from ${skills.get(meta.name)!.dir}`);
+      skills.set(meta.name, { name: meta.name, description: meta.description, dir, files: await listFiles(dir) });
     }
   }
   return [...skills.values()];
-}
-
-async function frontMatter(text: string, file: string): Promise<{ name: string; description: string }> {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text);
-  if (!m) throw new SkillError(`${file}: SKILL.md must start with front matter (--- name: … description: … ---)`);
-  const { parse } = await loadEmbeddedModule<typeof import('../config/yaml-entry.ts')>(yamlChunk, 'yaml.cjs');
-  let data: unknown;
-  try {
-    data = parse(m[1]!);
-  } catch (err) {
-    throw new SkillError(`${file}: front matter is not YAML: ${(err as Error).message.split('\n')[0]}`);
-  }
-  const d = (data ?? {}) as Record<string, unknown>;
-  if (typeof d.name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,63}$/.test(d.name)) {
-    throw new SkillError(`${file}: front matter needs name: lower-case letters, digits and -, e.g. k8s-triage`);
-  }
-  if (typeof d.description !== 'string' || d.description.trim() === '') throw new SkillError(`${file}: front matter needs a description`);
-  return { name: d.name, description: d.description.trim().replace(/\s+/g, ' ') };
 }
 
 async function listFiles(dir: string): Promise<string[]> {

@@ -61,10 +61,4 @@ export async function startHealthServer(listen: { host: string; port: number }, 
   };
 }
 
-/** "HOST:PORT", ":PORT" or "PORT" (all interfaces); "[::1]:9464" for IPv6. */
-export function parseListen(text: string): { host: string; port: number } {
-  const m = /^(?:(?:\[([^\]]+)\]|([^:[\]]*)):)?(\d{1,5})$/.exec(text.trim());
-  const port = m ? Number(m[3]) : NaN;
-  if (!m || port > 65_535) throw new Error(`--listen "${text}": give HOST:PORT, e.g. 127.0.0.1:9464 or 0.0.0.0:8080`);
-  return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
-}
+export { parseListen } from './listen.ts';

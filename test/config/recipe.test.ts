@@ -15,7 +15,7 @@ async function problems(text: string): Promise<string[]> {
 const full = `
 tools:
   disable: [write_file, delete_file]
-  enable: [write_file]
+  enable: [bash]
   grep: { engine: re2 }
   json_query:
     timeout_seconds: 5
@@ -83,13 +83,19 @@ describe('recipes', () => {
     expect(await problems('tools: {}\ntools: {}\n')).toEqual(['r.yaml:2:1: duplicate key "tools" (first at 1:1)']);
   });
 
+  it('reports a tool both disabled and enabled at its enable entry', async () => {
+    expect(await problems('tools:\n  disable: [grep, glob]\n  enable: [stat, glob]\n')).toEqual([
+      'r.yaml:3:18: tools.enable.1: glob is both disabled and enabled (tools.disable.1); keep it in one list',
+    ]);
+  });
+
   it('reports every problem at once', async () => {
     expect(await problems('tool_outptu: {}\npermissions:\n  mode: nope\n')).toHaveLength(2);
   });
 
   it('rejects a recipe that is not a mapping, and a missing file', async () => {
     expect((await problems('- a\n- b\n'))[0]).toMatch(/a recipe is a mapping.*not a list/);
-    await expect(loadRecipe('/nonexistent/recipe.yaml')).rejects.toThrow(/cannot read the recipe \(no such file\)/);
+    await expect(loadRecipe('/nonexistent/recipe.yaml')).rejects.toThrow(/cannot read a recipe \(no such file\)/);
   });
 
   it('loads from disk with the file name in every message', async () => {

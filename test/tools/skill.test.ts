@@ -33,13 +33,13 @@ describe('skills', () => {
     expect(await rt.refused('skill', { name: 's', file: 'leak.md' })).toMatch(/has no file|outside the skill/);
   });
 
-  it('is not registered without skills; a broken SKILL.md stops the run with the file named', async () => {
+  it('is not registered without skills; a broken SKILL.md stops the run with FILE:LINE:COL', async () => {
     expect((await setup()).catalog.has('skill')).toBe(false);
     await expect(setup({ tree: { '.agents/skills/x/SKILL.md': '# no front matter\n' } })).rejects.toThrow(
       /SKILL\.md must start with front matter/,
     );
     await expect(setup({ tree: { '.agents/skills/x/SKILL.md': '---\nname: Bad Name\ndescription: d\n---\n' } })).rejects.toThrow(
-      /needs name/,
+      /x\/SKILL\.md:2:7: name: lower-case letters, digits and -/,
     );
   });
 
