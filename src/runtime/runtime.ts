@@ -138,10 +138,12 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   if (!('unavailable' in cluster)) session.kube = new Kube(cluster, recipe.kubernetes);
   // Skills: the workspace's .agents/skills, and the recipe's dirs (relative to the recipe).
   const recipeDir = s.recipe ? path.dirname(path.resolve(s.recipe)) : workspace;
+  const perms = recipe.permissions ?? {};
+  const scope = await PathScope.create(workspace, perms.path_scope ?? {});
   const skillDirs = [path.join(workspace, '.agents', 'skills'), ...(recipe.skills?.dirs ?? []).map((d) => path.resolve(recipeDir, d))];
   let skills;
   try {
-    skills = await loadSkills(skillDirs);
+    skills = await loadSkills(skillDirs, { denies: (p) => scope.denies(p) });
   } catch (err) {
     if (err instanceof SkillError) throw new SettingsError(err.message);
     throw err;
@@ -204,8 +206,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   reportGated();
   catalog.onChange(reportGated);
 
-  const perms = recipe.permissions ?? {};
-  const scope = await PathScope.create(workspace, perms.path_scope ?? {});
   const gate = new Gate({
     mode: s.mode ?? perms.mode ?? 'ask',
     allow: perms.allow ?? [],

@@ -1,4 +1,4 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { readSkillMeta } from './front-matter.ts';
 
@@ -8,8 +8,15 @@ export interface Skill {
   description: string;
   /** The skill's directory, symlinks resolved. */
   dir: string;
-  /** Files beside SKILL.md, relative to dir (references/crashloop.md …). */
+  /** Where its SKILL.md really is: inside `dir` (it may be a link to another file of the skill). */
+  skillMd: string;
+  /** Files beside SKILL.md, relative to dir (references/crashloop.md …): regular files only, none path_scope.deny covers. */
   files: string[];
+}
+
+export interface LoadSkillsOptions {
+  /** path_scope.deny: a skill file it covers is neither listed nor served (a skill whose SKILL.md it covers is left out). */
+  denies?: (real: string) => boolean;
 }
 
 export class SkillError extends Error {
@@ -25,7 +32,8 @@ const MAX_FILES = 200;
  * is an error naming the file: a runbook that silently went missing would leave
  * the model guessing.
  */
-export async function loadSkills(dirs: readonly string[]): Promise<Skill[]> {
+export async function loadSkills(dirs: readonly string[], opts: LoadSkillsOptions = {}): Promise<Skill[]> {
+  const denies = opts.denies ?? (() => false);
   const skills = new Map<string, Skill>();
   for (const root of dirs) {
     let entries: string[];
@@ -38,16 +46,43 @@ export async function loadSkills(dirs: readonly string[]): Promise<Skill[]> {
     for (const entry of entries.sort()) {
       const dir = await realpath(path.join(root, entry));
       const file = path.join(dir, 'SKILL.md');
-      const meta = await readSkillMeta(file);
-      if (!meta) continue; // a directory without SKILL.md is not a skill
+      const skillMd = await skillMdWithin(dir, file);
+      if (skillMd === null || denies(skillMd)) continue; // no SKILL.md: not a skill; a denied one: not offered
+      const meta = await readSkillMeta(skillMd);
+      if (!meta) continue;
       if (skills.has(meta.name))
         throw new SkillError(`${file}:${meta.nameAt}: a skill named "${meta.name}" is already loaded from ${skills.get(meta.name)!.dir}`);
-      skills.set(meta.name, { name: meta.name, description: meta.description, dir, files: await listFiles(dir) });
+      const files = (await listFiles(dir)).filter((rel) => !denies(path.join(dir, rel)));
+      skills.set(meta.name, { name: meta.name, description: meta.description, dir, skillMd, files });
     }
   }
   return [...skills.values()];
 }
 
+/**
+ * The real path of a skill's SKILL.md, null when there is none. A SKILL.md that
+ * is a symlink must lead to a file inside the skill's own directory: its front
+ * matter becomes the skill's description, so a link to /etc/passwd or another
+ * project's file would put that file in front of the model.
+ */
+async function skillMdWithin(dir: string, file: string): Promise<string | null> {
+  let st;
+  try {
+    st = await lstat(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  if (!st.isSymbolicLink()) return file;
+  const real = await realpath(file).catch(() => null);
+  if (real === null) throw new SkillError(`${file}: SKILL.md is a symlink that leads nowhere (dangling or a loop)`);
+  if (!real.startsWith(`${dir}/`)) {
+    throw new SkillError(`${file}: SKILL.md is a symlink to ${real}, outside the skill's directory; make it a regular file in ${dir}`);
+  }
+  return real;
+}
+
+/** Regular files under the skill's directory (symlinks are not followed, dot files skipped), at most MAX_FILES. */
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (rel: string) => {
@@ -62,13 +97,16 @@ async function listFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** A file of a skill, refusing anything that resolves outside the skill's directory. */
-export async function readSkillFile(skill: Skill, rel: string, maxBytes: number): Promise<string> {
-  if (!skill.files.includes(rel) && rel !== 'SKILL.md') {
-    throw new SkillError(`skill ${skill.name} has no file "${rel}"; its files: ${skill.files.join(', ') || '(none)'}`);
+/**
+ * Where a file of a skill is, for the skill tool to open (with O_NOFOLLOW and a
+ * check of the descriptor): only SKILL.md and the files listed at start-up,
+ * which are regular files inside the skill's directory that path_scope.deny
+ * does not cover.
+ */
+export function skillFilePath(skill: Skill, rel: string): string {
+  if (rel === 'SKILL.md') return skill.skillMd;
+  if (!skill.files.includes(rel)) {
+    throw new SkillError(`skill ${skill.name} has no file "${rel.slice(0, 200)}"; its files: ${skill.files.join(', ') || '(none)'}`);
   }
-  const real = await realpath(path.join(skill.dir, rel));
-  if (!real.startsWith(`${skill.dir}${path.sep}`)) throw new SkillError(`"${rel}" leads outside the skill's directory`);
-  if ((await stat(real)).size > maxBytes) throw new SkillError(`"${rel}" is larger than ${maxBytes} bytes`);
-  return readFile(real, 'utf8');
+  return path.join(skill.dir, rel);
 }

@@ -25,15 +25,26 @@ async function fixture() {
   await writeFile(path.join(outside, 'secret.txt'), 'secret\n');
   await mkdir(path.join(outside, 'sub'));
   await writeFile(path.join(outside, 'sub', 'secret.txt'), 'secret\n');
-  const rt = await setup({ flags: { mode: 'yolo' }, tree: { 'dir/inside.txt': 'inside\n', 'dir/nested': null } });
-  const ws = rt.dir;
-  await symlink(path.join(outside, 'secret.txt'), path.join(ws, 'link-file'));
-  await symlink(outside, path.join(ws, 'link-dir'));
-  await symlink(path.join(outside, 'sub'), path.join(ws, 'link-sub'));
-  await symlink(path.relative(ws, outside), path.join(ws, 'rel-link'));
-  await symlink('chain-b', path.join(ws, 'chain-a'));
-  await symlink(outside, path.join(ws, 'chain-b'));
-  await symlink(path.join(outside, 'new-file.txt'), path.join(ws, 'dangling'));
+  const ws = await tempDir();
+  const rt = await setup({
+    workspace: ws,
+    flags: { mode: 'yolo' },
+    tree: {
+      'dir/inside.txt': 'inside\n',
+      'dir/nested': null,
+      'link-file': { symlink: path.join(outside, 'secret.txt') },
+      'link-dir': { symlink: outside },
+      'link-sub': { symlink: path.join(outside, 'sub') },
+      'rel-link': { symlink: path.relative(ws, outside) },
+      'chain-a': { symlink: 'chain-b' },
+      'chain-b': { symlink: outside },
+      dangling: { symlink: path.join(outside, 'new-file.txt') },
+      '.agents/skills/s/SKILL.md': '---\nname: s\ndescription: A skill.\n---\nRead ref.md.\n',
+      '.agents/skills/s/ref.md': 'ref\n',
+      // A skill's reference that leads outside is never listed, so never served.
+      '.agents/skills/s/leak.md': { symlink: path.join(outside, 'secret.txt') },
+    },
+  });
   return { rt, ws, outside };
 }
 
@@ -55,6 +66,11 @@ describe('path_scope escapes (path-escapes.cases.ts): every file tool refuses, n
     const batch = await rt.ok('read_many_files', { paths: [p, 'dir/inside.txt'] });
     expect(JSON.stringify(batch)).not.toContain('secret\\n');
     expect(JSON.stringify(batch)).toContain('inside\\n');
+    // The skill tool serves only the files its skills listed at start-up: no path leads anywhere else.
+    const skillErr = await rt.refused('skill', { name: 's', file: p });
+    expect(skillErr).toMatch(/has no file/);
+    expect(skillErr).not.toContain('secret\n');
+    expect((await rt.ok('skill', { name: 's' })).files).toEqual(['ref.md']);
     for (const [tool, args] of fileTools(p)) {
       const r = await rt.dispatcher.call(tool, args);
       if (tool === 'delete_file' && c.link) {

@@ -1,4 +1,4 @@
-import { symlink } from 'node:fs/promises';
+import { rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,69 @@ describe('skills', () => {
     await symlink(path.join(rt0, 'secret.txt'), path.join(rt0, '.agents/skills/s/leak.md'));
     const rt = await setup({ workspace: rt0 });
     expect(await rt.refused('skill', { name: 's', file: 'leak.md' })).toMatch(/has no file|outside the skill/);
+  });
+
+  it('a SKILL.md symlinked out of its skill stops the run; one linked within the skill is used', async () => {
+    const ws = await tempDir();
+    await writeTree(ws, {
+      'outside.md': SKILL.replace('disk-full', 'leak'),
+      '.agents/skills/s/README.md': SKILL.replace('disk-full', 's'),
+    });
+    await symlink(path.join(ws, 'outside.md'), path.join(ws, '.agents/skills/s/SKILL.md'));
+    await expect(setup({ workspace: ws })).rejects.toThrow(/SKILL\.md is a symlink to .*outside\.md, outside the skill's directory/);
+    await rm(path.join(ws, '.agents/skills/s/SKILL.md'));
+    await symlink('README.md', path.join(ws, '.agents/skills/s/SKILL.md'));
+    const rt = await setup({ workspace: ws });
+    expect(rt.catalog.get('skill')!.description).toContain('- `s`: What to do when a disk fills up.');
+    expect((await rt.ok('skill', { name: 's' })).content).toBe(SKILL.replace('disk-full', 's'));
+  });
+
+  it('path_scope.deny hides a skill’s files from the listing and the tool, inside the workspace and out', async () => {
+    const extra = await tempDir('core-agent-skills-');
+    await writeTree(extra, {
+      'certs/SKILL.md': SKILL.replace('disk-full', 'certs'),
+      'certs/key.pem': 'PRIVATE',
+      'certs/how.md': 'rotate\n',
+    });
+    const rt = await setup({
+      tree: {
+        '.agents/skills/disk-full/SKILL.md': SKILL,
+        '.agents/skills/disk-full/references/logs.md': 'rotate them\n',
+        '.agents/skills/disk-full/references/server.pem': 'PRIVATE',
+        '.agents/skills/hidden/SKILL.md': SKILL.replace('disk-full', 'hidden'),
+      },
+      recipe: `skills:\n  dirs: [${JSON.stringify(extra)}]\npermissions:\n  path_scope:\n    deny: ["**/*.pem", ".agents/skills/hidden/**"]\n`,
+    });
+    const desc = rt.catalog.get('skill')!.description as string;
+    expect(desc).toContain('`disk-full`');
+    expect(desc).toContain('`certs`');
+    expect(desc).not.toContain('hidden'); // its SKILL.md is denied: the skill is not offered
+    expect((await rt.ok('skill', { name: 'disk-full' })).files).toEqual(['references/logs.md']);
+    expect((await rt.ok('skill', { name: 'certs' })).files).toEqual(['how.md']);
+    for (const [name, file] of [
+      ['disk-full', 'references/server.pem'],
+      ['certs', 'key.pem'],
+    ]) {
+      const err = await rt.refused('skill', { name, file });
+      expect(err).toMatch(/has no file/);
+      expect(err).not.toContain('PRIVATE');
+    }
+  });
+
+  it('a listed reference swapped for a symlink after start-up is refused, not followed', async () => {
+    const rt = await setup({
+      tree: {
+        'secret.txt': 'secret\n',
+        '.agents/skills/disk-full/SKILL.md': SKILL,
+        '.agents/skills/disk-full/references/logs.md': 'rotate\n',
+      },
+    });
+    const ref = path.join(rt.dir, '.agents/skills/disk-full/references/logs.md');
+    await rm(ref);
+    await symlink(path.join(rt.dir, 'secret.txt'), ref);
+    const err = await rt.refused('skill', { name: 'disk-full', file: 'references/logs.md' });
+    expect(err).toMatch(/became a symlink after the permission check/);
+    expect(err).not.toContain('secret\n');
   });
 
   it('is not registered without skills; a broken SKILL.md stops the run with FILE:LINE:COL', async () => {

@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
-import { readSkillFile, SkillError, type Skill } from '../../skills/skills.ts';
+import { skillFilePath, SkillError, type Skill } from '../../skills/skills.ts';
+import { openChecked } from '../files/safe-fs.ts';
 import { defineTool, ToolError } from '../tool.ts';
 
 const MAX_BYTES = 256 * 1024;
@@ -25,13 +26,30 @@ export function skillTool(skills: readonly Skill[]) {
     async run(args) {
       const skill = skills.find((s) => s.name === args.name);
       if (!skill) throw new ToolError(`no skill named "${args.name}"; installed: ${skills.map((s) => s.name).join(', ') || '(none)'}`);
+      const rel = args.file ?? 'SKILL.md';
+      let real: string;
       try {
-        const content = await readSkillFile(skill, args.file ?? 'SKILL.md', MAX_BYTES);
-        return { skill: skill.name, file: args.file ?? 'SKILL.md', content, ...(args.file ? {} : { files: skill.files }) };
+        real = skillFilePath(skill, rel);
       } catch (err) {
         if (err instanceof SkillError) throw new ToolError(err.message);
         throw err;
       }
+      // A listed file that has become a symlink (or moved) since start-up is refused here.
+      const fh = await openChecked(real).catch((err: unknown) => {
+        if (err instanceof ToolError) throw new ToolError(`skill ${skill.name}: "${rel}" ${err.message.replace(`${real} `, '')}`);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`skill ${skill.name}: "${rel}" no longer exists`);
+        throw err;
+      });
+      let content: string;
+      try {
+        const st = await fh.stat();
+        if (!st.isFile()) throw new ToolError(`skill ${skill.name}: "${rel}" is not a regular file`);
+        if (st.size > MAX_BYTES) throw new ToolError(`skill ${skill.name}: "${rel}" is larger than ${MAX_BYTES} bytes`);
+        content = (await fh.readFile()).toString('utf8');
+      } finally {
+        await fh.close();
+      }
+      return { skill: skill.name, file: rel, content, ...(args.file ? {} : { files: skill.files }) };
     },
   });
 }
