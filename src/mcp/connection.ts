@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { ENV_REFERENCE, type McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, withFields, type Logger } from '../log.ts';
 import { ToolError } from '../tools/tool.ts';
+import { capErrorText, describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -93,15 +94,33 @@ export class McpConnection {
         if (!dropped) {
           // Timed out: a server that no longer answers a ping is hung, and is restarted.
           if (/timed out|timeout/i.test(message)) void this.checkAlive(client);
-          throw err;
+          throw this.callError(tool, err);
         }
         if (this.state.kind === 'up' && this.state.client === client) this.onClosed(client);
         if (!opts.readOnly || attempt > 1 || signal.aborted) {
-          throw new McpUnavailableError(`server "${this.name}" went away during the call (${message}); it is being restarted`);
+          throw new McpUnavailableError(
+            `server "${this.name}" went away during the call (${capErrorText(message, 2_000)}); it is being restarted`,
+          );
         }
         this.log.info({ tool }, 'retrying a read-only call on the restarted server');
       }
     }
+  }
+
+  /**
+   * What the model reads when a call fails without the connection dropping, bounded
+   * at the source: a JSON-RPC error's message can be any size, and so can zod's dump
+   * of a result that does not follow the MCP schema.
+   */
+  private callError(tool: string, err: unknown): unknown {
+    if (isSchemaError(err)) {
+      return new ToolError(
+        `server "${this.name}" returned a result for "${tool}" that does not follow the MCP schema (${describeSchemaIssues(err.issues)})`,
+      );
+    }
+    // The server's own error (JSON-RPC), or the SDK's (a timeout, an output-schema mismatch).
+    if ((err as Error | null)?.name === 'McpError') return new ToolError(capErrorText((err as Error).message));
+    return err;
   }
 
   async close(): Promise<void> {
@@ -192,7 +211,7 @@ export class McpConnection {
       await this.refreshTools(client, signal);
     } catch (err) {
       await client.close().catch(() => {});
-      const why = (err as Error).message ?? String(err);
+      const why = capErrorText((err as Error).message ?? String(err), 2_000);
       throw new Error(this.lastWords() ? `${why} — stderr: ${this.lastWords()}` : why);
     }
     client.onclose = () => this.onClosed(client);
