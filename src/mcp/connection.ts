@@ -7,6 +7,7 @@ import { silentLogger, withFields, type Logger } from '../log.ts';
 import { ToolError } from '../tools/tool.ts';
 import { capErrorText, describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
+import type { TooLargeData } from './stdio-transport.ts';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -113,6 +114,16 @@ export class McpConnection {
    * of a result that does not follow the MCP schema.
    */
   private callError(tool: string, err: unknown): unknown {
+    const data = (err as { data?: Partial<TooLargeData> } | null)?.data;
+    if (typeof data?.core_agent_too_large === 'number') {
+      const size = `the 10 MiB the MCP stdio transport accepts (${(data.core_agent_too_large / 1024 / 1024).toFixed(1)} MiB)`;
+      const others = (data.in_flight ?? 1) - 1;
+      const what =
+        others > 0
+          ? `server "${this.name}" sent an answer larger than ${size} while "${tool}" and ${others} other call(s) were waiting; its id was unreadable, so each of them failed`
+          : `the result of "${tool}" on server "${this.name}" was larger than ${size}`;
+      return new ToolError(`${what}; ask for less (a filter, a namespace, a limit), if the tool takes one. The server is still running.`);
+    }
     if (isSchemaError(err)) {
       return new ToolError(
         `server "${this.name}" returned a result for "${tool}" that does not follow the MCP schema (${describeSchemaIssues(err.issues)})`,
@@ -277,15 +288,15 @@ export class McpConnection {
     const env: Record<string, string> = {};
     for (const k of BASE_ENV) if (this.opts.env[k] !== undefined) env[k] = this.opts.env[k]!;
     for (const [k, v] of Object.entries(cfg.env ?? {})) env[k] = this.expand(v, `env.${k}`);
-    const transport = new sdk.StdioClientTransport({
+    // Ours, not the SDK's: one message over 10 MiB fails its call instead of closing the connection.
+    const transport = new sdk.BoundedStdioTransport({
       command: cfg.command!,
       args: (cfg.args ?? []).map((a, i) => this.expand(a, `args[${i}]`)),
       env,
       cwd: cfg.cwd ?? this.opts.workspace,
-      stderr: 'pipe',
     });
     this.stderrTail = [];
-    this.collectStderr(transport.stderr as Readable | null);
+    this.collectStderr(transport.stderr);
     return transport;
   }
 
@@ -310,8 +321,7 @@ export class McpConnection {
     });
   }
 
-  private collectStderr(stream: Readable | null): void {
-    if (!stream) return;
+  private collectStderr(stream: Readable): void {
     let partial = '';
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {

@@ -13,6 +13,10 @@ export interface LimitCase {
 }
 
 const CAP = 8_000 + 'test_huge_error: '.length;
+const tooLarge = (mib: string) =>
+  new RegExp(
+    `^test_huge_result: the result of "huge_result" on server "test" was larger than the 10 MiB the MCP stdio transport accepts \\(${mib} MiB\\); ask for less .*The server is still running\\.$`,
+  );
 const badShape = (field: string) =>
   new RegExp(`^test_bad_shape: server "test" returned a result for "bad_shape" that does not follow the MCP schema \\(${field}`);
 
@@ -35,4 +39,11 @@ export const CASES: LimitCase[] = [
   { name: 'isError is not a boolean', tool: 'test_bad_shape', args: { shape: 'isError-not-boolean' }, error: badShape('isError: Invalid input: expected boolean, received string\\)$'), maxChars: 600 },
   { name: '5,000 bad blocks', tool: 'test_bad_shape', args: { shape: 'many-bad-blocks' }, error: /\(content\[0\]\.text: Invalid input: expected string, received number; content\[1\]\.text: .*; and 4997 more problem\(s\)\)$/, maxChars: 800 },
   { name: 'structuredContent is not an object', tool: 'test_bad_shape', args: { shape: 'structured-not-object' }, error: badShape('structuredContent: Invalid input: expected record, received string\\)$'), maxChars: 600 },
+  // Answers over the stdio transport's 10 MiB: that call fails, saying so; the server stays.
+  { name: '11 MiB result, id last (the TypeScript SDK)', tool: 'test_huge_result', args: { mib: 11 }, error: tooLarge('11\\.0'), maxChars: 400 },
+  { name: '11 MiB result, id first (Python, Go)', tool: 'test_huge_result', args: { mib: 11, order: 'id-first' }, error: tooLarge('11\\.0'), maxChars: 400 },
+  { name: '11 MiB result, id before jsonrpc', tool: 'test_huge_result', args: { mib: 11, order: 'id-middle' }, error: tooLarge('11\\.0'), maxChars: 400 },
+  { name: '11 MiB result, id unreadable, one call in flight', tool: 'test_huge_result', args: { mib: 11, order: 'id-hidden' }, error: tooLarge('11\\.0'), maxChars: 400 },
+  { name: '40 MiB result', tool: 'test_huge_result', args: { mib: 40 }, error: tooLarge('40\\.0'), maxChars: 400 },
+  { name: '9.5 MiB result: under the limit, it arrives', tool: 'test_huge_result', args: { mib: 9.5 }, error: null, maxChars: 3 * 1024 * 1024 },
 ];

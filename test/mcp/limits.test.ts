@@ -1,10 +1,12 @@
 // The test server as a real stdio process, sending what limits.cases.ts lists: the
 // model reads each failure bounded and worded, and the server survives it (same
-// PID, the next call works).
+// PID, the next call works). And answers over 10 MiB must not grow this process's memory.
 import { describe, expect, it } from 'vitest';
 import { setup } from '../helpers/workspace.ts';
 import { recipeWith, stdioServer } from './helpers.ts';
 import { CASES } from './limits.cases.ts';
+
+const MiB = 1024 * 1024;
 
 async function server() {
   return setup({ recipe: recipeWith(stdioServer({ read_only: true })) });
@@ -32,5 +34,40 @@ describe('MCP results and errors reach the model bounded (limits.cases.ts)', () 
     // Not a crash: the same process answers the next call.
     expect(await pid(rt)).toBe(before);
     expect(await rt.ok('test_echo', { text: 'still here' })).toEqual({ text: 'still here' });
+  });
+
+  it('an oversized answer whose id cannot be read, with two calls in flight: both fail, saying why; the server stays', async () => {
+    const rt = await server();
+    const before = await pid(rt);
+    const [big, slow] = await Promise.all([
+      rt.dispatcher.call('test_huge_result', { mib: 11, order: 'id-hidden' }),
+      rt.dispatcher.call('test_slow', { ms: 1500 }),
+    ]);
+    for (const r of [big, slow]) {
+      expect(r.ok).toBe(false);
+      expect(r.ok ? '' : r.error).toMatch(/larger than the 10 MiB the MCP stdio transport accepts \(11\.0 MiB\)/);
+      expect(r.ok ? '' : r.error).toMatch(
+        /while "(huge_result|slow)" and 1 other call\(s\) were waiting; its id was unreadable, so each of them failed/,
+      );
+    }
+    expect(await pid(rt)).toBe(before);
+    expect(await rt.ok('test_slow', { ms: 10 })).toEqual({ text: 'slept 10' });
+  });
+});
+
+describe('bounded memory', () => {
+  const rssGrowth = async (fn: () => Promise<unknown>) => {
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    await fn();
+    return (process.memoryUsage().rss - before) / MiB;
+  };
+
+  it('three 40 MiB answers in a row: none is buffered whole', async () => {
+    const rt = await server();
+    const growth = await rssGrowth(async () => {
+      for (let i = 0; i < 3; i++) expect((await rt.refused('test_huge_result', { mib: 40 })).length).toBeLessThan(400);
+    });
+    expect(growth).toBeLessThan(64);
   });
 });
