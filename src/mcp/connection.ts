@@ -7,6 +7,7 @@ import { silentLogger, withFields, type Logger } from '../log.ts';
 import { ToolError } from '../tools/tool.ts';
 import { capErrorText, describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
+import { StderrTail } from './stderr-tail.ts';
 import type { TooLargeData } from './stdio-transport.ts';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -54,8 +55,8 @@ export class McpConnection {
   private attempts = 0;
   private upSince: number | undefined;
   private readonly log: Logger;
-  /** The last lines a stdio server wrote to stderr, for error messages. */
-  private stderrTail: string[] = [];
+  /** The last lines a stdio server wrote to stderr, for error messages (bounded: see StderrTail). */
+  private stderrTail = new StderrTail();
 
   constructor(private readonly opts: ConnectionOptions) {
     this.log = withFields(opts.logger ?? silentLogger, { mcp_server: opts.name });
@@ -295,7 +296,7 @@ export class McpConnection {
       env,
       cwd: cfg.cwd ?? this.opts.workspace,
     });
-    this.stderrTail = [];
+    this.stderrTail = new StderrTail();
     this.collectStderr(transport.stderr);
     return transport;
   }
@@ -322,21 +323,14 @@ export class McpConnection {
   }
 
   private collectStderr(stream: Readable): void {
-    let partial = '';
+    const tail = this.stderrTail;
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line.trim() === '') continue;
-        this.stderrTail.push(line.slice(0, 500));
-        if (this.stderrTail.length > 5) this.stderrTail.shift();
-        this.log.debug({ stderr: line.slice(0, 2000) }, 'MCP server stderr');
-      }
+      for (const line of tail.push(chunk)) this.log.debug({ stderr: line }, 'MCP server stderr');
     });
   }
 
   private lastWords(): string {
-    return this.stderrTail.at(-1) ?? '';
+    return this.stderrTail.last();
   }
 }

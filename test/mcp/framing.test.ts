@@ -1,7 +1,8 @@
 // The stdio transport's pieces on their own: the id of an oversized answer read
-// from its two ends, and the line framer's bound.
+// from its two ends, the line framer's bound, and the stderr tail's.
 import { describe, expect, it } from 'vitest';
 import { LineFramer, messageId } from '../../src/mcp/stdio-transport.ts';
+import { MAX_PARTIAL_CHARS, StderrTail } from '../../src/mcp/stderr-tail.ts';
 
 describe('messageId: the id of a message from its first and last bytes', () => {
   const body = '"result":{"content":[{"type":"text","text":"xxxx"}]}';
@@ -63,5 +64,30 @@ describe('LineFramer', () => {
   it('a line of exactly the limit is a line', () => {
     expect(frame(10, [Buffer.from('0123456789\n')]).lines).toEqual(['0123456789']);
     expect(frame(10, [Buffer.from('0123456789X\n')]).big).toHaveLength(1);
+  });
+});
+
+describe('StderrTail', () => {
+  it('a partial line is held to its last 64 KiB, and says how much it dropped when it ends', () => {
+    const t = new StderrTail();
+    for (let i = 0; i < 200; i++) t.push('z'.repeat(10_000));
+    expect(t.heldChars).toBeLessThanOrEqual(MAX_PARTIAL_CHARS);
+    t.push('END\n');
+    expect(t.last()).toMatch(/^…\(\d+ chars dropped\) z+END$/);
+    expect(t.last().length).toBeLessThan(600);
+  });
+
+  it('keeps the last five lines, each cut to 500 chars', () => {
+    const t = new StderrTail();
+    for (let i = 0; i < 1000; i++) t.push(`line ${i} ${'w'.repeat(1000)}\n`);
+    expect(t.last()).toMatch(/^line 999 w+$/);
+    expect(t.last().length).toBe(500);
+    expect(t.heldChars).toBeLessThanOrEqual(5 * 500);
+  });
+
+  it('blank lines are not last words', () => {
+    const t = new StderrTail();
+    t.push('panic: boom\n\n   \n');
+    expect(t.last()).toBe('panic: boom');
   });
 });

@@ -1,6 +1,7 @@
 // The test server as a real stdio process, sending what limits.cases.ts lists: the
 // model reads each failure bounded and worded, and the server survives it (same
-// PID, the next call works). And answers over 10 MiB must not grow this process's memory.
+// PID, the next call works). Then the two things that must not grow this process's
+// memory: answers over 10 MiB and stderr without end.
 import { describe, expect, it } from 'vitest';
 import { setup } from '../helpers/workspace.ts';
 import { recipeWith, stdioServer } from './helpers.ts';
@@ -62,6 +63,22 @@ describe('bounded memory', () => {
     await fn();
     return (process.memoryUsage().rss - before) / MiB;
   };
+
+  it('100 MiB of stderr without a newline: the client keeps a bounded tail', async () => {
+    const rt = await server();
+    const before = await pid(rt);
+    const growth = await rssGrowth(async () => expect(await rt.ok('test_flood_stderr', { mib: 100 })).toEqual({ text: 'flooded 100 MiB' }));
+    expect(growth).toBeLessThan(64);
+    expect(await pid(rt)).toBe(before);
+  });
+
+  it('100 MiB of stderr in 100-byte lines: the same', async () => {
+    const rt = await server();
+    const growth = await rssGrowth(async () =>
+      expect(await rt.ok('test_flood_stderr', { mib: 100, line: 100 })).toEqual({ text: 'flooded 100 MiB' }),
+    );
+    expect(growth).toBeLessThan(64);
+  });
 
   it('three 40 MiB answers in a row: none is buffered whole', async () => {
     const rt = await server();
