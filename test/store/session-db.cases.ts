@@ -73,89 +73,26 @@ async function holdLock(db: string, real: Buffer): Promise<() => void> {
   return () => child.kill('SIGKILL');
 }
 
+// prettier-ignore
 export const CASES: DamageCase[] = [
-  {
-    name: 'cut inside the header (50 bytes)',
-    make: cut(() => 50),
-    expect: 'damaged',
-    cause: /50 bytes, shorter than an SQLite header.*cut off/,
-  },
-  {
-    name: 'cut after the header (100 bytes)',
-    make: cut(() => 100),
-    expect: 'damaged',
-    cause: /100 bytes but its header says \d+: it was cut off/,
-  },
-  {
-    name: 'cut after the first page',
-    make: cut(() => page),
-    expect: 'damaged',
-    cause: /4096 bytes but its header says \d+: it was cut off/,
-  },
+  { name: 'cut inside the header (50 bytes)', make: cut(() => 50), expect: 'damaged', cause: /50 bytes, shorter than an SQLite header.*cut off/ },
+  { name: 'cut after the header (100 bytes)', make: cut(() => 100), expect: 'damaged', cause: /100 bytes but its header says \d+: it was cut off/ },
+  { name: 'cut after the first page', make: cut(() => page), expect: 'damaged', cause: /4096 bytes but its header says \d+: it was cut off/ },
   { name: 'cut in half', make: cut((n) => Math.floor(n / 2)), expect: 'damaged', cause: /but its header says \d+: it was cut off/ },
   { name: 'the last page missing', make: cut((n) => n - page), expect: 'damaged', cause: /but its header says \d+: it was cut off/ },
   { name: 'the last byte missing', make: cut((n) => n - 1), expect: 'damaged', cause: /but its header says \d+: it was cut off/ },
-  {
-    name: 'garbage bytes',
-    make: (db) => writeFile(db, Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 131 + 7) & 0xff))),
-    expect: 'damaged',
-    cause: /does not start with the SQLite header/,
-  },
-  {
-    name: 'a text file',
-    make: (db) => writeFile(db, 'these are my notes, not a database\n'.repeat(10)),
-    expect: 'damaged',
-    cause: /does not start with the SQLite header/,
-  },
+  { name: 'garbage bytes', make: (db) => writeFile(db, Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 131 + 7) & 0xff))), expect: 'damaged', cause: /does not start with the SQLite header/ },
+  { name: 'a text file', make: (db) => writeFile(db, 'these are my notes, not a database\n'.repeat(10)), expect: 'damaged', cause: /does not start with the SQLite header/ },
   { name: 'a zero-filled file', make: (db) => writeFile(db, Buffer.alloc(16_384)), expect: 'damaged', cause: /first bytes are all zeros/ },
   { name: 'the sessions table page smashed', make: (db, real) => smashTable(db, real, 'sessions'), expect: 'damaged', cause: /malformed/ },
   { name: 'an events page in the middle smashed', make: smashEventsMiddle, expect: 'damaged', cause: /malformed/, unaffected: ['run'] },
   { name: 'a directory at the path', make: (db) => mkdir(db), expect: 'not-a-file', cause: /it is a directory/ },
-  {
-    name: "another application's database",
-    make: async (db) =>
-      sqliteFile(db, "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT); INSERT INTO moz_places (url) VALUES ('x');"),
-    expect: 'foreign',
-    cause: /tables core-agent never creates \(moz_places\)/,
-  },
-  {
-    name: 'a sessions table of another shape',
-    make: async (db) => sqliteFile(db, 'CREATE TABLE sessions (token TEXT, user TEXT);'),
-    expect: 'foreign',
-    cause: /table sessions has no column id, created_at, model, workspace, title/,
-  },
-  {
-    name: "another application's id, no tables",
-    make: async (db) => sqliteFile(db, 'PRAGMA application_id = 1234567;'),
-    expect: 'foreign',
-    cause: /application_id is 0x12d687, not core-agent's/,
-  },
-  {
-    name: 'locked by another process',
-    make: holdLock,
-    expect: 'locked',
-    cause: /another process holds a lock on it and did not let go within 5 s/,
-  },
+  { name: "another application's database", make: async (db) => sqliteFile(db, "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT); INSERT INTO moz_places (url) VALUES ('x');"), expect: 'foreign', cause: /tables core-agent never creates \(moz_places\)/ },
+  { name: 'a sessions table of another shape', make: async (db) => sqliteFile(db, 'CREATE TABLE sessions (token TEXT, user TEXT);'), expect: 'foreign', cause: /table sessions has no column id, created_at, model, workspace, title/ },
+  { name: "another application's id, no tables", make: async (db) => sqliteFile(db, 'PRAGMA application_id = 1234567;'), expect: 'foreign', cause: /application_id is 0x12d687, not core-agent's/ },
+  { name: 'locked by another process', make: holdLock, expect: 'locked', cause: /another process holds a lock on it and did not let go within 5 s/ },
   // Not errors: SQLite's own rules make these usable, and the commands must work.
   { name: 'an empty file (SQLite: a new database)', make: (db) => writeFile(db, ''), expect: 'ok', cause: /^/ },
-  {
-    name: 'a garbage WAL beside a healthy file',
-    make: async (db, real) => {
-      await writeFile(db, real);
-      await writeFile(`${db}-wal`, Buffer.alloc(9000, 0x5a));
-    },
-    expect: 'ok',
-    cause: /^/,
-    keepsSession: true,
-  },
-  {
-    name: 'a garbage shared-memory file',
-    make: async (db, real) => {
-      await writeFile(db, real);
-      await writeFile(`${db}-shm`, Buffer.alloc(32_768, 0xa5));
-    },
-    expect: 'ok',
-    cause: /^/,
-    keepsSession: true,
-  },
+  { name: 'a garbage WAL beside a healthy file', make: async (db, real) => { await writeFile(db, real); await writeFile(`${db}-wal`, Buffer.alloc(9000, 0x5a)); }, expect: 'ok', cause: /^/, keepsSession: true },
+  { name: 'a garbage shared-memory file', make: async (db, real) => { await writeFile(db, real); await writeFile(`${db}-shm`, Buffer.alloc(32_768, 0xa5)); }, expect: 'ok', cause: /^/, keepsSession: true },
 ];
