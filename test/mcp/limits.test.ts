@@ -57,8 +57,13 @@ describe('MCP results and errors reach the model bounded (limits.cases.ts)', () 
 });
 
 describe('bounded memory', () => {
+  /**
+   * RSS growth over `fn`, after one run of it: the first run's garbage (64 KiB pipe
+   * chunks) lifts RSS to where the allocator and V8's young generation settle, ~40 MiB
+   * here; holding what flows through would add its whole size on every run.
+   */
   const rssGrowth = async (fn: () => Promise<unknown>) => {
-    globalThis.gc?.();
+    await fn();
     const before = process.memoryUsage().rss;
     await fn();
     return (process.memoryUsage().rss - before) / MiB;
@@ -80,10 +85,10 @@ describe('bounded memory', () => {
     expect(growth).toBeLessThan(64);
   });
 
-  it('three 40 MiB answers in a row: none is buffered whole', async () => {
+  it('two 40 MiB answers in a row: none is buffered whole', async () => {
     const rt = await server();
     const growth = await rssGrowth(async () => {
-      for (let i = 0; i < 3; i++) expect((await rt.refused('test_huge_result', { mib: 40 })).length).toBeLessThan(400);
+      for (let i = 0; i < 2; i++) expect((await rt.refused('test_huge_result', { mib: 40 })).length).toBeLessThan(400);
     });
     expect(growth).toBeLessThan(64);
   });
