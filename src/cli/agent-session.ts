@@ -15,15 +15,18 @@ import { ASK_MODES, askerFor, type AskMode } from '../runtime/askers.ts';
 import { createRuntime, type Runtime } from '../runtime/runtime.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 import { logLevelOf, readEnv, splitList } from '../runtime/settings.ts';
-import { defaultSessionDb, EventLog } from '../store/event-log.ts';
+import type { EventLog } from '../store/event-log.ts';
+import { SessionDbError } from '../store/session-db.ts';
 import { SessionState, type Asker } from '../tools/session.ts';
 import { flagSettings } from './common-options.ts';
+import { FRESH_SESSION_DB_HELP, openSessionLog, sessionDbPath } from './session-db-option.ts';
 import { UsageError, type Io } from './usage.ts';
 
 /** Options every command that runs the agent takes (run, repl). */
 export const agentOptions = {
   model: { type: 'string', short: 'm' },
   'session-db': { type: 'string' },
+  'fresh-session-db': { type: 'boolean' },
   resume: { type: 'string' },
   'max-steps': { type: 'string' },
   'allow-tool': { type: 'string', multiple: true },
@@ -38,6 +41,7 @@ export const AGENT_OPTIONS_HELP = `  -m, --model PROVIDER:MODEL  replay:FILE, go
                               openai-compatible:…, anthropic:…       [env CORE_AGENT_MODEL]
       --session-db PATH       SQLite event log (default ~/.local/state/core-agent/
                               sessions.db; ":memory:" keeps nothing)  [env CORE_AGENT_SESSION_DB]
+${FRESH_SESSION_DB_HELP}
       --resume ID             continue a session
       --max-steps N           model calls with tools per turn (default ${DEFAULT_MAX_STEPS})
       --allow-tool a,b        register only these tools (repeatable)
@@ -125,7 +129,14 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
   session.scheduler = schedule;
   session.asker = askMode === 'off' ? undefined : (o.asker ?? askerFor(askMode, io.isTty));
 
-  const log = o.log ?? EventLog.open(str('session-db') ?? env.sessionDb ?? defaultSessionDb(io.env));
+  const log =
+    o.log ??
+    openSessionLog({
+      location: sessionDbPath(str('session-db'), io.env),
+      fresh: values['fresh-session-db'] === true,
+      resume: resumeId,
+      io,
+    });
   try {
     // The event log keeps the raw payloads behind digests, under this session's id.
     const rawStore = {
@@ -201,6 +212,8 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
   } catch (err) {
     await session.close();
     if (!o.log) log.close();
+    // A damaged page found while reading the session back: the advice must know it was a --resume.
+    if (err instanceof SessionDbError) err.resume ??= resumeId;
     throw err;
   }
 }

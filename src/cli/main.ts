@@ -1,9 +1,11 @@
 import { RecipeError } from '../config/load-recipe.ts';
 import { readEnv, SettingsError } from '../runtime/settings.ts';
+import { SessionDbError } from '../store/session-db.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { recipeCommand } from './recipe-command.ts';
 import { replCommand } from './repl.ts';
 import { runCommand } from './run-command.ts';
+import { sessionDbAdvice } from './session-db-option.ts';
 import { sessionsCommand } from './sessions-command.ts';
 import { toolsCommand } from './tools-command.ts';
 import { watchCommand } from './watch-command.ts';
@@ -85,6 +87,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     if (err instanceof SettingsError) {
       io.err(`core-agent: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    // Exit 2, like a bad --session-db: running the same command again fails the same
+    // way until the user acts (moves the file, frees space, picks another path).
+    if (err instanceof SessionDbError) {
+      io.err(`core-agent: ${err.message}.\n${sessionDbAdvice(err, command ?? '')}\n`);
       return EXIT.usage;
     }
     throw err;

@@ -4,6 +4,7 @@ import type { Asker } from '../tools/session.ts';
 import { AGENT_OPTIONS_HELP, agentOptions, openAgentSession } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { TextRenderer } from './render.ts';
+import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, type Io } from './usage.ts';
 
 export const REPL_HELP = `Usage: core-agent repl [options]     (also: core-agent with no command, on a terminal)
@@ -113,6 +114,11 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     onEvent: text.onEvent,
   });
   const { agent, session, sessionId } = s;
+  // As in run: a full disk stops the record, not the session.
+  s.log.onWriteFailure = (f) => {
+    text.stopSpinner();
+    io.err(`core-agent: ${logStoppedMessage(f, 'now')}\n`);
+  };
   try {
     io.out(`core-agent — session ${sessionId}, model ${s.modelSpec}, mode ${s.runtime.gate.mode}. ${COMMANDS}\n`);
     if (s.resumed?.openTurn) text.finish(await agent.continueTurn());
@@ -153,7 +159,9 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         io.err(`core-agent: model call failed: ${(err as Error).message}\n`);
       }
     }
-    return EXIT.ok;
+    const stopped = s.log.failure(sessionId);
+    if (stopped) io.err(`core-agent: ${logStoppedMessage(stopped, 'end')}.\n`);
+    return stopped ? EXIT.failure : EXIT.ok;
   } finally {
     text.stopSpinner();
     await s.session.close();

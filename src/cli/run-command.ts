@@ -4,6 +4,7 @@ import { TtyPrompter } from '../permissions/tty-prompter.ts';
 import { AGENT_OPTIONS_HELP, agentOptions, oneOf, openAgentSession, positiveInt } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { JsonRenderer, TextRenderer } from './render.ts';
+import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
 export const RUN_HELP = `Usage: core-agent run [PROMPT | -] [options]
@@ -65,6 +66,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     onEvent: (e) => (json ? json.onEvent(e) : text!.onEvent(e)),
   });
   const { agent, log, sessionId } = s;
+  // A full disk mid-turn must not cost the answer (the model calls are paid for, the
+  // tools have run): the turn goes on unrecorded, and the run says so, twice.
+  log.onWriteFailure = (f) => {
+    text?.stopSpinner();
+    if (json) json.line({ type: 'log_error', message: logStoppedMessage(f, 'now') });
+    else io.err(`core-agent: ${logStoppedMessage(f, 'now')}\n`);
+  };
   try {
     if (!prompt && !s.resumed?.openTurn)
       throw new UsageError(`session ${sessionId} has no interrupted turn; give a PROMPT to continue it`, 'run');
@@ -97,7 +105,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       return EXIT.failure;
     }
     // A turn the watchdog cut, or a halted agent, did not finish: that is a runtime failure.
-    const status = result.status === 'cut' || result.status === 'halted' ? EXIT.failure : EXIT.ok;
+    // So is a session log that stopped short: the answer is there, its record is not.
+    const stopped = log.failure(sessionId);
+    const status = result.status === 'cut' || result.status === 'halted' || stopped ? EXIT.failure : EXIT.ok;
     if (json) {
       json.line({
         type: 'turn_end',
@@ -107,10 +117,12 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         usage: result.usage,
         session_usage: agent.usage,
       });
+      if (stopped) json.line({ type: 'log_error', message: logStoppedMessage(stopped, 'end') });
       json.line({ type: 'exit', status, session: sessionId });
     } else {
-      if (status !== EXIT.ok) io.err(`core-agent: ${result.text}\n`);
+      if (result.status === 'cut' || result.status === 'halted') io.err(`core-agent: ${result.text}\n`);
       text!.finish(result);
+      if (stopped) io.err(`core-agent: ${logStoppedMessage(stopped, 'end')}; the answer above is complete.\n`);
       io.err(`session ${sessionId}\n`);
     }
     return status;

@@ -1,6 +1,6 @@
-import { defaultSessionDb, EventLog, type SessionEvent } from '../store/event-log.ts';
-import { readEnv } from '../runtime/settings.ts';
+import { EventLog, type SessionEvent } from '../store/event-log.ts';
 import { parse } from './common-options.ts';
+import { sessionDbPath } from './session-db-option.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
 export const SESSIONS_HELP = `Usage: core-agent sessions <command> [--session-db PATH]
@@ -27,7 +27,7 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${SESSIONS_HELP}\n`);
     return EXIT.ok;
   }
-  const log = EventLog.open(values['session-db'] ?? readEnv(io.env).sessionDb ?? defaultSessionDb(io.env));
+  const log = EventLog.open(sessionDbPath(values['session-db'], io.env));
   try {
     if (sub === 'list') {
       const sessions = log.sessions();

@@ -6,9 +6,9 @@ import { ModelConfigError } from '../model/model.ts';
 import { resolveModel } from '../model/providers.ts';
 import { liveTargets } from '../net/alert-targets.ts';
 import { logLevelOf, readEnv } from '../runtime/settings.ts';
-import { defaultSessionDb, EventLog } from '../store/event-log.ts';
 import { AGENT_OPTIONS_HELP, agentOptions, positiveInt } from './agent-session.ts';
 import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
+import { openSessionLog, sessionDbPath } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
 export const WATCH_HELP = `Usage: core-agent watch -c RECIPE [options]
@@ -85,14 +85,20 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     if (!alertTarget) logger.warn({ target: cfg.alert_target, reason: why }, 'outcomes will not be sent: the alert target is not live');
   }
 
-  const dbPath = values['session-db'] ?? env.sessionDb ?? defaultSessionDb(io.env);
+  const dbPath = sessionDbPath(values['session-db'], io.env);
   const { IncidentStore } = await import('../watch/incident-store.ts');
   const { WatchMetrics } = await import('../watch/metrics.ts');
   const { Watcher } = await import('../watch/watcher.ts');
-  const log = EventLog.open(dbPath);
+  const log = openSessionLog({ location: dbPath, fresh: values['fresh-session-db'] === true, io });
   // An Event older than max_event_age is ignored before the seen-check: remembering them that long (and an hour) is enough.
   const maxAgeMs = (cfg.max_event_age_seconds ?? WATCH_DEFAULTS.max_event_age_seconds) * 1000;
-  const store = IncidentStore.open(dbPath, { seenTtlMs: maxAgeMs + 3600_000 });
+  let store;
+  try {
+    store = IncidentStore.open(dbPath, { seenTtlMs: maxAgeMs + 3600_000 });
+  } catch (err) {
+    log.close();
+    throw err;
+  }
   const metrics = new WatchMetrics();
   const watcher = new Watcher({
     cfg,

@@ -5,7 +5,10 @@ import type { Readable } from 'node:stream';
 import { ENV_REFERENCE, type McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, withFields, type Logger } from '../log.ts';
 import { ToolError } from '../tools/tool.ts';
+import { capErrorText, describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
+import { StderrTail } from './stderr-tail.ts';
+import type { TooLargeData } from './stdio-transport.ts';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -52,8 +55,8 @@ export class McpConnection {
   private attempts = 0;
   private upSince: number | undefined;
   private readonly log: Logger;
-  /** The last lines a stdio server wrote to stderr, for error messages. */
-  private stderrTail: string[] = [];
+  /** The last lines a stdio server wrote to stderr, for error messages (bounded: see StderrTail). */
+  private stderrTail = new StderrTail();
 
   constructor(private readonly opts: ConnectionOptions) {
     this.log = withFields(opts.logger ?? silentLogger, { mcp_server: opts.name });
@@ -93,15 +96,43 @@ export class McpConnection {
         if (!dropped) {
           // Timed out: a server that no longer answers a ping is hung, and is restarted.
           if (/timed out|timeout/i.test(message)) void this.checkAlive(client);
-          throw err;
+          throw this.callError(tool, err);
         }
         if (this.state.kind === 'up' && this.state.client === client) this.onClosed(client);
         if (!opts.readOnly || attempt > 1 || signal.aborted) {
-          throw new McpUnavailableError(`server "${this.name}" went away during the call (${message}); it is being restarted`);
+          throw new McpUnavailableError(
+            `server "${this.name}" went away during the call (${capErrorText(message, 2_000)}); it is being restarted`,
+          );
         }
         this.log.info({ tool }, 'retrying a read-only call on the restarted server');
       }
     }
+  }
+
+  /**
+   * What the model reads when a call fails without the connection dropping, bounded
+   * at the source: a JSON-RPC error's message can be any size, and so can zod's dump
+   * of a result that does not follow the MCP schema.
+   */
+  private callError(tool: string, err: unknown): unknown {
+    const data = (err as { data?: Partial<TooLargeData> } | null)?.data;
+    if (typeof data?.core_agent_too_large === 'number') {
+      const size = `the 10 MiB the MCP stdio transport accepts (${(data.core_agent_too_large / 1024 / 1024).toFixed(1)} MiB)`;
+      const others = (data.in_flight ?? 1) - 1;
+      const what =
+        others > 0
+          ? `server "${this.name}" sent an answer larger than ${size} while "${tool}" and ${others} other call(s) were waiting; its id was unreadable, so each of them failed`
+          : `the result of "${tool}" on server "${this.name}" was larger than ${size}`;
+      return new ToolError(`${what}; ask for less (a filter, a namespace, a limit), if the tool takes one. The server is still running.`);
+    }
+    if (isSchemaError(err)) {
+      return new ToolError(
+        `server "${this.name}" returned a result for "${tool}" that does not follow the MCP schema (${describeSchemaIssues(err.issues)})`,
+      );
+    }
+    // The server's own error (JSON-RPC), or the SDK's (a timeout, an output-schema mismatch).
+    if ((err as Error | null)?.name === 'McpError') return new ToolError(capErrorText((err as Error).message));
+    return err;
   }
 
   async close(): Promise<void> {
@@ -192,7 +223,7 @@ export class McpConnection {
       await this.refreshTools(client, signal);
     } catch (err) {
       await client.close().catch(() => {});
-      const why = (err as Error).message ?? String(err);
+      const why = capErrorText((err as Error).message ?? String(err), 2_000);
       throw new Error(this.lastWords() ? `${why} — stderr: ${this.lastWords()}` : why);
     }
     client.onclose = () => this.onClosed(client);
@@ -258,15 +289,15 @@ export class McpConnection {
     const env: Record<string, string> = {};
     for (const k of BASE_ENV) if (this.opts.env[k] !== undefined) env[k] = this.opts.env[k]!;
     for (const [k, v] of Object.entries(cfg.env ?? {})) env[k] = this.expand(v, `env.${k}`);
-    const transport = new sdk.StdioClientTransport({
+    // Ours, not the SDK's: one message over 10 MiB fails its call instead of closing the connection.
+    const transport = new sdk.BoundedStdioTransport({
       command: cfg.command!,
       args: (cfg.args ?? []).map((a, i) => this.expand(a, `args[${i}]`)),
       env,
       cwd: cfg.cwd ?? this.opts.workspace,
-      stderr: 'pipe',
     });
-    this.stderrTail = [];
-    this.collectStderr(transport.stderr as Readable | null);
+    this.stderrTail = new StderrTail();
+    this.collectStderr(transport.stderr);
     return transport;
   }
 
@@ -291,23 +322,15 @@ export class McpConnection {
     });
   }
 
-  private collectStderr(stream: Readable | null): void {
-    if (!stream) return;
-    let partial = '';
+  private collectStderr(stream: Readable): void {
+    const tail = this.stderrTail;
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line.trim() === '') continue;
-        this.stderrTail.push(line.slice(0, 500));
-        if (this.stderrTail.length > 5) this.stderrTail.shift();
-        this.log.debug({ stderr: line.slice(0, 2000) }, 'MCP server stderr');
-      }
+      for (const line of tail.push(chunk)) this.log.debug({ stderr: line }, 'MCP server stderr');
     });
   }
 
   private lastWords(): string {
-    return this.stderrTail.at(-1) ?? '';
+    return this.stderrTail.last();
   }
 }

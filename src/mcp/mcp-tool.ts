@@ -3,6 +3,7 @@ import * as z from 'zod/v4';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
 import { ToolError, type AnyTool, type JsonObject, type JsonValue } from '../tools/tool.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, type McpConnection } from './connection.ts';
+import { capErrorText } from './error-text.ts';
 import { canonicalName } from './names.ts';
 
 /** The server validates arguments against its own schema; here they only have to be an object. */
@@ -79,14 +80,13 @@ function simplify(block: ContentBlock): JsonObject {
   }
 }
 
+/** An isError result as the error text the model reads: every shape of it cut to the README's 8,000 characters. */
 function errorText(shown: JsonObject): string {
-  if (typeof shown.text === 'string') return shown.text;
+  // Errors skip the output caps, so a server that fails verbosely is cut here — the
+  // one-text case too, which used to return early and reach the model whole.
+  if (typeof shown.text === 'string') return capErrorText(shown.text);
   const texts = ((shown.content as JsonValue[] | undefined) ?? [])
     .map((b) => (b && typeof b === 'object' && !Array.isArray(b) && typeof b.text === 'string' ? b.text : ''))
     .filter((t) => t.length > 0);
-  const text = texts.length > 0 ? texts.join('\n') : JSON.stringify(shown);
-  // Errors skip the output caps, so a server that fails verbosely is cut here.
-  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length} chars in all)` : text;
+  return capErrorText(texts.length > 0 ? texts.join('\n') : JSON.stringify(shown));
 }
-
-const MAX_ERROR_CHARS = 8_000;

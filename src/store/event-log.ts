@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { stateDir } from '../runtime/state-dir.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { createRequire } from 'node:module';
+import { EVENT_LOG_SCHEMA } from './schema.ts';
+import { openSessionDb, sessionDbError, SessionDbError } from './session-db.ts';
 
 /** What happened in a session, in order. `data` is JSON. */
 export type EventKind =
@@ -42,42 +43,37 @@ export function defaultSessionDb(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(stateDir(env), 'sessions.db');
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS sessions (
-  id TEXT PRIMARY KEY,
-  created_at TEXT NOT NULL,
-  model TEXT NOT NULL,
-  workspace TEXT NOT NULL,
-  title TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-  session_id TEXT NOT NULL REFERENCES sessions(id),
-  seq INTEGER NOT NULL,
-  turn INTEGER NOT NULL,
-  at TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  data TEXT NOT NULL,
-  PRIMARY KEY (session_id, seq)
-);
-CREATE TABLE IF NOT EXISTS raw_payloads (
-  session_id TEXT NOT NULL,
-  call_id TEXT NOT NULL,
-  tool TEXT NOT NULL,
-  at TEXT NOT NULL,
-  data TEXT NOT NULL,
-  PRIMARY KEY (session_id, call_id)
-);
-`;
+/** A session whose log stopped at a write failure (see EventLog.onWriteFailure). */
+export interface LogFailure {
+  readonly error: SessionDbError;
+  readonly sessionId: string;
+  /** The last event that is in the log (null: none written by this process). */
+  readonly lastSeq: number | null;
+  /** Events that happened after it and are not in the log. */
+  dropped: number;
+}
 
 /**
  * The session event log: one SQLite file (WAL), every event committed as it
  * happens, so a process killed mid-turn loses nothing that was already done and
  * `--resume` continues from the last committed event. node:sqlite is part of
  * Node itself — nothing native to ship in the bundle.
+ *
+ * Every SQLite error comes out as a SessionDbError naming the file and the
+ * cause. A failed write (a full disk, most likely) throws — unless
+ * `onWriteFailure` is set: then that session's log stops at its last good event
+ * for the rest of the process (even if space frees later), the listener hears
+ * of it once, and the session goes on unrecorded. The log keeps a gap-free
+ * prefix, which `--resume` can continue; a log with a hole in it could not be
+ * replayed truthfully.
  */
 export class EventLog {
+  /** Set by a command that would rather finish the turn unrecorded than lose it (run, repl). */
+  onWriteFailure: ((failure: LogFailure) => void) | undefined;
   private readonly insert: StatementSync;
   private readonly nextSeq: StatementSync;
+  private readonly stopped = new Map<string, LogFailure>();
+  private readonly lastSeq = new Map<string, number>();
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -87,21 +83,29 @@ export class EventLog {
     this.nextSeq = db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM events WHERE session_id = ?');
   }
 
+  /** Throws SessionDbError when the file cannot be used (session-db.ts says which causes it tells apart). */
   static open(location: string): EventLog {
-    // Loaded here, not at start-up: only runs that keep sessions need SQLite.
-    const { DatabaseSync: Database } = createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite');
-    if (location !== ':memory:') mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
-    const db = new Database(location);
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
-    db.exec(SCHEMA);
-    return new EventLog(db, location);
+    const db = openSessionDb(location, EVENT_LOG_SCHEMA);
+    try {
+      return new EventLog(db, location);
+    } catch (err) {
+      db.close();
+      throw sessionDbError(err, location) ?? err;
+    }
+  }
+
+  /** The write failure that stopped this session's log, if one did. */
+  failure(sessionId: string): LogFailure | undefined {
+    return this.stopped.get(sessionId);
   }
 
   createSession(info: { model: string; workspace: string; title: string }): string {
     const id = `s-${globalThis.crypto.randomUUID().slice(0, 13)}`;
-    this.db
-      .prepare('INSERT INTO sessions (id, created_at, model, workspace, title) VALUES (?, ?, ?, ?, ?)')
-      .run(id, now(), info.model, info.workspace, info.title);
+    this.guard(() =>
+      this.db
+        .prepare('INSERT INTO sessions (id, created_at, model, workspace, title) VALUES (?, ?, ?, ?, ?)')
+        .run(id, now(), info.model, info.workspace, info.title),
+    );
     return id;
   }
 
@@ -111,34 +115,60 @@ export class EventLog {
    * written once and read back only on request.
    */
   putRaw(sessionId: string, tool: string, rawJson: string): string {
-    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM raw_payloads WHERE session_id = ?').get(sessionId) as { n: number };
-    const callId = `raw_${n + 1}`;
-    this.db
-      .prepare('INSERT INTO raw_payloads (session_id, call_id, tool, at, data) VALUES (?, ?, ?, ?, ?)')
-      .run(sessionId, callId, tool, now(), rawJson);
-    return callId;
+    // Not an event: a payload that does not fit leaves no gap in the log (the digest
+    // layer shows the result capped instead), so it does not stop the session's log.
+    const stopped = this.stopped.get(sessionId);
+    if (stopped) throw stopped.error;
+    return this.guard(() => {
+      const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM raw_payloads WHERE session_id = ?').get(sessionId) as { n: number };
+      const callId = `raw_${n + 1}`;
+      this.db
+        .prepare('INSERT INTO raw_payloads (session_id, call_id, tool, at, data) VALUES (?, ?, ?, ?, ?)')
+        .run(sessionId, callId, tool, now(), rawJson);
+      return callId;
+    });
   }
 
   getRaw(sessionId: string, callId: string): { tool: string; rawJson: string } | undefined {
-    const row = this.db.prepare('SELECT tool, data FROM raw_payloads WHERE session_id = ? AND call_id = ?').get(sessionId, callId) as
-      { tool: string; data: string } | undefined;
+    const row = this.guard(
+      () =>
+        this.db.prepare('SELECT tool, data FROM raw_payloads WHERE session_id = ? AND call_id = ?').get(sessionId, callId) as
+          { tool: string; data: string } | undefined,
+    );
     return row ? { tool: row.tool, rawJson: row.data } : undefined;
   }
 
+  /** The event's seq; -1 when this session's log has stopped (onWriteFailure) and the event is not recorded. */
   append(sessionId: string, turn: number, kind: EventKind, data: Record<string, unknown>): number {
-    const { seq } = this.nextSeq.get(sessionId) as { seq: number };
-    this.insert.run(sessionId, seq, turn, now(), kind, JSON.stringify(data));
-    return seq;
+    const stopped = this.stopped.get(sessionId);
+    if (stopped) {
+      stopped.dropped += 1;
+      return -1;
+    }
+    try {
+      return this.write(sessionId, () => {
+        const { seq } = this.nextSeq.get(sessionId) as { seq: number };
+        this.insert.run(sessionId, seq, turn, now(), kind, JSON.stringify(data));
+        this.lastSeq.set(sessionId, seq);
+        return seq;
+      });
+    } catch (err) {
+      if (err instanceof SessionDbError && this.stopped.has(sessionId)) return -1;
+      throw err;
+    }
   }
 
   events(sessionId: string): SessionEvent[] {
-    const rows = this.db.prepare('SELECT seq, turn, at, kind, data FROM events WHERE session_id = ? ORDER BY seq').all(sessionId) as Array<{
-      seq: number;
-      turn: number;
-      at: string;
-      kind: EventKind;
-      data: string;
-    }>;
+    const rows = this.guard(
+      () =>
+        this.db.prepare('SELECT seq, turn, at, kind, data FROM events WHERE session_id = ? ORDER BY seq').all(sessionId) as Array<{
+          seq: number;
+          turn: number;
+          at: string;
+          kind: EventKind;
+          data: string;
+        }>,
+    );
     return rows.map((r) => ({
       sessionId,
       seq: r.seq,
@@ -161,15 +191,41 @@ export class EventLog {
     this.db.close();
   }
 
+  /** Any SQLite error as a SessionDbError (a damaged page may first be read long after open). */
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw sessionDbError(err, this.location) ?? err;
+    }
+  }
+
+  /** A write for one session: on failure, with onWriteFailure set, that session's log stops here. */
+  private write<T>(sessionId: string, fn: () => T): T {
+    try {
+      return this.guard(fn);
+    } catch (err) {
+      if (err instanceof SessionDbError && this.onWriteFailure) {
+        const failure: LogFailure = { error: err, sessionId, lastSeq: this.lastSeq.get(sessionId) ?? null, dropped: 1 };
+        this.stopped.set(sessionId, failure);
+        this.onWriteFailure(failure);
+      }
+      throw err;
+    }
+  }
+
   private summaries(where: string, params: string[]): SessionSummary[] {
-    const rows = this.db
-      .prepare(
-        `SELECT s.id, s.created_at, s.model, s.workspace, s.title,
+    const rows = this.guard(
+      () =>
+        this.db
+          .prepare(
+            `SELECT s.id, s.created_at, s.model, s.workspace, s.title,
                 COALESCE(MAX(e.turn), 0) AS turns, COUNT(e.seq) AS events, COALESCE(MAX(e.at), s.created_at) AS last_at
          FROM sessions s LEFT JOIN events e ON e.session_id = s.id ${where}
          GROUP BY s.id ORDER BY s.created_at DESC`,
-      )
-      .all(...params) as Array<Record<string, string | number>>;
+          )
+          .all(...params) as Array<Record<string, string | number>>,
+    );
     return rows.map((r) => ({
       id: String(r.id),
       createdAt: String(r.created_at),

@@ -53,7 +53,14 @@ export class DigestWrap {
     // Compared with the real size: `lowerBound` may stop counting just past the threshold.
     if (digest.bytes >= jsonSize(result, digest.bytes)) return null;
     const rawJson = JSON.stringify(result);
-    const callId = this.store.put(tool, rawJson);
+    let callId: string;
+    try {
+      callId = this.store.put(tool, rawJson);
+    } catch {
+      // The store could not keep the payload (a full disk: the event log reports that
+      // itself): a digest without its raw would be a lossy answer, so show it capped.
+      return null;
+    }
     return {
       callId,
       shown: {

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { WATCH_SCHEMA } from '../store/schema.ts';
+import { openSessionDb } from '../store/session-db.ts';
 import type { ObjectRef } from './incidents.ts';
 
 export type IncidentStatus = 'queued' | 'running' | 'done';
@@ -33,36 +32,6 @@ export interface Incident {
 
 /** What observing one event did. */
 export type Observation = 'new' | 'merged' | 'cooldown' | 'stale';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS watch_incidents (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  key TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  namespace TEXT NOT NULL,
-  name TEXT NOT NULL,
-  reason TEXT NOT NULL,
-  status TEXT NOT NULL,
-  message TEXT NOT NULL,
-  involved TEXT NOT NULL,
-  events INTEGER NOT NULL,
-  first_event_at INTEGER NOT NULL,
-  last_event_at INTEGER NOT NULL,
-  received_at INTEGER NOT NULL,
-  session_id TEXT,
-  outcome TEXT,
-  summary TEXT,
-  started_at INTEGER,
-  finished_at INTEGER,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  not_before INTEGER NOT NULL DEFAULT 0,
-  notify_pending INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS watch_incidents_key ON watch_incidents (key, id);
-CREATE INDEX IF NOT EXISTS watch_incidents_status ON watch_incidents (status, id);
-CREATE TABLE IF NOT EXISTS watch_state (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS watch_seen_events (uid TEXT PRIMARY KEY, count INTEGER NOT NULL, seen_at INTEGER NOT NULL);
-`;
 
 interface Row {
   id: number;
@@ -106,12 +75,8 @@ export class IncidentStore {
   ) {}
 
   static open(location: string, opts: { seenTtlMs?: number } = {}): IncidentStore {
-    const { DatabaseSync: Database } = createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite');
-    if (location !== ':memory:') mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
-    const db = new Database(location);
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
-    db.exec(SCHEMA);
-    return new IncidentStore(db, opts.seenTtlMs ?? 2 * 3600_000);
+    // The same file as the event log, opened and checked the same way (a SessionDbError says what is wrong).
+    return new IncidentStore(openSessionDb(location, WATCH_SCHEMA), opts.seenTtlMs ?? 2 * 3600_000);
   }
 
   /**

@@ -172,7 +172,7 @@ export const HOSTILE_CASES: HostileCase[] = [
   { name: 'SKILL.md: 8 MB of body after valid front matter is fine', file: SKILL, make: big(8 * MiB, skill('name: s\ndescription: d\n')), args: LIST, code: 0 },
   { name: 'SKILL.md: front matter never closed (small file)', file: SKILL, make: text('---\nname: s\ndescription: d\n'), args: LIST, code: 2, at: ':1:1: the front matter opened here is never closed' },
   { name: 'SKILL.md: a FIFO', file: SKILL, make: fifo, args: LIST, code: 2, at: ': not a regular file (a FIFO)' },
-  { name: 'SKILL.md: /dev/zero', file: SKILL, make: linkTo('/dev/zero'), args: LIST, code: 2, at: ': not a regular file (a character device)' },
+  { name: 'SKILL.md: /dev/zero', file: SKILL, make: linkTo('/dev/zero'), args: LIST, code: 2, at: ": SKILL.md is a symlink to /dev/zero, outside the skill's directory" },
   { name: 'SKILL.md: a directory', file: SKILL, make: directory, args: LIST, code: 2, at: ': not a regular file (a directory)' },
   { name: 'SKILL.md: binary', file: SKILL, make: bytes(Buffer.from('---\nname: \x00\n')), args: LIST, code: 2, at: ':2:7: not a text file (a NUL byte)' },
   { name: 'SKILL.md: a bad name', file: SKILL, make: text(skill('name: Bad Name\ndescription: d\n')), args: LIST, code: 2, at: ':2:7: name: lower-case letters, digits and -' },

@@ -1,0 +1,83 @@
+import { readEnv } from '../runtime/settings.ts';
+import { defaultSessionDb, EventLog, type LogFailure } from '../store/event-log.ts';
+import { moveAside, SessionDbError } from '../store/session-db.ts';
+import type { Io } from './usage.ts';
+
+export const FRESH_SESSION_DB_HELP = `      --fresh-session-db      if the session database is damaged, move it aside
+                              (PATH.broken-<time>) and start a fresh one; a healthy
+                              one is used as it is`;
+
+/** --session-db, then CORE_AGENT_SESSION_DB, then the user's state directory. */
+export function sessionDbPath(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return flag ?? readEnv(env).sessionDb ?? defaultSessionDb(env);
+}
+
+/**
+ * The event log for a command that runs sessions. A damaged database is moved
+ * aside only when the user said so (--fresh-session-db), only when it is
+ * core-agent's own (never another application's file or a directory), and never
+ * for --resume, whose session lives in the damaged file.
+ */
+export function openSessionLog(o: { location: string; fresh: boolean; resume?: string | undefined; io: Io }): EventLog {
+  try {
+    return EventLog.open(o.location);
+  } catch (err) {
+    if (!(err instanceof SessionDbError)) throw err;
+    err.resume = o.resume;
+    if (!o.fresh || !err.movable || o.resume !== undefined) throw err;
+    const moved = moveAside(o.location);
+    o.io.err(`core-agent: ${err.message}; moved it aside (${moved.join(', ')}) and started a fresh one at ${o.location}\n`);
+    return EventLog.open(o.location);
+  }
+}
+
+/** What the user can do about it, for the command they ran: the second half of the message main prints. */
+export function sessionDbAdvice(err: SessionDbError, command: string): string {
+  const p = shellQuote(err.location);
+  const other = 'pass --session-db with another path (or :memory: to keep nothing)';
+  switch (err.problem) {
+    case 'damaged': {
+      const salvage = `sqlite3 ${p} .recover | sqlite3 ${shellQuote(`${err.location}.recovered`)}`;
+      if (command === 'sessions') {
+        return `Move it aside (mv ${p} ${p}.broken); what SQLite can still read may be salvaged with ${salvage}, then listed with --session-db ${shellQuote(`${err.location}.recovered`)}.`;
+      }
+      if (err.resume !== undefined) {
+        return (
+          `A fresh database cannot hold session ${err.resume}, so --fresh-session-db does not apply to --resume. ` +
+          `To continue it, salvage what SQLite can read (${salvage}) and resume from --session-db ${shellQuote(`${err.location}.recovered`)}; ` +
+          'to start over, drop --resume and pass --fresh-session-db.'
+        );
+      }
+      return `Move it aside (mv ${p} ${p}.broken) and run again, or pass --fresh-session-db to move it aside automatically, or --session-db :memory: to keep nothing.`;
+    }
+    case 'foreign':
+      return `core-agent does not change or move another application's file: ${other}.`;
+    case 'not-a-file':
+      return `Move it out of the way, or ${other}.`;
+    case 'access':
+      return `Make it (and its directory) writable, or ${other}.`;
+    case 'locked':
+      return `Wait for the other process (another core-agent, or an sqlite3 shell) to finish, or ${other}.`;
+    case 'full':
+      return 'Free space on that file system, or pass --session-db with a path on another one (or :memory: to keep nothing).';
+    default:
+      return `Check the file and its file system, or ${other}.`;
+  }
+}
+
+/** A path as it can be pasted into a shell. */
+function shellQuote(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * What a run says when its session log stopped at a write failure: at the moment
+ * it happens (`when: 'now'`), and again when the run ends, after the answer.
+ */
+export function logStoppedMessage(f: LogFailure, when: 'now' | 'end'): string {
+  const upTo = f.lastSeq === null ? 'what was recorded before this run' : `event #${f.lastSeq}`;
+  if (when === 'now') {
+    return `${f.error.message}. The session goes on unrecorded: its log ends at ${upTo}, and --resume ${f.sessionId} would continue from there.`;
+  }
+  return `the session log is incomplete: ${f.dropped} event(s) after ${upTo} were not recorded (${f.error.message})`;
+}
