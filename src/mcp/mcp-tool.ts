@@ -1,12 +1,25 @@
 import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
+import { LIMITS } from '../tools/limits.ts';
 import { ToolError, type AnyTool, type JsonObject, type JsonValue } from '../tools/tool.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, type McpConnection } from './connection.ts';
 import { canonicalName } from './names.ts';
 
-/** The server validates arguments against its own schema; here they only have to be an object. */
-const ANY_OBJECT = z.record(z.string(), z.unknown());
+/**
+ * The server validates arguments against its own schema; here they only have to
+ * be an object, and not a huge one: an MCP peer reads a message whole (the SDK's
+ * stdio transport gives up past 10 MiB), so a call's arguments are bounded too.
+ */
+const ANY_OBJECT = z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
+  const bytes = Buffer.byteLength(JSON.stringify(args));
+  if (bytes > LIMITS.mcpArgumentsBytes) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `the arguments are ${bytes} bytes of JSON, above the ${LIMITS.mcpArgumentsBytes} bytes an MCP call may carry; send less (a filter, a reference instead of the data)`,
+    });
+  }
+});
 
 /**
  * Read-only — so it runs without approval, concurrently, and may be polled — when

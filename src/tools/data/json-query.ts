@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS, pathArg } from '../limits.ts';
 import { readChecked } from '../files/safe-fs.ts';
 import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
 import { JqTimeoutError, sharedJqRunner } from './jq-runner.ts';
@@ -15,8 +16,8 @@ export const jsonQueryTool = defineTool({
   aliases: { query: 'expression', json: 'data' },
   args: z
     .strictObject({
-      expression: z.string().min(1).describe('The jq program, e.g. ".items[] | .name".'),
-      path: z.string().min(1).optional().describe('A JSON file to read, relative to the workspace root (or absolute).'),
+      expression: z.string().min(1).max(LIMITS.jqExpression).describe('The jq program, e.g. ".items[] | .name".'),
+      path: pathArg('A JSON file to read, relative to the workspace root (or absolute).').optional(),
       data: z.unknown().optional().describe('Inline input: a string holding JSON text, or any JSON value.'),
     })
     .refine((a) => (a.path === undefined) !== (a.data === undefined), {

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type JsonValue } from '../tool.ts';
 import description from './retrieve-raw.md';
 
@@ -10,6 +11,7 @@ export const retrieveRawTool = defineTool({
   args: z.strictObject({
     call_id: z
       .string()
+      .max(LIMITS.identifier)
       .regex(/^raw_[1-9][0-9]*$/, 'a call_id as a digest gives it, e.g. "raw_3"')
       .describe('The call_id from a digested result.'),
   }),

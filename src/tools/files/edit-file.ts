@@ -1,5 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import * as z from 'zod/v4';
+import { LIMITS, pathArg } from '../limits.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import description from './edit-file.md';
 import { atomicWrite, looksBinary, readChecked } from './safe-fs.ts';
@@ -15,9 +16,12 @@ export const editFileTool = defineTool({
   fileEdit: true,
   narrowHint: '',
   args: z.strictObject({
-    path: z.string().min(1).describe('File to edit, relative to the workspace root (or absolute).'),
-    old_string: z.string().describe('The exact text to replace; must occur exactly once unless replace_all is true.'),
-    new_string: z.string().describe('The replacement text, inserted literally.'),
+    path: pathArg('File to edit, relative to the workspace root (or absolute).'),
+    old_string: z
+      .string()
+      .max(LIMITS.fileContent)
+      .describe('The exact text to replace; must occur exactly once unless replace_all is true.'),
+    new_string: z.string().max(LIMITS.fileContent).describe('The replacement text, inserted literally.'),
     replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one. Default false.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'write' }],

@@ -1,6 +1,7 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/v4';
+import { LIMITS, pathArg } from '../limits.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import { atomicWrite } from './safe-fs.ts';
 import description from './write-file.md';
@@ -13,8 +14,8 @@ export const writeFileTool = defineTool({
   fileEdit: true,
   narrowHint: '',
   args: z.strictObject({
-    path: z.string().min(1).describe('File to write, relative to the workspace root (or absolute).'),
-    content: z.string().describe('The complete new content of the file.'),
+    path: pathArg('File to write, relative to the workspace root (or absolute).'),
+    content: z.string().max(LIMITS.fileContent).describe('The complete new content of the file.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'write' }],
   async run(args, ctx) {

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { ALERT_DEFAULTS, ALERT_LEVELS, type AlertTarget } from '../../net/alert-targets.ts';
 import { operatorFetch } from '../../net/operator-fetch.ts';
 import { defineTool, ToolError } from '../tool.ts';
@@ -25,6 +26,7 @@ export function alertTool(targets: readonly AlertTarget[]) {
       target: z
         .string()
         .min(1)
+        .max(LIMITS.identifier)
         .describe(`The target's name: one of ${names.join(', ') || '(none)'}.`),
       level: z.enum(ALERT_LEVELS).describe('info, warning, critical or resolved.'),
       summary: z.string().trim().min(1).max(1000).describe('One line: what happened or what you need.'),

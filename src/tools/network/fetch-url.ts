@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { FetchRefused, guardedFetch, type FetchedResponse } from '../../net/guarded-fetch.ts';
 import type { UrlScope } from '../../net/url-scope.ts';
 import { defineTool, ToolError, type JsonObject, type ToolContext } from '../tool.ts';
@@ -18,7 +19,7 @@ export function fetchUrlTool(scope: UrlScope | undefined) {
     readOnly: true,
     narrowHint: 'Fetch a narrower resource (a query parameter, a page number, an API path that returns less).',
     args: z.strictObject({
-      url: z.string().min(1).max(8192).describe('The absolute http(s) URL to GET.'),
+      url: z.string().min(1).max(LIMITS.url).describe('The absolute http(s) URL to GET.'),
     }),
     async gateSubjects(args) {
       return { subject: args.url.trim(), verbs: [], literal: true };

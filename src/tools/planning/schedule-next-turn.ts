@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 
 export const scheduleNextTurnTool = defineTool({
@@ -13,7 +14,7 @@ export const scheduleNextTurnTool = defineTool({
   narrowHint: '',
   args: z.strictObject({
     wake_in_sec: z.int().min(0).max(31_536_000).optional().describe('Seconds from now.'),
-    wake_at: z.string().optional().describe('An RFC 3339 time, e.g. 2026-11-30T14:00:00Z.'),
+    wake_at: z.string().max(LIMITS.identifier).optional().describe('An RFC 3339 time, e.g. 2026-11-30T14:00:00Z.'),
     next_prompt: z.string().max(4000).optional().describe('The message for the next turn (default: a plain wake-up note).'),
     detail: z.string().max(2000).optional().describe('Why, for the operator.'),
   }),

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { readSkillFile, SkillError, type Skill } from '../../skills/skills.ts';
 import { defineTool, ToolError } from '../tool.ts';
 
@@ -19,8 +20,13 @@ export function skillTool(skills: readonly Skill[]) {
     readOnly: true,
     narrowHint: 'Read one reference file at a time.',
     args: z.strictObject({
-      name: z.string().min(1).describe('The skill’s name, from the list above.'),
-      file: z.string().min(1).optional().describe('A file of the skill (e.g. references/crashloopbackoff.md); default SKILL.md.'),
+      name: z.string().min(1).max(LIMITS.identifier).describe('The skill’s name, from the list above.'),
+      file: z
+        .string()
+        .min(1)
+        .max(LIMITS.path)
+        .optional()
+        .describe('A file of the skill (e.g. references/crashloopbackoff.md); default SKILL.md.'),
     }),
     async run(args) {
       const skill = skills.find((s) => s.name === args.name);

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { JqTimeoutError, sharedJqRunner } from '../data/jq-runner.ts';
 import { defineTool, ToolError, type JsonObject, type JsonValue, type ToolContext } from '../tool.ts';
 import description from './wait-and-verify.md';
@@ -40,15 +41,25 @@ export const waitAndVerifyTool = defineTool({
   aliases: { arguments: 'args' },
   args: z
     .strictObject({
-      tool: z.string().min(1).describe('The read-only tool to poll, by the name you call it.'),
-      args_json: z.string().optional().describe('Its arguments as a JSON object in a string.'),
-      args: z.record(z.string(), z.unknown()).optional().describe('Its arguments as an object (instead of args_json).'),
-      expect_jq: z.string().min(1).optional().describe('jq over the result; matches when every output is neither false nor null.'),
-      expect_contains: z.string().min(1).optional().describe('A substring the result’s JSON must contain.'),
-      expect_not_contains: z.string().min(1).optional().describe('A substring the result’s JSON must not contain.'),
-      interval_seconds: z.number().positive().optional().describe('Between polls (default 5).'),
-      timeout_seconds: z.number().positive().optional().describe('The whole wait (default 60).'),
-      max_attempts: z.int().min(1).optional().describe('Polls at most (default 60).'),
+      tool: z.string().min(1).max(LIMITS.toolName).describe('The read-only tool to poll, by the name you call it.'),
+      args_json: z.string().max(LIMITS.argsJson).optional().describe('Its arguments as a JSON object in a string.'),
+      args: z
+        .record(z.string().max(LIMITS.toolName), z.unknown())
+        .optional()
+        .describe('Its arguments as an object (instead of args_json).'),
+      expect_jq: z
+        .string()
+        .min(1)
+        .max(LIMITS.jqExpression)
+        .optional()
+        .describe('jq over the result; matches when every output is neither false nor null.'),
+      expect_contains: z.string().min(1).max(LIMITS.needle).optional().describe('A substring the result’s JSON must contain.'),
+      expect_not_contains: z.string().min(1).max(LIMITS.needle).optional().describe('A substring the result’s JSON must not contain.'),
+      // The schema's ceilings are the recipe's (tools.wait_and_verify accepts at most 3600 s and 10,000 polls);
+      // the operator's own, usually lower, are checked when the call runs.
+      interval_seconds: z.number().positive().max(3600).optional().describe('Between polls (default 5).'),
+      timeout_seconds: z.number().positive().max(3600).optional().describe('The whole wait (default 60).'),
+      max_attempts: z.int().min(1).max(10_000).optional().describe('Polls at most (default 60).'),
     })
     .refine((a) => a.expect_jq !== undefined || a.expect_contains !== undefined || a.expect_not_contains !== undefined, {
       message: 'give a condition: expect_jq, expect_contains or expect_not_contains (a poll without one is just a sleep)',
