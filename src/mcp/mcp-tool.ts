@@ -97,9 +97,6 @@ function errorText(shown: JsonObject): string {
   const texts = ((shown.content as JsonValue[] | undefined) ?? [])
     .map((b) => (b && typeof b === 'object' && !Array.isArray(b) && typeof b.text === 'string' ? b.text : ''))
     .filter((t) => t.length > 0);
-  const text = texts.length > 0 ? texts.join('\n') : JSON.stringify(shown);
-  // Errors skip the output caps, so a server that fails verbosely is cut here.
-  return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length} chars in all)` : text;
+  // The dispatcher cuts every error to ERROR_MAX_CHARS (8,000), so a server that fails verbosely is bounded there.
+  return texts.length > 0 ? texts.join('\n') : JSON.stringify(shown);
 }
-
-const MAX_ERROR_CHARS = 8_000;

@@ -5,7 +5,7 @@ import { PathResolutionError, resolvePath, type ResolvedPath } from '../permissi
 import type { Subject } from '../permissions/rules.ts';
 import { formatArgIssues } from './arg-errors.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
-import { describeValue, quoteArg } from './error-text.ts';
+import { capErrorText, describeValue, ERROR_MAX_CHARS, quoteArg } from './error-text.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
 import { ToolError, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
@@ -62,7 +62,8 @@ export class Dispatcher {
 
   async call(name: string, rawArgs: unknown, signal?: AbortSignal, opts: { digest?: boolean } = {}): Promise<ToolCallResult> {
     const started = performance.now();
-    const outcome = await this.callInner(name, rawArgs, signal, opts.digest !== false).catch((err: unknown) => failure(name, err));
+    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false).catch((err: unknown) => failure(name, err));
+    const outcome = inner.ok ? inner : { ok: false as const, error: this.boundError(name, inner.error) };
     this.log.info(
       {
         tool: name.slice(0, 256),
@@ -73,6 +74,16 @@ export class Dispatcher {
       'tool call',
     );
     return outcome;
+  }
+
+  /**
+   * Every error leaves through here, whatever produced it: at most ERROR_MAX_CHARS
+   * (or the tool's max_bytes, if an operator set it lower), cut in the middle.
+   */
+  private boundError(name: string, error: string): string {
+    const tool = this.opts.catalog.get(name);
+    const caps = capsFor(tool?.name ?? name, this.opts.toolOutput);
+    return capErrorText(error, Math.min(ERROR_MAX_CHARS, caps.maxBytes));
   }
 
   private async callInner(name: string, rawArgs: unknown, signal: AbortSignal | undefined, digest: boolean): Promise<ToolCallResult> {

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { quoteArg } from '../error-text.ts';
 import { LIMITS } from '../limits.ts';
 import { FetchRefused, guardedFetch, type FetchedResponse } from '../../net/guarded-fetch.ts';
 import type { UrlScope } from '../../net/url-scope.ts';
@@ -58,7 +59,7 @@ export async function fetchForTool(url: string, ctx: ToolContext, accept: string
     );
   } catch (err) {
     if (err instanceof FetchRefused) throw new ToolError(`fetch refused: ${err.message}`);
-    if (signal.aborted && !ctx.signal.aborted) throw new ToolError(`fetch failed: ${url} took longer than ${seconds}s`);
+    if (signal.aborted && !ctx.signal.aborted) throw new ToolError(`fetch failed: ${quoteArg(url, 300)} took longer than ${seconds}s`);
     throw new ToolError(`fetch failed: ${(err as Error).message}`);
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { quoteArg } from '../error-text.ts';
 import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 
@@ -27,7 +28,7 @@ export const scheduleNextTurnTool = defineTool({
     if (args.wake_at !== undefined) {
       wakeAt = new Date(args.wake_at);
       if (Number.isNaN(wakeAt.getTime()) || !/\d{4}-\d\d-\d\dT/.test(args.wake_at))
-        throw new ToolError(`wake_at "${args.wake_at}" is not an RFC 3339 time`);
+        throw new ToolError(`wake_at ${quoteArg(args.wake_at)} is not an RFC 3339 time (e.g. 2026-11-30T14:00:00Z)`);
     } else {
       wakeAt = new Date(Date.now() + args.wake_in_sec! * 1000);
     }

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { quoteArg } from '../error-text.ts';
 import { LIMITS } from '../limits.ts';
 import { readSkillFile, SkillError, type Skill } from '../../skills/skills.ts';
 import { defineTool, ToolError } from '../tool.ts';
@@ -30,7 +31,8 @@ export function skillTool(skills: readonly Skill[]) {
     }),
     async run(args) {
       const skill = skills.find((s) => s.name === args.name);
-      if (!skill) throw new ToolError(`no skill named "${args.name}"; installed: ${skills.map((s) => s.name).join(', ') || '(none)'}`);
+      if (!skill)
+        throw new ToolError(`no skill named ${quoteArg(args.name)}; installed: ${skills.map((s) => s.name).join(', ') || '(none)'}`);
       try {
         const content = await readSkillFile(skill, args.file ?? 'SKILL.md', MAX_BYTES);
         return { skill: skill.name, file: args.file ?? 'SKILL.md', content, ...(args.file ? {} : { files: skill.files }) };
