@@ -6,6 +6,7 @@ import type { Subject } from '../permissions/rules.ts';
 import { formatArgIssues } from './arg-errors.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
 import { capErrorText, describeValue, ERROR_MAX_CHARS, quoteArg } from './error-text.ts';
+import { describeFailure } from './errors.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
 import { ToolError, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
@@ -250,10 +251,17 @@ function summary(t: RegisteredTool | undefined): ToolSummary | undefined {
   return t && { name: t.name, modelName: t.modelName, readOnly: t.readOnly };
 }
 
+/**
+ * A thrown failure as the model sees it. A ToolError is already a sentence; a
+ * system or library error with a known code becomes one (errors.ts) — never
+ * `ENAMETOOLONG: name too long, lstat '…'`; anything else keeps its message.
+ */
 function failure(name: string, err: unknown): ToolCallResult {
   if (err instanceof ToolError) return { ok: false, error: `${name}: ${err.message}` };
   const e = err as NodeJS.ErrnoException;
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return { ok: false, error: `${name}: ${e.message}` };
+  const sentence = describeFailure(err);
+  if (sentence !== undefined) return { ok: false, error: `${name}: ${sentence}` };
   return { ok: false, error: `${name} failed: ${e?.message ?? String(err)}` };
 }
 

@@ -91,7 +91,15 @@ export const grepTool = defineTool({
         ctx.signal,
       );
       const { code, stderr, stopped } = await run.done;
-      if (!stopped && code === 2 && found.length === 0) throw new ToolError(`search failed: ${firstLine(stderr)}`);
+      if (!stopped && code === 2 && found.length === 0) {
+        // RE2 accepted it, but rg's compiled form is bigger (its \p{…} classes are full Unicode tables).
+        if (/exceeds size limit/.test(stderr)) {
+          throw new ToolError(
+            'the pattern is too large for the search engine once compiled; simplify it: fewer alternatives, smaller {n,m} counts, ASCII classes such as [A-Za-z] instead of \\p{…}',
+          );
+        }
+        throw new ToolError(`search failed: ${firstLine(stderr).slice(0, 300)}`);
+      }
     } else {
       await grepInProcess({
         root: root.real,
