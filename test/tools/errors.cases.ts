@@ -128,3 +128,19 @@ export const ERRNO_CASES: ReadonlyArray<readonly [code: string, fields: Record<s
   ['ERR_FS_FILE_TOO_LARGE', {}, /larger than 2 GiB, the most that can be read whole/],
   ['ERR_STRING_TOO_LONG', {}, /larger than the longest text Node\.js can hold/],
 ];
+
+/** Failures of a jq worker and the sentence for each: out of memory, a WebAssembly trap, deep recursion. */
+export const JQ_CRASH_CASES: ReadonlyArray<readonly [error: { message: string; code?: string }, expected: RegExp]> = [
+  [{ message: 'memory access out of bounds' }, /^the jq expression used more memory than jq is allowed \(256 MB\); narrow it: /],
+  [{ message: 'Aborted(). Build with -sASSERTIONS for more info.' }, /used more memory than jq is allowed \(256 MB\)/],
+  [{ message: 'Aborted(OOM)' }, /used more memory than jq is allowed/],
+  [{ message: 'Cannot enlarge memory arrays to size 268500992 bytes' }, /used more memory than jq is allowed/],
+  [{ message: 'out of memory' }, /used more memory than jq is allowed/],
+  [
+    { message: 'Worker terminated due to reaching memory limit: JS heap out of memory', code: 'ERR_WORKER_OUT_OF_MEMORY' },
+    /output used more memory than allowed \(512 MB\)/,
+  ],
+  [{ message: 'Maximum call stack size exceeded' }, /^the jq expression recursed too deeply; give the recursion a base case/],
+  [{ message: 'unreachable' }, /^jq stopped with an internal error on this expression \(unreachable\); simplify the expression$/],
+  [{ message: 'the jq worker exited (code 1)' }, /internal error on this expression \(the jq worker exited \(code 1\)\)/],
+];

@@ -9,10 +9,10 @@ import { builtinTools } from '../../src/tools/builtin.ts';
 import { Catalog } from '../../src/tools/catalog.ts';
 import { Dispatcher } from '../../src/tools/dispatch.ts';
 import { ERROR_MAX_CHARS } from '../../src/tools/error-text.ts';
-import { describeFailure } from '../../src/tools/errors.ts';
+import { describeFailure, jqCrashSentence, tidyJqMessage } from '../../src/tools/errors.ts';
 import { defineTool, ToolError, type AnyTool } from '../../src/tools/tool.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
-import { ERRNO_CASES } from './errors.cases.ts';
+import { ERRNO_CASES, JQ_CRASH_CASES } from './errors.cases.ts';
 
 /** An error as Node raises it: its message starts with the code, and the fields say where. */
 function nodeError(code: string, fields: Record<string, unknown>): Error {
@@ -84,6 +84,23 @@ describe('describeFailure: codes to sentences', () => {
     expect(describeFailure(await spawned('/bin/true', ['x'.repeat(200 * 1024)]))).toMatch(
       /\(E2BIG: about 2 MiB in all and 128 KiB per argument\); pass long input through a file/,
     );
+  });
+});
+
+describe('jq failures', () => {
+  it.each(JQ_CRASH_CASES)('%j', (err, expected) => {
+    expect(jqCrashSentence(err, { wasmMb: 256, heapMb: 512 })).toMatch(expected);
+  });
+
+  it('cuts the source line jq quotes to a window around its caret', () => {
+    const program = `${'.a | '.repeat(2000)}.[`;
+    const stderr = `jq: error: syntax error, unexpected end of file at <top-level>, line 1, column ${program.length}:\n    ${program}\n    ${' '.repeat(program.length - 1)}^\njq: 1 compile error`;
+    const tidy = tidyJqMessage(stderr);
+    expect(tidy.length).toBeLessThan(600);
+    const [, source, caret] = tidy.split('\n');
+    expect(source).toMatch(/^….*\.\[$/);
+    expect(source![caret!.indexOf('^')]).toBe('['); // the caret still points at the offending character
+    expect(tidyJqMessage('jq: error (at <stdin>:0): null (null) has no keys')).toBe('jq: error (at <stdin>:0): null (null) has no keys');
   });
 });
 
