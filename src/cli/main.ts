@@ -1,5 +1,6 @@
 import { RecipeError } from '../config/load-recipe.ts';
 import { SettingsError } from '../runtime/settings.ts';
+import { isCwdGone } from '../tools/errors.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { recipeCommand } from './recipe-command.ts';
 import { replCommand } from './repl.ts';
@@ -80,6 +81,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     if (err instanceof SettingsError) {
       io.err(`core-agent: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    // Started from a directory that was removed since: process.cwd() fails (uv_cwd). A user's situation, not a crash.
+    if (isCwdGone(err)) {
+      io.err('core-agent: the current directory no longer exists; cd to a directory or pass -w DIR\n');
       return EXIT.usage;
     }
     throw err;

@@ -227,6 +227,11 @@ function nodeSentence(code: string): string | undefined {
   }
 }
 
+/** The current directory was removed under the process (`process.cwd()` fails with ENOENT from uv_cwd). */
+export function isCwdGone(err: unknown): boolean {
+  return causeChain(err).some((e) => e.code === 'ENOENT' && (e.syscall === 'uv_cwd' || /\buv_cwd\b/.test(e.message)));
+}
+
 /**
  * Why a jq worker died rather than answered: jq-wasm has no error for running out
  * of memory or stack — the WebAssembly instance traps (`memory access out of

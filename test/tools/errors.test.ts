@@ -9,7 +9,7 @@ import { builtinTools } from '../../src/tools/builtin.ts';
 import { Catalog } from '../../src/tools/catalog.ts';
 import { Dispatcher } from '../../src/tools/dispatch.ts';
 import { ERROR_MAX_CHARS } from '../../src/tools/error-text.ts';
-import { describeFailure, jqCrashSentence, tidyJqMessage } from '../../src/tools/errors.ts';
+import { describeFailure, isCwdGone, jqCrashSentence, tidyJqMessage } from '../../src/tools/errors.ts';
 import { defineTool, ToolError, type AnyTool } from '../../src/tools/tool.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 import { ERRNO_CASES, JQ_CRASH_CASES } from './errors.cases.ts';
@@ -84,6 +84,15 @@ describe('describeFailure: codes to sentences', () => {
     expect(describeFailure(await spawned('/bin/true', ['x'.repeat(200 * 1024)]))).toMatch(
       /\(E2BIG: about 2 MiB in all and 128 KiB per argument\); pass long input through a file/,
     );
+  });
+
+  it('recognises a removed current directory', () => {
+    const gone = Object.assign(new Error('ENOENT: process.cwd failed with error no such file or directory, uv_cwd'), {
+      code: 'ENOENT',
+      syscall: 'uv_cwd',
+    });
+    expect(isCwdGone(gone)).toBe(true);
+    expect(isCwdGone(Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT', syscall: 'open' }))).toBe(false);
   });
 });
 
