@@ -9,7 +9,11 @@ import { decodeBody, isTextual } from './response-body.ts';
 export const FETCH_DEFAULTS = { timeout_seconds: 30, max_body_bytes: 1024 * 1024, max_redirects: 5 } as const;
 
 const TEXT =
-  "HTTP GET one URL and return its status, content type and body (text; a binary body is reported by size only). Only URLs that the operator's url_scope allows can be fetched; cloud metadata and link-local addresses never can, and redirects are checked the same way. Query parameters are fine; there is no way to send a body or headers.{{#bash}} Use this rather than `curl` or `wget` in bash.{{/bash}}";
+  "HTTP GET one URL and return its status, content type and body (text; a binary body is reported by size only). Only URLs that the operator's url_scope allows can be fetched; cloud metadata and link-local addresses never can, and redirects are checked the same way. " +
+  // url-scope.ts: an entry without a scheme allows https only; address-policy.ts + guarded-fetch.ts: private needs an exact host.
+  'Use https:// URLs: plain http:// works only for hosts the operator allowed with an http:// entry. Loopback and private addresses (localhost, 10.x, 192.168.x, a cluster service) are reachable only when their exact host is allowed, never through a wildcard entry. ' +
+  `The body is cut at ${FETCH_DEFAULTS.max_body_bytes / (1024 * 1024)} MiB unless the operator set another limit (the result then says body_truncated). ` +
+  'Query parameters are fine; there is no way to send a body or headers.{{#bash}} Use this rather than `curl` or `wget` in bash.{{/bash}}';
 
 export function fetchUrlTool(scope: UrlScope | undefined) {
   const allowed = scope ? ` Allowed: ${scope.describe().allow.join(', ')}.` : '';
