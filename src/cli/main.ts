@@ -1,6 +1,7 @@
 import { RecipeError } from '../config/load-recipe.ts';
 import { readEnv, SettingsError } from '../runtime/settings.ts';
 import { SessionDbError } from '../store/session-db.ts';
+import { isCwdGone } from '../tools/errors.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { recipeCommand } from './recipe-command.ts';
 import { replCommand } from './repl.ts';
@@ -93,6 +94,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     // way until the user acts (moves the file, frees space, picks another path).
     if (err instanceof SessionDbError) {
       io.err(`core-agent: ${err.message}.\n${sessionDbAdvice(err, command ?? '')}\n`);
+      return EXIT.usage;
+    }
+    // Started from a directory that was removed since: process.cwd() fails (uv_cwd). A user's situation, not a crash.
+    if (isCwdGone(err)) {
+      io.err('core-agent: the current directory no longer exists; cd to a directory or pass -w DIR\n');
       return EXIT.usage;
     }
     throw err;

@@ -5,7 +5,8 @@ import type { Readable } from 'node:stream';
 import { ENV_REFERENCE, type McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, withFields, type Logger } from '../log.ts';
 import { ToolError } from '../tools/tool.ts';
-import { capErrorText, describeSchemaIssues, isSchemaError } from './error-text.ts';
+import { capErrorText } from '../tools/error-text.ts';
+import { describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
 import { StderrTail } from './stderr-tail.ts';
 import type { TooLargeData } from './stdio-transport.ts';
@@ -131,7 +132,8 @@ export class McpConnection {
       );
     }
     // The server's own error (JSON-RPC), or the SDK's (a timeout, an output-schema mismatch).
-    if ((err as Error | null)?.name === 'McpError') return new ToolError(capErrorText((err as Error).message));
+    // The dispatcher bounds every error the model sees (tools/error-text.ts).
+    if ((err as Error | null)?.name === 'McpError') return new ToolError((err as Error).message);
     return err;
   }
 

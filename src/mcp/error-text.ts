@@ -1,13 +1,3 @@
-/** The most of an MCP server's error text the model sees (the README's figure). */
-export const MAX_ERROR_CHARS = 8_000;
-
-/** Error text cut to MAX_ERROR_CHARS, saying how long it was. */
-export function capErrorText(text: string, max = MAX_ERROR_CHARS): string {
-  if (text.length <= max) return text;
-  const note = `… (cut: ${text.length} chars in all)`;
-  return `${text.slice(0, max - note.length)}${note}`;
-}
-
 interface Issue {
   path?: ReadonlyArray<PropertyKey>;
   message?: string;

@@ -1,13 +1,25 @@
 import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
+import { LIMITS } from '../tools/limits.ts';
 import { ToolError, type AnyTool, type JsonObject, type JsonValue } from '../tools/tool.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, type McpConnection } from './connection.ts';
-import { capErrorText } from './error-text.ts';
 import { canonicalName } from './names.ts';
 
-/** The server validates arguments against its own schema; here they only have to be an object. */
-const ANY_OBJECT = z.record(z.string(), z.unknown());
+/**
+ * The server validates arguments against its own schema; here they only have to
+ * be an object, and not a huge one: an MCP peer reads a message whole (the SDK's
+ * stdio transport gives up past 10 MiB), so a call's arguments are bounded too.
+ */
+const ANY_OBJECT = z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
+  const bytes = Buffer.byteLength(JSON.stringify(args));
+  if (bytes > LIMITS.mcpArgumentsBytes) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `the arguments are ${bytes} bytes of JSON, above the ${LIMITS.mcpArgumentsBytes} bytes an MCP call may carry; send less (a filter, a reference instead of the data)`,
+    });
+  }
+});
 
 /**
  * Read-only — so it runs without approval, concurrently, and may be polled — when
@@ -80,13 +92,14 @@ function simplify(block: ContentBlock): JsonObject {
   }
 }
 
-/** An isError result as the error text the model reads: every shape of it cut to the README's 8,000 characters. */
+/**
+ * An isError result as the error text the model reads. The dispatcher cuts every
+ * error, this one in every shape, to ERROR_MAX_CHARS (the README's 8,000 characters).
+ */
 function errorText(shown: JsonObject): string {
-  // Errors skip the output caps, so a server that fails verbosely is cut here — the
-  // one-text case too, which used to return early and reach the model whole.
-  if (typeof shown.text === 'string') return capErrorText(shown.text);
+  if (typeof shown.text === 'string') return shown.text;
   const texts = ((shown.content as JsonValue[] | undefined) ?? [])
     .map((b) => (b && typeof b === 'object' && !Array.isArray(b) && typeof b.text === 'string' ? b.text : ''))
     .filter((t) => t.length > 0);
-  return capErrorText(texts.length > 0 ? texts.join('\n') : JSON.stringify(shown));
+  return texts.length > 0 ? texts.join('\n') : JSON.stringify(shown);
 }

@@ -2,7 +2,8 @@ import type { Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { blockedHostName, classifyAddress, ipLiteral } from './address-policy.ts';
 import { openTunnel } from './proxy-tunnel.ts';
-import { innermostError, loadUndici, readCapped } from './undici.ts';
+import { quoteArg } from '../tools/error-text.ts';
+import { failureText, innermostError, loadUndici, readCapped } from './undici.ts';
 import type { UrlScope } from './url-scope.ts';
 
 /**
@@ -84,12 +85,12 @@ export async function guardedFetch(target: string, policy: FetchPolicy, signal: 
         signal,
         headers: { 'user-agent': policy.userAgent, accept },
       }).catch((err: unknown) => {
-        throw new Error(`${url.href}: ${networkError(err, signal)}`);
+        throw new Error(`${shown(url)}: ${networkError(err, signal)}`);
       });
       const location = res.headers.get('location');
       if (REDIRECTS.has(res.status) && location !== null) {
         await res.body?.cancel();
-        if (redirects.length >= policy.maxRedirects) throw new FetchRefused(`${url.href}: more than ${policy.maxRedirects} redirects`);
+        if (redirects.length >= policy.maxRedirects) throw new FetchRefused(`${shown(url)}: more than ${policy.maxRedirects} redirects`);
         const next = parseTarget(location, url);
         redirects.push(next.href);
         url = next;
@@ -117,7 +118,9 @@ function parseTarget(text: string, base?: URL): URL {
     url = new URL(text, base);
   } catch {
     throw new FetchRefused(
-      base ? `redirect from ${base.href} to "${text}", which is not a valid URL` : `"${text}" is not a valid absolute URL`,
+      base
+        ? `redirect from ${shown(base)} to ${quoteArg(text)}, which is not a valid URL`
+        : `${quoteArg(text)} is not a valid absolute URL (write it with its scheme, e.g. https://example.com/path)`,
     );
   }
   // Credentials in a URL would be copied into the transcript and the logs.
@@ -128,7 +131,7 @@ function parseTarget(text: string, base?: URL): URL {
 
 /** Runs the policy on one hop; resolves to the addresses the connection may use, all checked. */
 async function checkHop(url: URL, policy: FetchPolicy): Promise<string[]> {
-  const where = url.href;
+  const where = shown(url);
   // What is always blocked is said first, whatever url_scope would have said.
   const metadata = blockedHostName(url.hostname);
   if (metadata) throw new FetchRefused(`${where}: ${metadata}`);
@@ -143,7 +146,7 @@ async function checkHop(url: URL, policy: FetchPolicy): Promise<string[]> {
     try {
       addresses = await policy.resolve(url.hostname);
     } catch (err) {
-      throw new Error(`${where}: could not resolve ${url.hostname} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new Error(`${where}: could not resolve ${url.hostname}: ${failureText(err)}`);
     }
     if (addresses.length === 0) throw new Error(`${where}: ${url.hostname} has no addresses`);
   }
@@ -208,11 +211,16 @@ function normalize(address: string): string {
   return ipaddr.process(address.replace(/%.*$/, '')).toNormalizedString();
 }
 
-/** The innermost reason from undici's layered errors ("fetch failed" → cause → …). */
+/** Why a hop failed, from undici's layered errors ("fetch failed" → cause → …), as a sentence where the code is known. */
 function networkError(err: unknown, signal: AbortSignal): string {
   if (signal.aborted) return signal.reason instanceof Error && signal.reason.name === 'TimeoutError' ? 'timed out' : 'aborted';
   const e = innermostError(err);
   // The pinned connector's own refusal stays a refusal.
   if (e instanceof FetchRefused) throw e;
-  return e.message;
+  return failureText(err);
+}
+
+/** A URL as messages show it: whole up to 300 characters, else its start (a URL may be 8 KiB, or more once encoded). */
+function shown(url: URL): string {
+  return url.href.length <= 300 ? url.href : `${url.href.slice(0, 300)}… (${url.href.length} characters)`;
 }

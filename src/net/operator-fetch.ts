@@ -1,4 +1,4 @@
-import { innermostError, loadUndici, readCapped } from './undici.ts';
+import { failureText, loadUndici, readCapped } from './undici.ts';
 
 /**
  * Requests to endpoints the operator configured (alert webhooks, the search
@@ -28,7 +28,7 @@ export async function operatorFetch(
     return { status: res.status, text: body.toString('utf8') };
   } catch (err) {
     if (signal.aborted) throw new Error(signal.reason instanceof Error && signal.reason.name === 'TimeoutError' ? 'timed out' : 'aborted');
-    throw new Error(innermostError(err).message);
+    throw new Error(failureText(err));
   } finally {
     agent.destroy().catch(() => {});
   }

@@ -1,5 +1,6 @@
 import undiciChunk from 'virtual:undici-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
+import { describeFailure } from '../tools/errors.ts';
 
 type Undici = typeof import('./undici-entry.ts');
 let undici: Promise<Undici> | undefined;
@@ -31,8 +32,16 @@ export async function readCapped(
   } catch (err) {
     if (signal.aborted)
       throw new Error(signal.reason instanceof Error && signal.reason.name === 'TimeoutError' ? 'timed out reading the body' : 'aborted');
-    throw new Error(`reading the body: ${innermostError(err).message}`);
+    throw new Error(`reading the body: ${failureText(err)}`);
   }
+}
+
+/**
+ * Why a request failed, as a sentence: TLS, DNS and connection codes mapped
+ * (errors.ts) rather than OpenSSL's or libuv's wording; else the innermost message.
+ */
+export function failureText(err: unknown): string {
+  return describeFailure(err) ?? innermostError(err).message;
 }
 
 /** The innermost cause of undici's layered errors ("fetch failed" → cause → …). */

@@ -80,7 +80,6 @@ export async function resolvePath(input: string, base: string, opts: { followFin
       }
       if (code === 'ENOTDIR') throw new PathResolutionError(`${path.dirname(candidate)} is not a directory`);
       if (code === 'EACCES') throw new PathResolutionError(`permission denied while resolving ${candidate}`);
-      if (code === 'ENAMETOOLONG') throw new PathResolutionError('the path is longer than the system allows; use a shorter path');
       throw err;
     }
     if (st.isSymbolicLink() && (!isLast || followFinal)) {

@@ -5,6 +5,8 @@ import { PathResolutionError, resolvePath, type ResolvedPath } from '../permissi
 import type { Subject } from '../permissions/rules.ts';
 import { formatArgIssues } from './arg-errors.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
+import { capErrorText, describeValue, ERROR_MAX_CHARS, quoteArg } from './error-text.ts';
+import { describeFailure } from './errors.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
 import { ToolError, type AnyTool, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
@@ -61,10 +63,11 @@ export class Dispatcher {
 
   async call(name: string, rawArgs: unknown, signal?: AbortSignal, opts: { digest?: boolean } = {}): Promise<ToolCallResult> {
     const started = performance.now();
-    const outcome = await this.callInner(name, rawArgs, signal, opts.digest !== false).catch((err: unknown) => failure(name, err));
+    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false).catch((err: unknown) => failure(name, err));
+    const outcome = inner.ok ? inner : { ok: false as const, error: this.boundError(name, inner.error) };
     this.log.info(
       {
-        tool: name,
+        tool: name.slice(0, 256),
         ok: outcome.ok,
         ms: Math.round(performance.now() - started),
         truncated: outcome.ok ? outcome.result.truncated === true : undefined,
@@ -74,17 +77,29 @@ export class Dispatcher {
     return outcome;
   }
 
+  /**
+   * Every error leaves through here, whatever produced it: at most ERROR_MAX_CHARS
+   * (or the tool's max_bytes, if an operator set it lower), cut in the middle.
+   */
+  private boundError(name: string, error: string): string {
+    const tool = this.opts.catalog.get(name);
+    const caps = capsFor(tool?.name ?? name, this.opts.toolOutput);
+    return capErrorText(error, Math.min(ERROR_MAX_CHARS, caps.maxBytes));
+  }
+
   private async callInner(name: string, rawArgs: unknown, signal: AbortSignal | undefined, digest: boolean): Promise<ToolCallResult> {
     const tool = this.opts.catalog.get(name);
     if (!tool) {
       const names = this.opts.catalog.list().map((t) => t.modelName);
+      // A name no tool could have gets no "did you mean" (edit distance is quadratic in its length).
+      if (name.length > 256) return { ok: false, error: `unknown tool ${quoteArg(name, 64)}. Valid: ${names.join(', ')}` };
       return { ok: false, error: unknownName('tool', name, names) };
     }
     const def = tool.def;
     // The model may call an MCP tool by its model-facing name; rules, caps and settings use the canonical one.
     const canonical = tool.name;
 
-    const parsedArgs = this.parseArgs(tool, rawArgs);
+    const parsedArgs = this.parseArgs(tool, rawArgs, name);
     if (!parsedArgs.ok) return parsedArgs;
     const args = parsedArgs.args;
     const refused = def.precheck ? await def.precheck(args, { hasTool: (n) => this.opts.catalog.has(n) }) : null;
@@ -158,24 +173,25 @@ export class Dispatcher {
     return result === raw ? { ok: true, result } : { ok: true, result, raw };
   }
 
-  private parseArgs(tool: RegisteredTool, rawArgs: unknown): { ok: true; args: unknown } | { ok: false; error: string } {
+  /** `called` is the name the caller used (an MCP tool's model-facing one): errors speak of the tool as it was called. */
+  private parseArgs(tool: RegisteredTool, rawArgs: unknown, called: string): { ok: true; args: unknown } | { ok: false; error: string } {
     let input: unknown = rawArgs ?? {};
     if (typeof input === 'string') {
       try {
         input = JSON.parse(input) as unknown;
       } catch (err) {
-        return { ok: false, error: `${tool.name}: arguments are not valid JSON: ${(err as Error).message}` };
+        return { ok: false, error: `${called}: arguments are not valid JSON: ${(err as Error).message.slice(0, 300)}` };
       }
     }
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return { ok: false, error: `${tool.name}: arguments must be a JSON object` };
+      return { ok: false, error: `${called}: arguments must be a JSON object, not ${describeValue(input)}` };
     }
     const aliases = tool.def.aliases ?? {};
     const mapped: Record<string, unknown> = { ...(input as Record<string, unknown>) };
     for (const [alias, canonical] of Object.entries(aliases)) {
       if (!(alias in mapped)) continue;
       if (canonical in mapped) {
-        return { ok: false, error: `${tool.name}: give either "${canonical}" or its alias "${alias}", not both` };
+        return { ok: false, error: `${called}: give either "${canonical}" or its alias "${alias}", not both` };
       }
       mapped[canonical] = mapped[alias];
       delete mapped[alias];
@@ -183,7 +199,8 @@ export class Dispatcher {
     const parsed = tool.def.args.safeParse(mapped);
     if (!parsed.success) {
       const valid = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
-      return { ok: false, error: `${tool.name}: invalid arguments: ${formatArgIssues(parsed.error.issues, valid)}` };
+      const issues = formatArgIssues(parsed.error.issues, valid, { input: mapped, schema: tool.inputSchema });
+      return { ok: false, error: `${called}: invalid arguments: ${issues}` };
     }
     return { ok: true, args: parsed.data };
   }
@@ -237,10 +254,17 @@ function summary(t: RegisteredTool | undefined): ToolSummary | undefined {
   return t && { name: t.name, modelName: t.modelName, readOnly: t.readOnly };
 }
 
+/**
+ * A thrown failure as the model sees it. A ToolError is already a sentence; a
+ * system or library error with a known code becomes one (errors.ts) — never
+ * `ENAMETOOLONG: name too long, lstat '…'`; anything else keeps its message.
+ */
 function failure(name: string, err: unknown): ToolCallResult {
   if (err instanceof ToolError) return { ok: false, error: `${name}: ${err.message}` };
   const e = err as NodeJS.ErrnoException;
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return { ok: false, error: `${name}: ${e.message}` };
+  const sentence = describeFailure(err);
+  if (sentence !== undefined) return { ok: false, error: `${name}: ${sentence}` };
   return { ok: false, error: `${name} failed: ${e?.message ?? String(err)}` };
 }
 

@@ -79,6 +79,24 @@ describe('core-agent CLI (the bundle)', () => {
     await expect(r.stdout).toMatchFileSnapshot('__snapshots__/tools-list.json');
   });
 
+  it('started from a removed directory: one sentence and exit 2, no stack; with -w it works', async () => {
+    const parent = await tempDir();
+    // The shell enters the directory and removes it, then becomes core-agent: its cwd is gone.
+    const inGone = (args: string) =>
+      spawnSync('/bin/sh', ['-c', `mkdir gone && cd gone && rmdir ../gone && exec "$NODE" "$BUNDLE" ${args}`], {
+        cwd: parent,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: parent, NODE: process.execPath, BUNDLE: bundle },
+      });
+    const r = inGone('tools list');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('core-agent: the current directory no longer exists; cd to a directory or pass -w DIR\n');
+    expect(r.stdout).toBe('');
+    const withW = inGone(`tools list --json -w "${parent}"`);
+    expect(withW.status).toBe(0);
+    expect((JSON.parse(withW.stdout) as unknown[]).length).toBeGreaterThan(5);
+  });
+
   it('tools list shows a table, and --disable-tools removes tools', () => {
     const r = run(['tools', 'list', '--disable-tools', 'write_file,edit_file', '--disable-tools', 'delete_file']);
     expect(r.stdout).toMatch(/^NAME\s+READ-ONLY\s+DESCRIPTION\n/);

@@ -32,6 +32,17 @@ describe('MCP servers as tool sources (the test server as a real process)', () =
     expect(await rt.refused('test_echo', { text: 42 })).toMatch(/text|string|Invalid/i);
   });
 
+  it('bounds what crosses: a verbose error is cut at 8,000 characters, oversized arguments are never sent', async () => {
+    const rt = await setup({ recipe: recipeWith(stdioServer()), flags: { mode: 'yolo' } });
+    const verbose = await rt.refused('test_fail', { message: `start ${'e'.repeat(50_000)} end` });
+    expect(verbose.length).toBeLessThanOrEqual(8000);
+    expect(verbose).toMatch(/^test_fail: start e+ …\[\d+ of 50021 characters cut\]… e+ end$/);
+    expect(await rt.refused('test_echo', { text: 'x'.repeat(5 * 1024 * 1024) })).toBe(
+      'test_echo: invalid arguments: the arguments are 5242891 bytes of JSON, above the 4194304 bytes an MCP call may carry; send less (a filter, a reference instead of the data)',
+    );
+    expect(await rt.ok('test_echo', { text: 'still there' })).toEqual({ text: 'still there' });
+  });
+
   it('a server that dies mid-call costs one error; it restarts and the next call works', async () => {
     const rt = await setup({ recipe: recipeWith(stdioServer({ read_only: true })) });
     const before = (await rt.ok('test_pid', {})).text;

@@ -12,7 +12,9 @@ export interface LimitCase {
   maxChars: number;
 }
 
-const CAP = 8_000 + 'test_huge_error: '.length;
+// The dispatcher cuts every error, its `tool: ` prefix included, to 8,000 characters in the middle.
+const CAP = 8_000;
+const cut = (total: string) => ` …\\[\\d+ of ${total} characters cut\\]… `;
 const tooLarge = (mib: string) =>
   new RegExp(
     `^test_huge_result: the result of "huge_result" on server "test" was larger than the 10 MiB the MCP stdio transport accepts \\(${mib} MiB\\); ask for less .*The server is still running\\.$`,
@@ -23,14 +25,14 @@ const badShape = (field: string) =>
 // prettier-ignore
 export const CASES: LimitCase[] = [
   // isError text: the README's 8,000 characters, whatever shape it comes in.
-  { name: 'isError, one 1.2 MB text', tool: 'test_huge_error', args: { chars: 1_200_000 }, error: /^test_huge_error: e+… \(cut: 1200000 chars in all\)$/, maxChars: CAP },
-  { name: 'isError, 1.2 MB in 300 blocks', tool: 'test_huge_error', args: { chars: 1_200_000, blocks: 300 }, error: /^test_huge_error: [e\n]+… \(cut: \d+ chars in all\)$/, maxChars: CAP },
-  { name: 'isError, 1.2 MB structured', tool: 'test_huge_error', args: { chars: 1_200_000, structured: true }, error: /^test_huge_error: \{"structured":\{"detail":"e+… \(cut: \d+ chars in all\)$/, maxChars: CAP },
-  { name: 'isError, exactly 8,000 chars: whole', tool: 'test_huge_error', args: { chars: 8_000 }, error: /^test_huge_error: e{8000}$/, maxChars: CAP },
-  { name: 'isError, 8,001 chars: cut', tool: 'test_huge_error', args: { chars: 8_001 }, error: /… \(cut: 8001 chars in all\)$/, maxChars: CAP },
+  { name: 'isError, one 1.2 MB text', tool: 'test_huge_error', args: { chars: 1_200_000 }, error: new RegExp(`^test_huge_error: e+${cut('1200017')}e+$`), maxChars: CAP },
+  { name: 'isError, 1.2 MB in 300 blocks', tool: 'test_huge_error', args: { chars: 1_200_000, blocks: 300 }, error: new RegExp(`^test_huge_error: [e\\n]+${cut('\\d+')}[e\\n]+$`), maxChars: CAP },
+  { name: 'isError, 1.2 MB structured', tool: 'test_huge_error', args: { chars: 1_200_000, structured: true }, error: new RegExp(`^test_huge_error: \\{"structured":\\{"detail":"e+${cut('\\d+')}`), maxChars: CAP },
+  { name: 'isError, 8,000 chars with the prefix: whole', tool: 'test_huge_error', args: { chars: 7_983 }, error: /^test_huge_error: e{7983}$/, maxChars: CAP },
+  { name: 'isError, 8,001 chars with the prefix: cut', tool: 'test_huge_error', args: { chars: 7_984 }, error: new RegExp(cut('8001')), maxChars: CAP },
   // JSON-RPC errors: the server's message, cut at the same figure; data never shown.
-  { name: 'JSON-RPC error of 20 KB', tool: 'test_rpc_error', args: { chars: 20_000 }, error: /^test_rpc_error: MCP error -32603: E+… \(cut: 20018 chars in all\)$/, maxChars: CAP },
-  { name: 'JSON-RPC error of 2 MB with 2 MB of data', tool: 'test_rpc_error', args: { chars: 2_000_000, with_data: true }, error: /^test_rpc_error: MCP error -32603: E+… \(cut: 2000018 chars in all\)$/, maxChars: CAP },
+  { name: 'JSON-RPC error of 20 KB', tool: 'test_rpc_error', args: { chars: 20_000 }, error: new RegExp(`^test_rpc_error: MCP error -32603: E+${cut('20034')}E+$`), maxChars: CAP },
+  { name: 'JSON-RPC error of 2 MB with 2 MB of data', tool: 'test_rpc_error', args: { chars: 2_000_000, with_data: true }, error: new RegExp(`^test_rpc_error: MCP error -32603: E+${cut('2000034')}E+$`), maxChars: CAP },
   { name: 'JSON-RPC error, short: whole', tool: 'test_rpc_error', args: { chars: 100 }, error: /^test_rpc_error: MCP error -32603: E{100}$/, maxChars: 200 },
   // A result that breaks the MCP schema: a sentence naming the field, never zod's dump.
   { name: 'content is not an array', tool: 'test_bad_shape', args: { shape: 'content-not-array' }, error: badShape('content: Invalid input: expected array, received string\\)$'), maxChars: 600 },

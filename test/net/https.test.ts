@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -21,10 +22,10 @@ afterEach(async () => {
   for (const c of closers.splice(0)) await c();
 });
 
-async function httpsServer(host: string) {
+async function httpsServer(host: string, cert = 'server') {
   const seen: Array<{ url: string; servername: string | false | null; host: string | undefined }> = [];
   const server = createHttpsServer(
-    { key: readFileSync(path.join(fixtures, 'server.key')), cert: readFileSync(path.join(fixtures, 'server.pem')) },
+    { key: readFileSync(path.join(fixtures, `${cert}.key`)), cert: readFileSync(path.join(fixtures, `${cert}.pem`)) },
     (req, res) => {
       seen.push({ url: req.url ?? '', servername: (req.socket as TLSSocket).servername, host: req.headers.host });
       res.setHeader('content-type', 'text/plain');
@@ -54,12 +55,63 @@ describe('fetch_url over HTTPS (the bundle)', () => {
     expect(server.seen).toHaveLength(2);
   });
 
-  it('refuses a certificate it cannot verify', async () => {
+  it("refuses a certificate it cannot verify, saying why in a sentence rather than in OpenSSL's words", async () => {
     const server = await httpsServer('127.0.0.1');
     const r = await call('permissions:\n  url_scope: { allow: [localhost] }\n', `https://localhost:${server.port}/`, {});
     expect(r.code).toBe(1);
-    expect(String(r.out.error)).toMatch(/fetch failed: .*(self-signed|unable to verify|certificate)/i);
+    expect(String(r.out.error)).toBe(
+      `fetch_url: fetch failed: https://localhost:${server.port}/: the server's TLS certificate is signed by a CA that is not trusted, or the server does not send its intermediate certificates; if the operator trusts this server, they can add its CA certificate with NODE_EXTRA_CA_CERTS; there is nothing to change in the call (UNABLE_TO_VERIFY_LEAF_SIGNATURE)`,
+    );
     expect(server.seen).toHaveLength(0);
+  });
+
+  /** TLS failures as the model reads them: [the server's certificate, the host it listens on, the URL's host, trust the test CA?, expected]. */
+  const TLS_FAILURES: Array<[cert: string, listen: string, host: string, trustCa: boolean, expected: RegExp]> = [
+    [
+      'self-signed',
+      '127.0.0.1',
+      'localhost',
+      false,
+      /: the server presented a self-signed TLS certificate, which is not trusted; .*\(DEPTH_ZERO_SELF_SIGNED_CERT\)$/,
+    ],
+    [
+      'expired',
+      '127.0.0.1',
+      'localhost',
+      false,
+      /: the server's TLS certificate has expired, so the connection was refused; .*\(CERT_HAS_EXPIRED\)$/,
+    ],
+    // The test CA signed the certificate for localhost, svc.test, 127.0.0.1 and 127.0.0.2 — not 127.0.0.3.
+    [
+      'server',
+      '127.0.0.3',
+      '127.0.0.3',
+      true,
+      /: the server's TLS certificate is issued for other host names, not this one; .*\(ERR_TLS_CERT_ALTNAME_INVALID\)$/,
+    ],
+  ];
+  it.each(TLS_FAILURES)('%s certificate on %s, fetched as %s', async (cert, listen, host, trustCa, expected) => {
+    const server = await httpsServer(listen, cert);
+    const r = await call(
+      `permissions:\n  url_scope: { allow: ["${host}"] }\n`,
+      `https://${host}:${server.port}/`,
+      trustCa ? { NODE_EXTRA_CA_CERTS: CA } : {},
+    );
+    expect(r.code).toBe(1);
+    expect(String(r.out.error)).toMatch(expected);
+    expect(String(r.out.error)).not.toMatch(/self-signed certificate;|certificate has expired$|Hostname\/IP does not match/);
+    expect(server.seen).toHaveLength(0);
+  });
+
+  it('https:// to a port that speaks plain HTTP says so, and what to do', async () => {
+    const plain = createHttpServer((_req, res) => res.end('plain'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => (plain.closeAllConnections(), plain.close(() => resolve()))));
+    const port = (plain.address() as AddressInfo).port;
+    const r = await call('permissions:\n  url_scope: { allow: ["127.0.0.1"] }\n', `https://127.0.0.1:${port}/`);
+    expect(String(r.out.error)).toMatch(
+      /: the server did not answer in TLS: this port probably serves plain HTTP; use its HTTPS port, or an http:\/\/ URL where plain HTTP is allowed for this host \(ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST)\)$/,
+    );
   });
 
   it('tunnels through a configured proxy to the checked address, with TLS to the name inside', async () => {

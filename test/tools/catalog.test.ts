@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { BUILTIN_TOOL_NAMES } from '../../src/config/tool-names.ts';
+import { UrlScope } from '../../src/net/url-scope.ts';
 import { builtinTools } from '../../src/tools/builtin.ts';
 
 const BUILTIN_TOOLS = builtinTools({ planMode: 'required' });
@@ -66,6 +67,23 @@ describe('the built-in catalog', () => {
   it('with bash left out (a distroless recipe), no description mentions it', () => {
     for (const t of Catalog.build(BUILTIN_TOOLS, { disable: ['bash'] }).list()) expect(mentions(t.description, 'bash'), t.name).toBe(false);
     expect(Catalog.build(BUILTIN_TOOLS).get('read_file')!.description).toMatch(/PREFERRED over `bash cat`/);
+  });
+
+  it("says what the code does: wait_and_verify over sleep and cite the evidence, fetch_url's scheme, host and body rules, replace_all", () => {
+    const tools = builtinTools({ urlScope: UrlScope.parse(['example.com', 'http://10.0.0.5']) });
+    const all = Catalog.build(tools);
+    const wait = all.get('wait_and_verify')!.description;
+    expect(wait).toMatch(/Prefer it over polling across turns, and over `sleep` in bash followed by a re-check/);
+    expect(wait).toMatch(/Cite this evidence/);
+    expect(wait).toMatch(/The budget covers the polls and the `expect_jq` evaluations alike/);
+    expect(Catalog.build(tools, { disable: ['bash'] }).get('wait_and_verify')!.description).not.toMatch(/sleep/);
+    const fetch = all.get('fetch_url')!.description;
+    expect(fetch).toMatch(/Use https:\/\/ URLs: plain http:\/\/ works only for hosts the operator allowed with an http:\/\/ entry/);
+    expect(fetch).toMatch(
+      /Loopback and private addresses .* are reachable only when their exact host is allowed, never through a wildcard entry/,
+    );
+    expect(fetch).toMatch(/The body is cut at 1 MiB unless the operator set another limit/);
+    expect(all.get('edit_file')!.description).toMatch(/`replace_all` is for a rename.*the wrong fix when you meant one place/);
   });
 
   it('only references tools by sections the renderer understands', () => {

@@ -49,6 +49,29 @@ describe('json_query', () => {
     expect(await rt.ok('json_query', { expression: '. + 1', data: '1' })).toEqual({ count: 1, results: [2] });
   });
 
+  it("an expression that exhausts jq's memory is a sentence saying so, and the next call works", async () => {
+    const rt = await setup();
+    expect(await rt.refused('json_query', { expression: '[range(0; 100000000)] | length', data: 'null' })).toBe(
+      'json_query: the jq expression used more memory than jq is allowed (256 MB); narrow it: select less before building arrays or strings, and bound generators such as repeat or range with limit(n; …)',
+    );
+    expect(await rt.ok('json_query', { expression: 'length', data: '[1, 2]' })).toEqual({ count: 1, results: [2] });
+  });
+
+  it('quotes a long one-line program around the error, not whole', async () => {
+    const rt = await setup();
+    const error = await rt.refused('json_query', { expression: `{${'a: 1, '.repeat(2000)}`, data: 'null' });
+    expect(error).toMatch(/^json_query: invalid jq expression: jq: error: syntax error, unexpected end of file/);
+    expect(error.length).toBeLessThan(600);
+  });
+
+  it('an error about a 5 MB input does not carry the input back', async () => {
+    const rt = await setup({ tree: { 'big.json': JSON.stringify({ a: 'x'.repeat(5_000_000) }) } });
+    const error = await rt.refused('json_query', { expression: 'error(.a)', path: 'big.json' });
+    expect(error).toMatch(/^json_query: jq error: /);
+    expect(error).toMatch(/^json_query: jq error: jq: error \(at [^)]*\): x+… \(50000\d\d characters\)$/);
+    expect(error.length).toBeLessThan(600);
+  });
+
   it('caps a large output and says to narrow the expression', async () => {
     const rt = await setup({ recipe: 'tool_output:\n  per_tool:\n    json_query: { max_lines: 10 }\n' });
     const r = await rt.ok('json_query', { expression: 'range(1000)', data: 'null' });

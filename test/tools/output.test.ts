@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { capErrorText, describeValue, quoteArg } from '../../src/tools/error-text.ts';
 import { applyCaps, byteLength, capsFor, countLines, DEFAULT_CAPS } from '../../src/tools/output.ts';
 
 describe('capsFor', () => {
@@ -63,5 +64,39 @@ describe('applyCaps', () => {
   it('appends to a note the tool already wrote', () => {
     const out = applyCaps({ note: 'tool says', items: [1, 2, 3, 4] }, { maxBytes: 1000, maxLines: 2 }, 'hint');
     expect(String(out.note)).toMatch(/^tool says Output cut/);
+  });
+});
+
+describe('bounded error text', () => {
+  it('quoteArg quotes short strings whole and long ones as a prefix with the length', () => {
+    expect(quoteArg('a.txt')).toBe('"a.txt"');
+    expect(quoteArg('say "hi"\n')).toBe('"say \\"hi\\"\\n"');
+    expect(quoteArg('x'.repeat(10_000_000))).toBe(`"${'x'.repeat(200)}…" (10000000 characters)`);
+    expect(quoteArg('abcdef', 3)).toBe('"abc…" (6 characters)');
+    // Never half a surrogate pair: the emoji is either whole or gone.
+    expect(quoteArg(`ab${'😀'.repeat(10)}`, 3)).toBe('"ab…" (22 characters)');
+  });
+
+  it('capErrorText cuts in the middle, keeps head and tail, and says how much went', () => {
+    expect(capErrorText('short', 100)).toBe('short');
+    const text = `HEAD ${'m'.repeat(1_000_000)} TAIL`;
+    const cut = capErrorText(text, 8000);
+    expect(cut.length).toBeLessThanOrEqual(8000);
+    expect(cut.length).toBeGreaterThan(7900);
+    expect(cut).toMatch(/^HEAD m+ …\[99\d{4} of 1000010 characters cut\]… m+ TAIL$/);
+    // What is kept plus what the marker says was cut is the whole.
+    const [marker, removed] = / …\[(\d+) of \d+ characters cut\]… /.exec(cut)!;
+    expect(cut.length - marker.length + Number(removed)).toBe(text.length);
+  });
+
+  it('describeValue names a value without echoing a big one', () => {
+    expect(describeValue(null)).toBe('null');
+    expect(describeValue([1, 2])).toBe('an array (2 items)');
+    expect(describeValue({ a: 1 })).toBe('an object');
+    expect(describeValue('short')).toBe('the string "short"');
+    expect(describeValue('y'.repeat(5_000_000))).toBe('a string of 5000000 characters');
+    expect(describeValue(Infinity)).toBe('Infinity (a number too large for JSON, e.g. 1e999)');
+    expect(describeValue(Number.NaN)).toBe('NaN (not a number)');
+    expect(describeValue(-3)).toBe('the number -3');
   });
 });

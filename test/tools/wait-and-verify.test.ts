@@ -107,6 +107,40 @@ describe('wait_and_verify', () => {
     expect(polls).toBe(1);
   });
 
+  it('counts the expect_jq evaluation against the budget: a runaway expression ends the wait on time as a timeout', async () => {
+    let polls = 0;
+    const rt = await setup({ recipe: FAST, tree: { 'a.txt': 'x' }, afterGate: (t) => void (t === 'stat' && polls++) });
+    const started = performance.now();
+    const r = await rt.ok('wait_and_verify', {
+      tool: 'stat',
+      args_json: '{"path":"a.txt"}',
+      expect_jq: '[limit(1000000000; repeat(1))] | length > 0',
+      timeout_seconds: 2,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    // The budget plus a margin for a loaded machine; before, the compile check alone ran it for 5 s and then failed.
+    expect(seconds).toBeLessThan(4);
+    expect(seconds).toBeGreaterThan(1.5);
+    expect(r).toMatchObject({ verified: false, outcome: 'timeout', attempts: 1 });
+    expect(polls).toBe(1); // checking the expression compiled it without running it: the one poll ran
+    expect(r.last_error).toMatch(/^expect_jq was still running when the wait's budget ran out \([\d.]+ s were left\) and was stopped$/);
+    expect((r.observations as Array<{ error?: string }>)[0]!.error).toBe(r.last_error);
+    expect(r.last_result).toMatchObject({ exists: true });
+  });
+
+  it("an expect_jq that exhausts jq's memory ends the wait with a sentence saying so", async () => {
+    const rt = await setup({ recipe: FAST, tree: { 'a.txt': 'x' } });
+    const error = await rt.refused('wait_and_verify', {
+      tool: 'stat',
+      args_json: '{"path":"a.txt"}',
+      expect_jq: '[range(0; 100000000)] | length > 0',
+      timeout_seconds: 60,
+    });
+    expect(error).toMatch(
+      /^wait_and_verify: expect_jq failed on attempt 1: the jq expression used more memory than jq is allowed \(256 MB\); narrow it/,
+    );
+  });
+
   it('polls only read-only tools: never a write, itself or ask_user; a condition is required', async () => {
     const rt = await setup({ recipe: FAST });
     expect(await rt.refused('wait_and_verify', { tool: 'write_file', args: { path: 'x', content: 'y' }, expect_contains: 'x' })).toMatch(

@@ -1,11 +1,23 @@
 import type { Worker } from 'node:worker_threads';
 import jqWorkerSource from 'virtual:jq-worker-source';
 import { decodeEmbedded } from '../../embedded.ts';
+import { jqCrashSentence } from '../errors.ts';
 import type { JqRequest, JqResponse } from './jq-worker.ts';
 
 export class JqTimeoutError extends Error {
   override readonly name = 'JqTimeoutError';
 }
+
+/** The worker died instead of answering (out of memory, a WebAssembly trap); the message is a model-facing sentence. */
+export class JqCrashError extends Error {
+  override readonly name = 'JqCrashError';
+}
+
+/** A worker's V8 heap (the input and output strings live there). */
+export const JQ_WORKER_HEAP_MB = 512;
+/** jq's own memory: jq-wasm 3.0.0's build caps its WebAssembly heap at 256 MiB (getHeapMax). */
+export const JQ_WASM_MEMORY_MB = 256;
+const JQ_LIMITS = { wasmMb: JQ_WASM_MEMORY_MB, heapMb: JQ_WORKER_HEAP_MB };
 
 /** Idle workers kept warm for the next call; a busy one is never shared. */
 const MAX_IDLE_WORKERS = 2;
@@ -45,8 +57,9 @@ export class JqRunner {
       const onMessage = (res: JqResponse) => {
         if (res.id === id) finish(true, () => resolve(res));
       };
-      const onError = (err: Error) => finish(false, () => reject(err));
-      const onExit = (code: number) => finish(false, () => reject(new Error(`the jq worker exited (code ${code})`)));
+      const onError = (err: Error) => finish(false, () => reject(new JqCrashError(jqCrashSentence(err, JQ_LIMITS))));
+      const onExit = (code: number) =>
+        finish(false, () => reject(new JqCrashError(jqCrashSentence({ message: `the jq worker exited (code ${code})` }, JQ_LIMITS))));
       const onAbort = () => finish(false, () => reject(new JqTimeoutError('the call was cancelled')));
       const timer = setTimeout(
         () => finish(false, () => reject(new JqTimeoutError(`the jq program did not finish within ${timeoutMs / 1000} s and was stopped`))),
@@ -69,7 +82,10 @@ export class JqRunner {
   private async spawn(): Promise<Worker> {
     // Loaded on first use: most runs never call jq, and these cost start-up time.
     const { Worker: WorkerThread } = await import('node:worker_threads');
-    return new WorkerThread(await decodeEmbedded(jqWorkerSource), { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    return new WorkerThread(await decodeEmbedded(jqWorkerSource), {
+      eval: true,
+      resourceLimits: { maxOldGenerationSizeMb: JQ_WORKER_HEAP_MB },
+    });
   }
 }
 

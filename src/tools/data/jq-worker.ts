@@ -21,6 +21,11 @@ export interface JqResponse {
   outputCut: boolean;
 }
 
+// jq-wasm's runtime prints "Aborted()" to stderr when the WebAssembly instance traps (out of
+// memory, say). The caller is told in a sentence (jqCrashSentence); the process's stderr, which
+// in a worker is the parent's, is not the place. jq's own messages come back in `stderr` below.
+process.stderr.write = () => true;
+
 const jq = loadJq();
 
 parentPort!.on('message', (req: JqRequest) => {

@@ -1,7 +1,9 @@
 import * as z from 'zod/v4';
+import { LIMITS, pathArg } from '../limits.ts';
 import { readChecked } from '../files/safe-fs.ts';
 import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
-import { JqTimeoutError, sharedJqRunner } from './jq-runner.ts';
+import { tidyJqMessage } from '../errors.ts';
+import { JqCrashError, JqTimeoutError, sharedJqRunner } from './jq-runner.ts';
 import description from './json-query.md';
 
 export const JSON_QUERY_DEFAULTS = { timeout_seconds: 10, max_input_bytes: 64 * 1024 * 1024 } as const;
@@ -15,8 +17,8 @@ export const jsonQueryTool = defineTool({
   aliases: { query: 'expression', json: 'data' },
   args: z
     .strictObject({
-      expression: z.string().min(1).describe('The jq program, e.g. ".items[] | .name".'),
-      path: z.string().min(1).optional().describe('A JSON file to read, relative to the workspace root (or absolute).'),
+      expression: z.string().min(1).max(LIMITS.jqExpression).describe('The jq program, e.g. ".items[] | .name".'),
+      path: pathArg('A JSON file to read, relative to the workspace root (or absolute).').optional(),
       data: z.unknown().optional().describe('Inline input: a string holding JSON text, or any JSON value.'),
     })
     .refine((a) => (a.path === undefined) !== (a.data === undefined), {
@@ -41,11 +43,11 @@ export const jsonQueryTool = defineTool({
       // Twice the byte cap crosses threads, so the caps layer still sees that more existed.
       res = await sharedJqRunner.run(input, args.expression, timeoutSeconds * 1000, ctx.caps.maxBytes * 2, ctx.signal);
     } catch (err) {
-      if (err instanceof JqTimeoutError) throw new ToolError(err.message);
+      if (err instanceof JqTimeoutError || err instanceof JqCrashError) throw new ToolError(err.message);
       throw err;
     }
     if (res.exitCode !== 0) {
-      const message = res.stderr.trim() || `jq exited with status ${res.exitCode}`;
+      const message = tidyJqMessage(res.stderr) || `jq exited with status ${res.exitCode}`;
       const kind =
         res.exitCode === 3
           ? 'invalid jq expression'

@@ -1,4 +1,6 @@
 import * as z from 'zod/v4';
+import { quoteArg } from '../error-text.ts';
+import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type JsonValue } from '../tool.ts';
 import description from './retrieve-raw.md';
 
@@ -10,6 +12,7 @@ export const retrieveRawTool = defineTool({
   args: z.strictObject({
     call_id: z
       .string()
+      .max(LIMITS.identifier)
       .regex(/^raw_[1-9][0-9]*$/, 'a call_id as a digest gives it, e.g. "raw_3"')
       .describe('The call_id from a digested result.'),
   }),
@@ -17,7 +20,7 @@ export const retrieveRawTool = defineTool({
     const digests = ctx.session.digests;
     if (!digests) throw new ToolError('the digest layer is off in this run, so there is nothing to retrieve');
     const found = digests.retrieve(args.call_id);
-    if (!found) throw new ToolError(`no digested result with call_id "${args.call_id}" in this session`);
+    if (!found) throw new ToolError(`no digested result with call_id ${quoteArg(args.call_id)} in this session`);
     return { call_id: args.call_id, tool: found.tool, raw: JSON.parse(found.rawJson) as JsonValue };
   },
 });

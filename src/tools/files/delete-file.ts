@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { pathArg } from '../limits.ts';
 import { defineTool } from '../tool.ts';
 import { removeChecked } from './safe-fs.ts';
 import description from './delete-file.md';
@@ -11,7 +12,7 @@ export const deleteFileTool = defineTool({
   fileEdit: true,
   narrowHint: '',
   args: z.strictObject({
-    path: z.string().min(1).describe('File to delete, relative to the workspace root (or absolute).'),
+    path: pathArg('File to delete, relative to the workspace root (or absolute).'),
   }),
   // The link itself is what gets removed, so the last component is not followed.
   paths: (a) => [{ arg: 'path', path: a.path, access: 'write', followFinal: false }],

@@ -1,9 +1,9 @@
 import * as z from 'zod/v4';
+import { LIMITS, pathArg } from '../limits.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import description from './edit-file.md';
 import { editChecked, looksBinary } from './safe-fs.ts';
 
-const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 const BOM = '\uFEFF';
 
 export const editFileTool = defineTool({
@@ -14,9 +14,12 @@ export const editFileTool = defineTool({
   fileEdit: true,
   narrowHint: '',
   args: z.strictObject({
-    path: z.string().min(1).describe('File to edit, relative to the workspace root (or absolute).'),
-    old_string: z.string().describe('The exact text to replace; must occur exactly once unless replace_all is true.'),
-    new_string: z.string().describe('The replacement text, inserted literally.'),
+    path: pathArg('File to edit, relative to the workspace root (or absolute).'),
+    old_string: z
+      .string()
+      .max(LIMITS.fileContent)
+      .describe('The exact text to replace; must occur exactly once unless replace_all is true.'),
+    new_string: z.string().max(LIMITS.fileContent).describe('The replacement text, inserted literally.'),
     replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one. Default false.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'write' }],
@@ -38,7 +41,7 @@ export const editFileTool = defineTool({
     // The read and the replacement go through one pinned directory: the file edited is the file read.
     const { replacements, crlf } = await editChecked(
       target,
-      MAX_EDIT_BYTES,
+      LIMITS.fileContent, // the largest file edit_file reads: the same bound as its strings
       (raw) => applyEdit(raw, args, shown, ctx.hasTool('read_file')),
       ctx.session.pendingWrites,
     );

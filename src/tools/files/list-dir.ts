@@ -1,5 +1,6 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import * as z from 'zod/v4';
+import { pathArg } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import description from './list-dir.md';
 
@@ -10,11 +11,7 @@ export const listDirTool = defineTool({
   digest: true,
   narrowHint: 'List a subdirectory, or find files by name pattern instead.',
   args: z.strictObject({
-    path: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Directory to list, relative to the workspace root (or absolute). Default: the workspace root.'),
+    path: pathArg('Directory to list, relative to the workspace root (or absolute). Default: the workspace root.').optional(),
   }),
   paths: (a) => [{ arg: 'path', path: a.path ?? '.', access: 'read' }],
   async run(_args, ctx) {

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { pathArg } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import description from './read-file.md';
 import { looksBinary, openChecked } from './safe-fs.ts';
@@ -13,7 +14,7 @@ export const readFileTool = defineTool({
   readOnly: true,
   narrowHint: 'Read the rest with offset/limit.',
   args: z.strictObject({
-    path: z.string().min(1).describe('File to read, relative to the workspace root (or absolute).'),
+    path: pathArg('File to read, relative to the workspace root (or absolute).'),
     offset: z.int().min(0).max(1_000_000_000).optional().describe('First line to return, 1-based (0 is treated as 1). Default: 1.'),
     limit: z
       .int()

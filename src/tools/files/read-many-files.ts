@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS, pathArg } from '../limits.ts';
 import { listFiles } from '../search/file-list.ts';
 import { compileNamePattern } from '../search/name-pattern.ts';
 import { chooseEngine } from '../search/ripgrep.ts';
@@ -16,13 +17,18 @@ export const readManyFilesTool = defineTool({
   narrowHint: 'Read fewer files per call (a narrower pattern or a shorter paths list).',
   args: z
     .strictObject({
-      paths: z.array(z.string().min(1)).max(1000).optional().describe('Files to read, relative to the workspace root (or absolute).'),
+      paths: z
+        .array(z.string().min(1).max(LIMITS.path))
+        .max(1000)
+        .optional()
+        .describe('Files to read, relative to the workspace root (or absolute).'),
       pattern: z
         .string()
         .min(1)
+        .max(LIMITS.namePattern)
         .optional()
         .describe('Also read files whose name matches this pattern under `path`, e.g. "*.md" or "src/**/*.ts".'),
-      path: z.string().min(1).optional().describe('Directory the pattern is matched under. Default: the workspace root.'),
+      path: pathArg('Directory the pattern is matched under. Default: the workspace root.').optional(),
     })
     .refine((a) => (a.paths?.length ?? 0) > 0 || a.pattern !== undefined, {
       message: 'give "paths" (a list of files), "pattern" (a file-name pattern), or both',

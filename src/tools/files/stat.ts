@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import * as z from 'zod/v4';
+import { pathArg } from '../limits.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
 import description from './stat.md';
 
@@ -9,7 +10,7 @@ export const statTool = defineTool({
   readOnly: true,
   narrowHint: '',
   args: z.strictObject({
-    path: z.string().min(1).describe('File or directory to inspect, relative to the workspace root (or absolute).'),
+    path: pathArg('File or directory to inspect, relative to the workspace root (or absolute).'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'read' }],
   async run(_args, ctx) {

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS, pathArg } from '../limits.ts';
 import { defineTool } from '../tool.ts';
 import { writeChecked } from './safe-fs.ts';
 import description from './write-file.md';
@@ -11,8 +12,8 @@ export const writeFileTool = defineTool({
   fileEdit: true,
   narrowHint: '',
   args: z.strictObject({
-    path: z.string().min(1).describe('File to write, relative to the workspace root (or absolute).'),
-    content: z.string().describe('The complete new content of the file.'),
+    path: pathArg('File to write, relative to the workspace root (or absolute).'),
+    content: z.string().max(LIMITS.fileContent).describe('The complete new content of the file.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'write' }],
   async run(args, ctx) {

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { resourceNames } from '../../k8s/cluster.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
 import { K8S_HINT, kube } from './common.ts';
@@ -12,8 +13,8 @@ export const k8sApiResourcesTool = defineTool({
   openWorld: true,
   narrowHint: K8S_HINT,
   args: z.strictObject({
-    name_contains: z.string().min(1).optional().describe('Only kinds or names containing this (case-insensitive).'),
-    group: z.string().optional().describe('Only this API group ("" for the core group).'),
+    name_contains: z.string().min(1).max(LIMITS.k8sName).optional().describe('Only kinds or names containing this (case-insensitive).'),
+    group: z.string().max(LIMITS.k8sName).optional().describe('Only this API group ("" for the core group).'),
   }),
   async run(args, ctx) {
     const k = kube(ctx);

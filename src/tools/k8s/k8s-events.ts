@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { eventSummary } from '../../k8s/summary.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
 import { K8S_HINT, kube, namespaceArg } from './common.ts';
@@ -16,8 +17,8 @@ export const k8sEventsTool = defineTool({
     .strictObject({
       namespace: namespaceArg,
       all_namespaces: z.boolean().optional().describe('Events of every namespace.'),
-      kind: z.string().min(1).optional().describe('The involved object’s kind, e.g. Pod (with name).'),
-      name: z.string().min(1).optional().describe('The involved object’s name.'),
+      kind: z.string().min(1).max(LIMITS.k8sName).optional().describe('The involved object’s kind, e.g. Pod (with name).'),
+      name: z.string().min(1).max(LIMITS.k8sName).optional().describe('The involved object’s name.'),
       type: z.enum(['Warning', 'Normal']).optional().describe('Only this type.'),
       limit: z.int().min(1).max(500).optional().describe('Events at most (default 50), newest first.'),
     })

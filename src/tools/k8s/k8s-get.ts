@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { defineTool, type JsonObject } from '../tool.ts';
-import { apiVersionArg, K8S_HINT, kindArg, kube, namespaceArg } from './common.ts';
+import { apiVersionArg, K8S_HINT, k8sNameArg, kindArg, kube, namespaceArg } from './common.ts';
 import description from './k8s-get.md';
 
 export const k8sGetTool = defineTool({
@@ -12,7 +12,7 @@ export const k8sGetTool = defineTool({
   narrowHint: K8S_HINT,
   args: z.strictObject({
     kind: kindArg,
-    name: z.string().min(1).describe('The object’s name.'),
+    name: k8sNameArg('The object’s name.'),
     namespace: namespaceArg,
     api_version: apiVersionArg,
   }),

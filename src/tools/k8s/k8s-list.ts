@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { summarize } from '../../k8s/summary.ts';
 import { defineTool, type JsonObject, type JsonValue } from '../tool.ts';
 import { apiVersionArg, K8S_HINT, kindArg, kube, namespaceArg } from './common.ts';
@@ -16,10 +17,10 @@ export const k8sListTool = defineTool({
     kind: kindArg,
     namespace: namespaceArg,
     all_namespaces: z.boolean().optional().describe('Every namespace (ignores namespace).'),
-    label_selector: z.string().optional().describe('e.g. "app=web,tier!=cache".'),
-    field_selector: z.string().optional().describe('e.g. "status.phase=Failed" or "spec.nodeName=node-1".'),
+    label_selector: z.string().max(LIMITS.k8sSelector).optional().describe('e.g. "app=web,tier!=cache".'),
+    field_selector: z.string().max(LIMITS.k8sSelector).optional().describe('e.g. "status.phase=Failed" or "spec.nodeName=node-1".'),
     limit: z.int().min(1).max(500).optional().describe('Items at most (default 50).'),
-    continue: z.string().optional().describe('The continue token of the previous page.'),
+    continue: z.string().max(LIMITS.k8sContinue).optional().describe('The continue token of the previous page.'),
     output: z.enum(['summary', 'full']).optional().describe('summary rows (default) or whole objects.'),
     api_version: apiVersionArg,
   }),

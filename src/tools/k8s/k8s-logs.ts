@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
-import { kube, namespaceArg } from './common.ts';
+import { k8sNameArg, kube, namespaceArg } from './common.ts';
 import description from './k8s-logs.md';
 
 const MAX_BYTES = 64 * 1024;
@@ -13,9 +14,9 @@ export const k8sLogsTool = defineTool({
   openWorld: true,
   narrowHint: 'Ask for fewer lines (tail_lines) or a shorter window (since_seconds).',
   args: z.strictObject({
-    pod: z.string().min(1).describe('The Pod’s name.'),
+    pod: k8sNameArg('The Pod’s name.'),
     namespace: namespaceArg,
-    container: z.string().min(1).optional().describe('The container (required when the Pod has several).'),
+    container: z.string().min(1).max(LIMITS.k8sName).optional().describe('The container (required when the Pod has several).'),
     previous: z.boolean().optional().describe('The previous, terminated run of the container.'),
     tail_lines: z.int().min(1).max(10_000).optional().describe('The last N lines (default 200).'),
     since_seconds: z.int().min(1).optional().describe('Only lines from the last N seconds.'),

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
-import { K8S_HINT, kube, namespaceArg } from './common.ts';
+import { K8S_HINT, k8sNameArg, kube, namespaceArg } from './common.ts';
 import description from './k8s-rollout-status.md';
 
 const num = (v: JsonValue | undefined) => (typeof v === 'number' ? v : 0);
@@ -14,8 +14,8 @@ export const k8sRolloutStatusTool = defineTool({
   openWorld: true,
   narrowHint: K8S_HINT,
   args: z.strictObject({
-    kind: z.string().min(1).describe('Deployment, StatefulSet or DaemonSet (deploy, sts, ds).'),
-    name: z.string().min(1),
+    kind: k8sNameArg('Deployment, StatefulSet or DaemonSet (deploy, sts, ds).'),
+    name: k8sNameArg('The workload’s name.'),
     namespace: namespaceArg,
   }),
   async run(args, ctx) {

@@ -1,4 +1,6 @@
 import * as z from 'zod/v4';
+import { quoteArg } from '../error-text.ts';
+import { LIMITS } from '../limits.ts';
 import { ALERT_DEFAULTS, ALERT_LEVELS, type AlertTarget } from '../../net/alert-targets.ts';
 import { operatorFetch } from '../../net/operator-fetch.ts';
 import { defineTool, ToolError } from '../tool.ts';
@@ -25,6 +27,7 @@ export function alertTool(targets: readonly AlertTarget[]) {
       target: z
         .string()
         .min(1)
+        .max(LIMITS.identifier)
         .describe(`The target's name: one of ${names.join(', ') || '(none)'}.`),
       level: z.enum(ALERT_LEVELS).describe('info, warning, critical or resolved.'),
       summary: z.string().trim().min(1).max(1000).describe('One line: what happened or what you need.'),
@@ -35,7 +38,7 @@ export function alertTool(targets: readonly AlertTarget[]) {
     },
     async run(args, ctx) {
       const target = targets.find((t) => t.name === args.target);
-      if (!target) throw new ToolError(`alert refused: no target named "${args.target}"; the targets are ${names.join(', ')}`);
+      if (!target) throw new ToolError(`alert refused: no target named ${quoteArg(args.target)}; the targets are ${names.join(', ')}`);
       const wait = target.takeSlot();
       if (wait !== null) {
         const { count, window_seconds } = target.rateLimit;

@@ -1,4 +1,6 @@
 import * as z from 'zod/v4';
+import { quoteArg } from '../error-text.ts';
+import { LIMITS } from '../limits.ts';
 import { FetchRefused, guardedFetch, type FetchedResponse } from '../../net/guarded-fetch.ts';
 import type { UrlScope } from '../../net/url-scope.ts';
 import { defineTool, ToolError, type JsonObject, type ToolContext } from '../tool.ts';
@@ -7,7 +9,11 @@ import { decodeBody, isTextual } from './response-body.ts';
 export const FETCH_DEFAULTS = { timeout_seconds: 30, max_body_bytes: 1024 * 1024, max_redirects: 5 } as const;
 
 const TEXT =
-  "HTTP GET one URL and return its status, content type and body (text; a binary body is reported by size only). Only URLs that the operator's url_scope allows can be fetched; cloud metadata and link-local addresses never can, and redirects are checked the same way. Query parameters are fine; there is no way to send a body or headers.{{#bash}} Use this rather than `curl` or `wget` in bash.{{/bash}}";
+  "HTTP GET one URL and return its status, content type and body (text; a binary body is reported by size only). Only URLs that the operator's url_scope allows can be fetched; cloud metadata and link-local addresses never can, and redirects are checked the same way. " +
+  // url-scope.ts: an entry without a scheme allows https only; address-policy.ts + guarded-fetch.ts: private needs an exact host.
+  'Use https:// URLs: plain http:// works only for hosts the operator allowed with an http:// entry. Loopback and private addresses (localhost, 10.x, 192.168.x, a cluster service) are reachable only when their exact host is allowed, never through a wildcard entry. ' +
+  `The body is cut at ${FETCH_DEFAULTS.max_body_bytes / (1024 * 1024)} MiB unless the operator set another limit (the result then says body_truncated). ` +
+  'Query parameters are fine; there is no way to send a body or headers.{{#bash}} Use this rather than `curl` or `wget` in bash.{{/bash}}';
 
 export function fetchUrlTool(scope: UrlScope | undefined) {
   const allowed = scope ? ` Allowed: ${scope.describe().allow.join(', ')}.` : '';
@@ -18,7 +24,7 @@ export function fetchUrlTool(scope: UrlScope | undefined) {
     readOnly: true,
     narrowHint: 'Fetch a narrower resource (a query parameter, a page number, an API path that returns less).',
     args: z.strictObject({
-      url: z.string().min(1).max(8192).describe('The absolute http(s) URL to GET.'),
+      url: z.string().min(1).max(LIMITS.url).describe('The absolute http(s) URL to GET.'),
     }),
     async gateSubjects(args) {
       return { subject: args.url.trim(), verbs: [] };
@@ -57,7 +63,7 @@ export async function fetchForTool(url: string, ctx: ToolContext, accept: string
     );
   } catch (err) {
     if (err instanceof FetchRefused) throw new ToolError(`fetch refused: ${err.message}`);
-    if (signal.aborted && !ctx.signal.aborted) throw new ToolError(`fetch failed: ${url} took longer than ${seconds}s`);
+    if (signal.aborted && !ctx.signal.aborted) throw new ToolError(`fetch failed: ${quoteArg(url, 300)} took longer than ${seconds}s`);
     throw new ToolError(`fetch failed: ${(err as Error).message}`);
   }
 }

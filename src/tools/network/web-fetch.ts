@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import htmlChunk from 'virtual:html-chunk';
 import { loadEmbeddedModule } from '../../embedded.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
@@ -19,7 +20,7 @@ export const webFetchTool = defineTool({
   openWorld: true,
   narrowHint: 'Fetch a more specific page, or use format "text" for less markup.',
   args: z.strictObject({
-    url: z.string().min(1).max(8192).describe('The absolute http(s) URL of the page.'),
+    url: z.string().min(1).max(LIMITS.url).describe('The absolute http(s) URL of the page.'),
     format: z.enum(['markdown', 'text', 'html']).default('markdown').describe('markdown (default), text, or html.'),
     timeout: z.number().positive().max(120).optional().describe('Seconds before the fetch is abandoned (default 30, at most 120).'),
   }),

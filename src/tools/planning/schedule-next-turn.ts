@@ -1,4 +1,6 @@
 import * as z from 'zod/v4';
+import { quoteArg } from '../error-text.ts';
+import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 
 export const scheduleNextTurnTool = defineTool({
@@ -13,7 +15,7 @@ export const scheduleNextTurnTool = defineTool({
   narrowHint: '',
   args: z.strictObject({
     wake_in_sec: z.int().min(0).max(31_536_000).optional().describe('Seconds from now.'),
-    wake_at: z.string().optional().describe('An RFC 3339 time, e.g. 2026-11-30T14:00:00Z.'),
+    wake_at: z.string().max(LIMITS.identifier).optional().describe('An RFC 3339 time, e.g. 2026-11-30T14:00:00Z.'),
     next_prompt: z.string().max(4000).optional().describe('The message for the next turn (default: a plain wake-up note).'),
     detail: z.string().max(2000).optional().describe('Why, for the operator.'),
   }),
@@ -26,7 +28,7 @@ export const scheduleNextTurnTool = defineTool({
     if (args.wake_at !== undefined) {
       wakeAt = new Date(args.wake_at);
       if (Number.isNaN(wakeAt.getTime()) || !/\d{4}-\d\d-\d\dT/.test(args.wake_at))
-        throw new ToolError(`wake_at "${args.wake_at}" is not an RFC 3339 time`);
+        throw new ToolError(`wake_at ${quoteArg(args.wake_at)} is not an RFC 3339 time (e.g. 2026-11-30T14:00:00Z)`);
     } else {
       wakeAt = new Date(Date.now() + args.wake_in_sec! * 1000);
     }

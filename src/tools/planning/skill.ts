@@ -1,6 +1,8 @@
 import * as z from 'zod/v4';
 import { skillFilePath, SkillError, type Skill } from '../../skills/skills.ts';
+import { quoteArg } from '../error-text.ts';
 import { openChecked } from '../files/safe-fs.ts';
+import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError } from '../tool.ts';
 
 const MAX_BYTES = 256 * 1024;
@@ -20,12 +22,18 @@ export function skillTool(skills: readonly Skill[]) {
     readOnly: true,
     narrowHint: 'Read one reference file at a time.',
     args: z.strictObject({
-      name: z.string().min(1).describe('The skill’s name, from the list above.'),
-      file: z.string().min(1).optional().describe('A file of the skill (e.g. references/crashloopbackoff.md); default SKILL.md.'),
+      name: z.string().min(1).max(LIMITS.identifier).describe('The skill’s name, from the list above.'),
+      file: z
+        .string()
+        .min(1)
+        .max(LIMITS.path)
+        .optional()
+        .describe('A file of the skill (e.g. references/crashloopbackoff.md); default SKILL.md.'),
     }),
     async run(args) {
       const skill = skills.find((s) => s.name === args.name);
-      if (!skill) throw new ToolError(`no skill named "${args.name}"; installed: ${skills.map((s) => s.name).join(', ') || '(none)'}`);
+      if (!skill)
+        throw new ToolError(`no skill named ${quoteArg(args.name)}; installed: ${skills.map((s) => s.name).join(', ') || '(none)'}`);
       const rel = args.file ?? 'SKILL.md';
       let real: string;
       try {
@@ -36,8 +44,8 @@ export function skillTool(skills: readonly Skill[]) {
       }
       // A listed file that has become a symlink (or moved) since start-up is refused here.
       const fh = await openChecked(real).catch((err: unknown) => {
-        if (err instanceof ToolError) throw new ToolError(`skill ${skill.name}: "${rel}" ${err.message.replace(`${real} `, '')}`);
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`skill ${skill.name}: "${rel}" no longer exists`);
+        if (err instanceof ToolError) throw new ToolError(`skill ${skill.name}: ${quoteArg(rel)} ${err.message.replace(`${real} `, '')}`);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`skill ${skill.name}: ${quoteArg(rel)} no longer exists`);
         throw err;
       });
       let content: string;

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import * as z from 'zod/v4';
+import { LIMITS, pathArg } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import { listFiles } from './file-list.ts';
 import description from './glob.md';
@@ -13,12 +14,12 @@ export const globTool = defineTool({
   digest: true,
   narrowHint: 'Narrow `path` or make `pattern` more specific.',
   args: z.strictObject({
-    pattern: z.string().min(1).describe('File-name pattern, e.g. "*.go"; with a "/" it matches the relative path, e.g. "cmd/**/main.go".'),
-    path: z
+    pattern: z
       .string()
       .min(1)
-      .optional()
-      .describe('Directory to search, relative to the workspace root (or absolute). Default: the workspace root.'),
+      .max(LIMITS.namePattern)
+      .describe('File-name pattern, e.g. "*.go"; with a "/" it matches the relative path, e.g. "cmd/**/main.go".'),
+    path: pathArg('Directory to search, relative to the workspace root (or absolute). Default: the workspace root.').optional(),
   }),
   paths: (a) => [{ arg: 'path', path: a.path ?? '.', access: 'read' }],
   async run(args, ctx) {

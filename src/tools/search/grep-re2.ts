@@ -22,7 +22,11 @@ export async function compileRe2(pattern: string, ignoreCase: boolean, multiline
   try {
     return Re2.compile(pattern, (ignoreCase ? Re2.CASE_INSENSITIVE : 0) | (multiline ? Re2.MULTILINE : 0));
   } catch (err) {
-    throw new ToolError(`invalid pattern (RE2 syntax: no look-around or backreferences): ${(err as Error).message}`);
+    // re2js quotes the offending part, which can be most of a long pattern.
+    const why = (err as Error).message;
+    throw new ToolError(
+      `invalid pattern (RE2 syntax: no look-around or backreferences): ${why.length > 300 ? `${why.slice(0, 300)}…` : why}`,
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/v4';
+import { LIMITS, pathArg } from '../limits.ts';
 import { looksBinary, openChecked } from '../files/safe-fs.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import description from './grep.md';
@@ -26,15 +27,12 @@ export const grepTool = defineTool({
   digest: true,
   narrowHint: 'Narrow the pattern, `path` or `include`.',
   args: z.strictObject({
-    pattern: z.string().min(1).describe('Regular expression (RE2 syntax) matched against each line.'),
-    path: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('File or directory to search, relative to the workspace root (or absolute). Default: the workspace root.'),
+    pattern: z.string().min(1).max(LIMITS.regex).describe('Regular expression (RE2 syntax) matched against each line.'),
+    path: pathArg('File or directory to search, relative to the workspace root (or absolute). Default: the workspace root.').optional(),
     include: z
       .string()
       .min(1)
+      .max(LIMITS.namePattern)
       .optional()
       .describe('Only search files whose name matches this pattern, e.g. "*.py"; with a "/" it matches the relative path.'),
     ignore_case: z.boolean().optional().describe('Match case-insensitively. Default false.'),
@@ -93,7 +91,15 @@ export const grepTool = defineTool({
         ctx.signal,
       );
       const { code, stderr, stopped } = await run.done;
-      if (!stopped && code === 2 && found.length === 0) throw new ToolError(`search failed: ${firstLine(stderr)}`);
+      if (!stopped && code === 2 && found.length === 0) {
+        // RE2 accepted it, but rg's compiled form is bigger (its \p{…} classes are full Unicode tables).
+        if (/exceeds size limit/.test(stderr)) {
+          throw new ToolError(
+            'the pattern is too large for the search engine once compiled; simplify it: fewer alternatives, smaller {n,m} counts, ASCII classes such as [A-Za-z] instead of \\p{…}',
+          );
+        }
+        throw new ToolError(`search failed: ${firstLine(stderr).slice(0, 300)}`);
+      }
     } else {
       await grepInProcess({
         root: root.real,

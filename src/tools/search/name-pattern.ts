@@ -1,5 +1,6 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { quoteArg } from '../error-text.ts';
 import { ToolError } from '../tool.ts';
 
 /**
@@ -10,7 +11,7 @@ import { ToolError } from '../tool.ts';
  */
 export function compileNamePattern(pattern: string): (relPath: string) => boolean {
   if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
-    throw new ToolError(`pattern "${pattern}" must be relative to the search directory; put the directory in "path" instead`);
+    throw new ToolError(`pattern ${quoteArg(pattern)} must be relative to the search directory; put the directory in "path" instead`);
   }
   const p = pattern.startsWith('./') ? pattern.slice(2) : pattern;
   const match = picomatch(p, { dot: true });

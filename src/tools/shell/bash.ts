@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { argvSafe, LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type AnyTool, type JsonObject, type ToolContext } from '../tool.ts';
 import { commandShape } from './bash-parser.ts';
 import { deniedCommand } from './denylist.ts';
@@ -53,7 +54,12 @@ export function bashTool(mode: SearchGateMode) {
     narrowHint: 'Narrow the command, or filter its output (… | tail -n 50, … | grep -v noise).',
     aliases: { timeout_seconds: 'timeout' },
     args: z.strictObject({
-      command: z.string().min(1).max(100_000).describe('The command line, run with /bin/sh -c in the workspace root.'),
+      command: z
+        .string()
+        .min(1)
+        .max(LIMITS.command)
+        .superRefine(argvSafe('/bin/sh', 'write long content to a file first and run that'))
+        .describe('The command line, run with /bin/sh -c in the workspace root.'),
       timeout: z.number().positive().max(86_400).optional().describe('Seconds before the command is stopped.'),
       wait: z
         .boolean()

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { defineTool } from '../tool.ts';
 import { terminalFor } from './terminal-tools.ts';
 import { TERMINAL_DEFAULTS } from './terminals.ts';
@@ -11,7 +12,7 @@ export const terminalKillTool = defineTool({
   requires: 'bash',
   narrowHint: '',
   args: z.strictObject({
-    terminal_id: z.string().min(1).describe('The id bash returned, e.g. "t1".'),
+    terminal_id: z.string().min(1).max(LIMITS.identifier).describe('The id bash returned, e.g. "t1".'),
     force: z.boolean().optional().describe('Kill at once (SIGKILL) instead of asking it to stop first.'),
   }),
   async run(args, ctx) {

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
 import { terminalFor } from './terminal-tools.ts';
 
@@ -10,7 +11,7 @@ export const terminalOutputTool = defineTool({
   requires: 'bash',
   narrowHint: 'Read in smaller steps: pass next_cursor again to continue.',
   args: z.strictObject({
-    terminal_id: z.string().min(1).describe('The id bash returned, e.g. "t1".'),
+    terminal_id: z.string().min(1).max(LIMITS.identifier).describe('The id bash returned, e.g. "t1".'),
     cursor: z.int().min(0).optional().describe('next_cursor from the previous read (default 0: from the start).'),
   }),
   async run(args, ctx) {

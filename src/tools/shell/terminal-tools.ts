@@ -1,3 +1,4 @@
+import { quoteArg } from '../error-text.ts';
 import { ToolError, type ToolContext } from '../tool.ts';
 import type { Terminal } from './terminals.ts';
 
@@ -7,6 +8,6 @@ export function terminalFor(ctx: ToolContext, id: string): Terminal {
   if (t) return t;
   const known = ctx.session.terminals.ids();
   throw new ToolError(
-    `no terminal "${id}" in this session; ${known.length > 0 ? `the terminals are ${known.join(', ')}` : 'start one with bash and wait: false'}`,
+    `no terminal ${quoteArg(id)} in this session; ${known.length > 0 ? `the terminals are ${known.join(', ')}` : 'start one with bash and wait: false'}`,
   );
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import { terminalFor } from './terminal-tools.ts';
 
@@ -11,7 +12,7 @@ export const terminalWriteTool = defineTool({
   requires: 'bash',
   narrowHint: '',
   args: z.strictObject({
-    terminal_id: z.string().min(1).describe('The id bash returned, e.g. "t1".'),
+    terminal_id: z.string().min(1).max(LIMITS.identifier).describe('The id bash returned, e.g. "t1".'),
     input: z
       .string()
       .max(64 * 1024)

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { LIMITS } from '../limits.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
 import { terminalFor } from './terminal-tools.ts';
 
@@ -13,7 +14,7 @@ export const waitJoinTool = defineTool({
   requires: 'bash',
   narrowHint: 'Wait for fewer ids at once, or read each with terminal_output.',
   args: z.strictObject({
-    ids: z.array(z.string().min(1)).min(1).max(16).describe('Terminal ids, e.g. ["t1", "t2"].'),
+    ids: z.array(z.string().min(1).max(LIMITS.identifier)).min(1).max(16).describe('Terminal ids, e.g. ["t1", "t2"].'),
     timeout: z.number().positive().max(WAIT_JOIN_DEFAULTS.max_timeout_seconds).optional().describe('Seconds to wait at most.'),
   }),
   async run(args, ctx) {

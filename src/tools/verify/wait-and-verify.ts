@@ -1,5 +1,8 @@
 import * as z from 'zod/v4';
-import { JqTimeoutError, sharedJqRunner } from '../data/jq-runner.ts';
+import { LIMITS } from '../limits.ts';
+import { JqCrashError, JqTimeoutError, sharedJqRunner } from '../data/jq-runner.ts';
+import { quoteArg } from '../error-text.ts';
+import { tidyJqMessage } from '../errors.ts';
 import { defineTool, ToolError, type JsonObject, type JsonValue, type ToolContext } from '../tool.ts';
 import description from './wait-and-verify.md';
 
@@ -16,7 +19,8 @@ export const WAIT_DEFAULTS = {
 const NEVER = new Set(['wait_and_verify', 'ask_user']);
 /** Errors no wait will fix: the gate said no, or the arguments are wrong. */
 const PERMANENT = /: permission denied: |: invalid arguments: |: arguments must be |: arguments are not valid JSON/;
-const JQ_TIMEOUT_MS = 5_000;
+/** Compiling an expression (never running it) takes milliseconds; this only bounds a pathological one. */
+const JQ_COMPILE_MS = 5_000;
 /** The most of the last result the model gets back; the full one is in the polled tool's own caps. */
 const LAST_RESULT_BYTES = 4_000;
 const TRAIL_HEAD = 10;
@@ -40,15 +44,25 @@ export const waitAndVerifyTool = defineTool({
   aliases: { arguments: 'args' },
   args: z
     .strictObject({
-      tool: z.string().min(1).describe('The read-only tool to poll, by the name you call it.'),
-      args_json: z.string().optional().describe('Its arguments as a JSON object in a string.'),
-      args: z.record(z.string(), z.unknown()).optional().describe('Its arguments as an object (instead of args_json).'),
-      expect_jq: z.string().min(1).optional().describe('jq over the result; matches when every output is neither false nor null.'),
-      expect_contains: z.string().min(1).optional().describe('A substring the result’s JSON must contain.'),
-      expect_not_contains: z.string().min(1).optional().describe('A substring the result’s JSON must not contain.'),
-      interval_seconds: z.number().positive().optional().describe('Between polls (default 5).'),
-      timeout_seconds: z.number().positive().optional().describe('The whole wait (default 60).'),
-      max_attempts: z.int().min(1).optional().describe('Polls at most (default 60).'),
+      tool: z.string().min(1).max(LIMITS.toolName).describe('The read-only tool to poll, by the name you call it.'),
+      args_json: z.string().max(LIMITS.argsJson).optional().describe('Its arguments as a JSON object in a string.'),
+      args: z
+        .record(z.string().max(LIMITS.toolName), z.unknown())
+        .optional()
+        .describe('Its arguments as an object (instead of args_json).'),
+      expect_jq: z
+        .string()
+        .min(1)
+        .max(LIMITS.jqExpression)
+        .optional()
+        .describe('jq over the result; matches when every output is neither false nor null.'),
+      expect_contains: z.string().min(1).max(LIMITS.needle).optional().describe('A substring the result’s JSON must contain.'),
+      expect_not_contains: z.string().min(1).max(LIMITS.needle).optional().describe('A substring the result’s JSON must not contain.'),
+      // The schema's ceilings are the recipe's (tools.wait_and_verify accepts at most 3600 s and 10,000 polls);
+      // the operator's own, usually lower, are checked when the call runs.
+      interval_seconds: z.number().positive().max(3600).optional().describe('Between polls (default 5).'),
+      timeout_seconds: z.number().positive().max(3600).optional().describe('The whole wait (default 60).'),
+      max_attempts: z.int().min(1).max(10_000).optional().describe('Polls at most (default 60).'),
     })
     .refine((a) => a.expect_jq !== undefined || a.expect_contains !== undefined || a.expect_not_contains !== undefined, {
       message: 'give a condition: expect_jq, expect_contains or expect_not_contains (a poll without one is just a sleep)',
@@ -60,11 +74,13 @@ export const waitAndVerifyTool = defineTool({
     if (b.refusal) throw new ToolError(b.refusal);
     const target = pollTarget(args.tool, ctx);
     const toolArgs = parseArgs(args.args_json, args.args);
-    if (args.expect_jq !== undefined) await checkJq(args.expect_jq, ctx.signal);
-    const condition = describeCondition(args);
-
     const started = performance.now();
     const elapsed = () => (performance.now() - started) / 1000;
+    // The budget covers everything the wait does: the compile check, each poll and each evaluation.
+    const leftMs = () => Math.max(1, Math.ceil((b.timeoutS - elapsed()) * 1000));
+    if (args.expect_jq !== undefined) await checkJq(args.expect_jq, ctx.signal, Math.min(JQ_COMPILE_MS, leftMs()));
+    const condition = describeCondition(args);
+
     const observations: Observation[] = [];
     let lastResult: JsonObject | undefined;
     let lastError: string | undefined;
@@ -75,16 +91,26 @@ export const waitAndVerifyTool = defineTool({
         break;
       }
       // Each poll ends when the wait does: a hung poll cannot outlast the budget.
-      const left = b.timeoutS - elapsed();
-      const pollSignal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, Math.ceil(left * 1000)))]);
+      const pollSignal = AbortSignal.any([ctx.signal, AbortSignal.timeout(leftMs())]);
       const at = seconds(elapsed());
       const r = await ctx.callTool(target.modelName, toolArgs, pollSignal, { digest: false });
       if (r.ok) {
         lastResult = r.result;
         lastError = undefined;
-        const matched = await matches(args, r.result, attempt, ctx.signal);
-        observations.push({ attempt, at_seconds: at, matched });
-        if (matched) {
+        // The condition runs on what is left of the budget: a runaway expression ends the wait on time.
+        const verdict = await judge(args, r.result, attempt, leftMs(), ctx.signal);
+        if (ctx.signal.aborted) {
+          outcome = 'canceled';
+          break;
+        }
+        if ('unfinished' in verdict) {
+          lastError = verdict.unfinished;
+          observations.push({ attempt, at_seconds: at, matched: false, error: verdict.unfinished });
+          outcome = 'timeout'; // the evaluation used the rest of the budget
+          break;
+        }
+        observations.push({ attempt, at_seconds: at, matched: verdict.matched });
+        if (verdict.matched) {
           outcome = 'verified';
           break;
         }
@@ -163,7 +189,7 @@ function pollTarget(name: string, ctx: ToolContext): { modelName: string } {
       .listTools()
       .filter(pollable)
       .map((t) => t.modelName);
-    throw new ToolError(`no tool named "${name}" to poll; pollable tools: ${names.join(', ') || '(none)'}`);
+    throw new ToolError(`no tool named ${quoteArg(name)} to poll; pollable tools: ${names.join(', ') || '(none)'}`);
   }
   if (NEVER.has(tool.name)) throw new ToolError(`${tool.modelName} cannot be polled`);
   if (!pollable(tool)) {
@@ -187,32 +213,59 @@ function parseArgs(argsJson: string | undefined, args: Record<string, unknown> |
   return parsed as Record<string, unknown>;
 }
 
-/** A malformed expression fails the same way on every attempt: refuse it before the first poll. */
-async function checkJq(expression: string, signal: AbortSignal): Promise<void> {
-  const r = await runJq('null', expression, signal);
-  if (r.exitCode === 3) throw new ToolError(`expect_jq is not a valid jq expression: ${r.stderr.trim()}`);
+/**
+ * A malformed expression fails the same way on every attempt: refuse it before
+ * the first poll. jq given no input compiles the program and runs it zero times,
+ * so a runaway expression is checked in milliseconds rather than run.
+ */
+async function checkJq(expression: string, signal: AbortSignal, timeoutMs: number): Promise<void> {
+  const r = await runJq('', expression, signal, timeoutMs);
+  if (r.exitCode === 3) throw new ToolError(`expect_jq is not a valid jq expression: ${tidyJqMessage(r.stderr)}`);
 }
 
-async function matches(
+/**
+ * Whether a result satisfies the conditions; `unfinished` when the budget ran out
+ * while expect_jq was still evaluating — recorded as that attempt's error, like a
+ * poll that did not finish in time, and the wait ends as a timeout.
+ */
+async function judge(
   args: { expect_jq?: string | undefined; expect_contains?: string | undefined; expect_not_contains?: string | undefined },
   result: JsonObject,
   attempt: number,
+  budgetMs: number,
   signal: AbortSignal,
-): Promise<boolean> {
+): Promise<{ matched: boolean } | { unfinished: string }> {
   // An MCP tool's result is often `{text: "<JSON>"}`: substrings are looked for in that text
   // itself (no escaped quotes), and jq sees the JSON inside when it is JSON.
   const only = Object.keys(result).length === 1 && typeof result.text === 'string' ? result.text : undefined;
   const text = only ?? JSON.stringify(result);
-  if (args.expect_contains !== undefined && !text.includes(args.expect_contains)) return false;
-  if (args.expect_not_contains !== undefined && text.includes(args.expect_not_contains)) return false;
-  if (args.expect_jq === undefined) return true;
-  const r = await runJq(JSON.stringify(only === undefined ? result : parsedOr(only, result)), args.expect_jq, signal);
+  if (args.expect_contains !== undefined && !text.includes(args.expect_contains)) return { matched: false };
+  if (args.expect_not_contains !== undefined && text.includes(args.expect_not_contains)) return { matched: false };
+  if (args.expect_jq === undefined) return { matched: true };
+  let r;
+  try {
+    r = await sharedJqRunner.run(
+      JSON.stringify(only === undefined ? result : parsedOr(only, result)),
+      args.expect_jq,
+      budgetMs,
+      64 * 1024,
+      signal,
+    );
+  } catch (err) {
+    if (err instanceof JqTimeoutError) {
+      return {
+        unfinished: `expect_jq was still running when the wait's budget ran out (${seconds(budgetMs / 1000)} s were left) and was stopped`,
+      };
+    }
+    if (err instanceof JqCrashError) throw new ToolError(`expect_jq failed on attempt ${attempt}: ${err.message}`);
+    throw err;
+  }
   if (r.exitCode !== 0) {
     // The expression cannot be evaluated on what the tool returns: it will not improve with waiting.
-    throw new ToolError(`expect_jq failed on attempt ${attempt}: ${r.stderr.trim() || `jq exited with status ${r.exitCode}`}`);
+    throw new ToolError(`expect_jq failed on attempt ${attempt}: ${tidyJqMessage(r.stderr) || `jq exited with status ${r.exitCode}`}`);
   }
   const outputs = r.stdout.length === 0 ? [] : r.stdout.split('\n').map((l) => JSON.parse(l) as JsonValue);
-  return outputs.length > 0 && outputs.every((v) => v !== false && v !== null);
+  return { matched: outputs.length > 0 && outputs.every((v) => v !== false && v !== null) };
 }
 
 /** The JSON a text holds, or `fallback` when it holds none. */
@@ -226,11 +279,11 @@ function parsedOr(text: string, fallback: JsonObject): JsonValue {
   }
 }
 
-async function runJq(input: string, expression: string, signal: AbortSignal) {
+async function runJq(input: string, expression: string, signal: AbortSignal, timeoutMs: number) {
   try {
-    return await sharedJqRunner.run(input, expression, JQ_TIMEOUT_MS, 64 * 1024, signal);
+    return await sharedJqRunner.run(input, expression, timeoutMs, 64 * 1024, signal);
   } catch (err) {
-    if (err instanceof JqTimeoutError) throw new ToolError(`expect_jq: ${err.message}`);
+    if (err instanceof JqTimeoutError || err instanceof JqCrashError) throw new ToolError(`expect_jq: ${err.message}`);
     throw err;
   }
 }

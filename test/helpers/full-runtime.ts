@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { BUILTIN_TOOL_NAMES } from '../../src/config/tool-names.ts';
+import { UnattendedAsker } from '../../src/runtime/askers.ts';
+import { SessionState } from '../../src/tools/session.ts';
+import { setup, tempDir, writeTree } from './workspace.ts';
+
+/**
+ * A runtime with every built-in tool registered, as the richest recipe gets it:
+ * url_scope, a search provider, an alert target, a kubeconfig, a skill, plan-first,
+ * the session services and a store. Nothing it names is ever contacted — the
+ * tests that use it stop at argument validation, or use only local tools.
+ */
+export async function fullRuntime() {
+  const dir = await tempDir();
+  const kubeconfig = path.join(dir, 'kubeconfig.yaml');
+  await writeTree(dir, {
+    'kubeconfig.yaml': 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n',
+    '.agents/skills/demo/SKILL.md': '---\nname: demo\ndescription: A demo skill.\n---\n# demo\n',
+  });
+  const session = Object.assign(new SessionState(), {
+    asker: new UnattendedAsker(),
+    checkpointer: { request: () => undefined },
+    scheduler: { request: () => null },
+  });
+  const rt = await setup({
+    workspace: dir,
+    session,
+    rawStore: true,
+    flags: { mode: 'yolo' },
+    env: { HOME: dir, KUBECONFIG: kubeconfig, HOOK_URL: 'http://127.0.0.1:9/hook' },
+    recipe: [
+      'permissions:',
+      '  plan_mode: required',
+      '  url_scope: { allow: [example.com] }',
+      'web_search: { provider: searxng, url: "http://127.0.0.1:9/search" }',
+      'alerts:',
+      '  targets:',
+      '    oncall: { url_env: HOOK_URL }',
+      '',
+    ].join('\n'),
+  });
+  const missing = BUILTIN_TOOL_NAMES.filter((n) => !rt.catalog.has(n));
+  if (missing.length > 0) throw new Error(`fullRuntime: not registered: ${missing.join(', ')}`);
+  return rt;
+}

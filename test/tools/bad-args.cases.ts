@@ -1,0 +1,78 @@
+/**
+ * Bad arguments and the sentence each must produce: the field, what it must be,
+ * what was sent instead (described, not echoed). `args` is what the model sends:
+ * an object, or JSON text (how `1e999` arrives — it parses as Infinity).
+ * One line per case; bad-args.test.ts runs them against a full runtime.
+ */
+export const BAD_ARGS: ReadonlyArray<readonly [tool: string, args: unknown, expected: RegExp]> = [
+  ['bash', '{"command": "ls", "timeout": 1e999}', /timeout must be a finite number above 0 and at most 86400, not Infinity/],
+  [
+    'bash',
+    { command: 'ls', timeout: -5 },
+    /timeout is the number -5, outside the allowed range; use a finite number above 0 and at most 86400/,
+  ],
+  ['bash', { command: 'ls', timeout: 0 }, /timeout is the number 0, outside the allowed range/],
+  ['bash', { command: 'ls', timeout: 1e9 }, /timeout is the number 1000000000, outside the allowed range; use .* at most 86400/],
+  ['bash', { command: 'ls', timeout: '30' }, /timeout must be a finite number above 0 and at most 86400, not the string "30"/],
+  ['bash', { command: 'ls', timeout: Number.NaN }, /timeout must be a finite number .*, not NaN/],
+  ['bash', { command: 'ls', wait: 'no' }, /wait must be true or false, not the string "no"/],
+  ['bash', { command: '' }, /command is empty; give a non-empty string of at most 100000 characters/],
+  ['bash', { command: ['ls'] }, /command must be a non-empty string of at most 100000 characters, not an array \(1 items\)/],
+  ['bash', { comand: 'ls' }, /command is required: .*; unknown argument "comand" — did you mean "command"\?/],
+  ['read_file', { path: null }, /path must be a non-empty string of at most 4096 characters, not null/],
+  ['read_file', { path: 'a', offset: 1.5 }, /offset must be a whole number from 0 to 1000000000, not the number 1\.5/],
+  ['read_file', { path: 'a', offset: -1 }, /offset is the number -1, outside the allowed range; use a whole number from 0 to 1000000000/],
+  [
+    'read_file',
+    { path: 'a', limit: 2 ** 60 },
+    /limit is the number 1152921504606847000, outside the allowed range; use a whole number from 1 to 1000000/,
+  ],
+  ['read_file', '{"path": "a", "limit": -1e999}', /limit must be a whole number from 1 to 1000000, not -Infinity/],
+  ['read_file', { path: 'a', file_path: 'b' }, /unknown argument "file_path" — did you mean "path"\? \(valid: path, offset, limit\)/],
+  ['read_file', { ['x'.repeat(100_000)]: 1, path: 'a' }, /unknown argument "x{64}…" \(100000 characters\) \(valid: path, offset, limit\)$/],
+  ['read_file', [], /arguments must be a JSON object, not an array \(0 items\)/],
+  ['read_file', '{"path": ', /arguments are not valid JSON/],
+  ['read_file', 'null', /arguments must be a JSON object, not null/],
+  ['read_many_files', { paths: 'a.txt' }, /paths must be an array of at most 1000 items, not the string "a\.txt"/],
+  ['read_many_files', { paths: Array(1001).fill('a') }, /paths has 1001 items, more than the 1000 allowed; send at most 1000/],
+  ['read_many_files', { paths: ['a', 7] }, /paths\[1\] must be a non-empty string of at most 4096 characters, not the number 7/],
+  ['wait_join', { ids: [] }, /ids needs at least 1 item/],
+  ['k8s_list', { kind: 'Pod', limit: 0 }, /limit is the number 0, outside the allowed range; use a whole number from 1 to 500/],
+  ['k8s_list', { kind: 'Pod', output: 'yaml' }, /output must be one of "summary", "full", not the string "yaml"/],
+  ['k8s_events', { type: 'Error' }, /type must be one of "Warning", "Normal", not the string "Error"/],
+  ['retrieve_raw', { call_id: 'raw_x' }, /call_id must be a call_id as a digest gives it, e.g. "raw_3", not the string "raw_x"/],
+  ['json_query', { expression: '.', data: 1, path: 'x' }, /give exactly one input: "path" \(a JSON file\) or "data" \(inline JSON\)/],
+  ['json_query', { expression: '.', query: '.', data: 1 }, /give either "expression" or its alias "query", not both/],
+  ['wait_and_verify', { tool: 'stat', args: [] }, /args must be an object, not an array \(0 items\)/],
+  [
+    'wait_and_verify',
+    { tool: 'stat', expect_contains: 'x', timeout_seconds: 1e6 },
+    /timeout_seconds is the number 1000000, outside the allowed range; use a finite number above 0 and at most 3600/,
+  ],
+  [
+    'wait_and_verify',
+    { tool: 'stat', args: { ['k'.repeat(300)]: 1 }, expect_contains: 'x' },
+    /args has an invalid key "k{64}…" \(300 characters\): keys may have at most 256 characters, and it has 300/,
+  ],
+  [
+    'todo',
+    { action: 'add', text: 'x'.repeat(2001) },
+    /text is 2001 characters long, above its limit of 2000; send at most 2000 characters/,
+  ],
+  [
+    'alert',
+    { target: 'oncall', level: 'loud', summary: 's' },
+    /level must be one of "info", "warning", "critical", "resolved", not the string "loud"/,
+  ],
+  ['schedule_next_turn', { wake_in_sec: 1e999 }, /wake_in_sec must be a whole number from 0 to 31536000, not Infinity/],
+  ['web_fetch', { url: 'https://example.com', format: 'pdf' }, /format must be one of "markdown", "text", "html", not the string "pdf"/],
+  [
+    'web_search',
+    { query: 'x', max_results: 50 },
+    /max_results is the number 50, outside the allowed range; use a whole number from 1 to 20/,
+  ],
+  ['grep', { pattern: 'a', ignore_case: 1 }, /ignore_case must be true or false, not the number 1/],
+  ['nonexistent_tool', {}, /unknown tool "nonexistent_tool"\. Valid: bash, /],
+  ['x'.repeat(1_000_000), {}, /^unknown tool "x{64}…" \(1000000 characters\)\. Valid: bash, /],
+  ['gerp', {}, /unknown tool "gerp" — did you mean "grep"\?/],
+];
