@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { ConfigFileError, readConfigFile, type ConfigKind } from '../config/read-config-file.ts';
 import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import * as z from 'zod/v4';
 import { ModelConfigError, type CallOptions, type ChatModel } from './model.ts';
@@ -49,12 +49,20 @@ export function parseReplayScript(text: string, file: string): ReplayStep[] {
   return steps;
 }
 
+/**
+ * 16 MiB: a recorded session of hundreds of steps is a few hundred KiB. Read like
+ * every other file given on the command line: a regular file only (a FIFO with no
+ * writer must not hang the run), bounded before it is read.
+ */
+const REPLAY_FILE: ConfigKind = { noun: 'a replay script', maxBytes: 16 * 1024 * 1024, hint: 'give a JSON Lines replay script' };
+
 export async function loadReplayModel(file: string): Promise<ReplayModel> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readConfigFile(file, REPLAY_FILE);
   } catch (err) {
-    throw new ModelConfigError(`cannot read replay script ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    if (err instanceof ConfigFileError) throw new ModelConfigError(`cannot use the replay script: ${err.message}`);
+    throw err;
   }
   return new ReplayModel(parseReplayScript(text, file), file);
 }

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -117,7 +117,13 @@ describe('core-agent run with the replay model', () => {
     expect(run(['run', 'hello'], { cwd: ws })).toMatchObject({ code: 2, stderr: expect.stringMatching(/no model/) });
     expect(run(['run', '-m', 'replay:/nonexistent.jsonl', 'hello'], { cwd: ws })).toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/cannot read replay script/),
+      stderr: expect.stringMatching(/cannot use the replay script: \/nonexistent\.jsonl: cannot read a replay script \(no such file\)/),
+    });
+    // A FIFO with no writer is refused, not waited on forever.
+    execFileSync('mkfifo', [path.join(ws, 'script.fifo')]);
+    expect(run(['run', '-m', 'replay:script.fifo', 'hello'], { cwd: ws })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/script\.fifo: not a regular file \(a FIFO\); give a JSON Lines replay script/),
     });
     await writeFile(path.join(ws, 'bad.jsonl'), '{"text": 5}\n');
     expect(run(['run', '-m', 'replay:bad.jsonl', 'hello'], { cwd: ws }).stderr).toMatch(/bad.jsonl:1: text:/);
