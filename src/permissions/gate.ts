@@ -168,6 +168,9 @@ export class Gate {
   }
 }
 
+/** The longest command or path a refusal quotes back as a rule to add. */
+const MAX_QUOTED_SUBJECT = 200;
+
 /** The rules that would allow this call: the exact one for its first subject, and the whole tool when that could. */
 function suggestedRules(namespace: string, req: GateRequest): string {
   const first = req.subjects[0];
@@ -175,6 +178,9 @@ function suggestedRules(namespace: string, req: GateRequest): string {
   if (!first?.forms[0]) return whole;
   // A text pattern reads `*`, `?` and `\` as wildcards: escaped, the rule matches this one call.
   const pattern = first.kind === 'text' ? first.forms[0].replace(/[\\*?]/g, '\\$&') : first.forms[0];
+  // An error never echoes a huge argument: a long command or path is not worth quoting as a rule.
+  if (pattern.length > MAX_QUOTED_SUBJECT)
+    return `${whole} (the ${first.kind === 'text' ? 'command' : 'path'} is too long to quote as an exact rule)`;
   const exact = JSON.stringify(`${namespace}:${pattern}`);
   return req.wildcardRefusal === undefined ? `${exact} or ${whole}` : exact;
 }

@@ -72,6 +72,15 @@ describe('allow rules and grants in ask mode', () => {
     expect(await rt.refused('write_file', { path: 'b.md', content: 'no' })).toMatch(/needs approval/);
   });
 
+  it('the headless refusal suggests the exact rule, but never quotes a long command back', async () => {
+    const rt = await setup({ tree });
+    expect(await rt.refused('bash', { command: 'make test' })).toContain('add "tool.bash:make test" or "tool.bash" to permissions.allow');
+    const long = `echo ${'x'.repeat(50_000)}`;
+    const err = await rt.refused('bash', { command: long });
+    expect(err).toContain('add "tool.bash" (the command is too long to quote as an exact rule) to permissions.allow');
+    expect(err.length).toBeLessThan(1000);
+  });
+
   it('a terminal prompt answers once / always for the session / deny', async () => {
     const answers: PromptAnswer[] = ['once', 'deny', 'session'];
     const asked: string[] = [];
