@@ -6,6 +6,7 @@ import { ENV_REFERENCE, type McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, withFields, type Logger } from '../log.ts';
 import { ToolError } from '../tools/tool.ts';
 import { capErrorText } from '../tools/error-text.ts';
+import { failureText } from '../net/undici.ts';
 import { describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
 import { StderrTail } from './stderr-tail.ts';
@@ -102,7 +103,7 @@ export class McpConnection {
         if (this.state.kind === 'up' && this.state.client === client) this.onClosed(client);
         if (!opts.readOnly || attempt > 1 || signal.aborted) {
           throw new McpUnavailableError(
-            `server "${this.name}" went away during the call (${capErrorText(message, 2_000)}); it is being restarted`,
+            `server "${this.name}" went away during the call (${capErrorText(failureText(err), 2_000)}); it is being restarted`,
           );
         }
         this.log.info({ tool }, 'retrying a read-only call on the restarted server');
@@ -225,7 +226,8 @@ export class McpConnection {
       await this.refreshTools(client, signal);
     } catch (err) {
       await client.close().catch(() => {});
-      const why = capErrorText((err as Error).message ?? String(err), 2_000);
+      // A TLS or DNS failure reaching an HTTP server, in words (not OpenSSL's).
+      const why = capErrorText(failureText(err), 2_000);
       throw new Error(this.lastWords() ? `${why} — stderr: ${this.lastWords()}` : why);
     }
     client.onclose = () => this.onClosed(client);

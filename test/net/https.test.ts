@@ -103,6 +103,15 @@ describe('fetch_url over HTTPS (the bundle)', () => {
     expect(server.seen).toHaveLength(0);
   });
 
+  it('an MCP server behind a certificate it cannot verify: the log says why in a sentence', async () => {
+    const server = await httpsServer('127.0.0.1', 'self-signed');
+    const dir = await tempDir();
+    await writeTree(dir, { 'recipe.yaml': `mcp:\n  servers:\n    remote:\n      url: https://localhost:${server.port}/mcp\n` });
+    const r = await runCli(['tools', 'list', '-c', 'recipe.yaml', '--log-level', 'warn'], dir);
+    expect(r.stderr).toMatch(/the server presented a self-signed TLS certificate, which is not trusted; .*\(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
+    expect(r.stderr).not.toMatch(/self-signed certificate["; ]/);
+  });
+
   it('https:// to a port that speaks plain HTTP says so, and what to do', async () => {
     const plain = createHttpServer((_req, res) => res.end('plain'));
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
