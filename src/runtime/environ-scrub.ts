@@ -47,6 +47,7 @@ function scrub(env: NodeJS.ProcessEnv): ScrubOutcome {
   const wanted = Object.keys(env).filter((k) => looksSecret(k) && env[k]);
   if (wanted.length === 0) return { status: 'nothing' };
   if (!existsSync('/proc/self/environ')) return { status: 'no-proc' };
+  const values = new Map(wanted.map((k) => [k, env[k]]));
   try {
     const stat = parseStat(readFileSync('/proc/self/stat', 'latin1'));
     if (!stat || !(stat.envEnd > stat.envStart)) throw new Error('/proc/self/stat has no environment range');
@@ -67,7 +68,8 @@ function scrub(env: NodeJS.ProcessEnv): ScrubOutcome {
     // Verify what another process would read, and that this one still has the values.
     const left = secretValues(readFileSync('/proc/self/environ')).filter((r) => !r.blank);
     if (left.length > 0) throw new Error(`still readable after the overwrite: ${left.map((r) => r.name).join(', ')}`);
-    const lost = wanted.filter((k) => !env[k]);
+    // Exactly the value it had: a setenv that had not copied would now read the filler.
+    const lost = wanted.filter((k) => env[k] !== values.get(k));
     if (lost.length > 0) throw new Error(`lost their value: ${lost.join(', ')}`);
     return { status: 'scrubbed', names: wanted };
   } catch (err) {
