@@ -9,15 +9,7 @@ import { reapStaleGroups } from '../../src/tools/shell/group-records.ts';
 import { readStat } from '../../src/tools/shell/procfs.ts';
 import { bundle, runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/workspace.ts';
-
-/** Live processes whose command line contains `marker`. */
-function running(marker: string): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
+import { running } from '../helpers/processes.ts';
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

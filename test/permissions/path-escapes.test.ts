@@ -1,24 +1,10 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileTools } from '../helpers/file-tools.ts';
 import { snapshot } from '../helpers/tree-snapshot.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 import { ESCAPES, type EscapeCase } from './path-escapes.cases.ts';
-
-/** Every file tool, with arguments that would read, change or remove what `p` names. */
-const fileTools = (p: string) =>
-  [
-    ['read_file', { path: p }],
-    ['read_many_files', { pattern: '*', path: p }],
-    ['write_file', { path: p, content: 'pwned' }],
-    ['edit_file', { path: p, old_string: 'secret', new_string: 'pwned' }],
-    ['stat', { path: p }],
-    ['list_dir', { path: p }],
-    ['glob', { pattern: '*', path: p }],
-    ['grep', { pattern: 'secret', path: p }],
-    ['json_query', { expression: '.', path: p }],
-    ['delete_file', { path: p }], // last: on a link it removes the link
-  ] as const;
 
 async function fixture() {
   const outside = await tempDir('core-agent-outside-');

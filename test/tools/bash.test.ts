@@ -1,21 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { REASONS } from '../../src/tools/shell/deny-rules.ts';
 import { deniedCommand } from '../../src/tools/shell/denylist.ts';
 import { parseCommandLine } from '../../src/tools/shell/bash-parser.ts';
 import { DENYLIST_CASES, UNPARSED_CASES } from './denylist.cases.ts';
 import { setup } from '../helpers/workspace.ts';
+import { running } from '../helpers/processes.ts';
 
 const yolo = { flags: { mode: 'yolo' as const } };
-
-/** Processes whose command line contains `marker` (to prove nothing was left behind). */
-function running(marker: string): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
-}
 
 describe('bash', () => {
   it('runs a command and returns its exit code and interleaved output', async () => {

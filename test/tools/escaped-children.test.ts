@@ -7,6 +7,7 @@ import { describe, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/runtime.ts';
 import type { JsonObject } from '../../src/tools/tool.ts';
 import { ESCAPE_CASES, type Bins, type EscapeCase } from './escaped-children.cases.ts';
+import { running } from '../helpers/processes.ts';
 
 /**
  * A runtime in yolo mode over a fresh directory, closed and removed when `body`
@@ -46,15 +47,6 @@ function which(name: string): string | undefined {
 
 const bins: Bins = { node: process.execPath, python3: which('python3'), perl: which('perl') };
 const linux = existsSync('/proc/self/stat');
-
-/** Live processes whose command line contains `marker` (zombies have none). */
-function running(marker: string): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
 
 let seq = 0;
 /** A sleep length no other process has: the marker pgrep looks for. */

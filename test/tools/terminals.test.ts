@@ -1,18 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { setup } from '../helpers/workspace.ts';
+import { running } from '../helpers/processes.ts';
 
 const yolo = { flags: { mode: 'yolo' as const } };
-
-function running(marker: string): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -51,19 +51,25 @@ export class PinnedDir {
 
   /** Open `real` as a directory and verify that the descriptor is `real` (no symlink anywhere on the way was swapped). */
   static async open(real: string): Promise<PinnedDir> {
-    const viaFd = await haveProcFd();
+    return PinnedDir.pin(real, real, await haveProcFd(), true);
+  }
+
+  /** Open the directory at `at` (never a symlink in its last component) as the checked `real`, verifying it when asked. */
+  private static async pin(at: string, real: string, viaFd: boolean, verify: boolean): Promise<PinnedDir> {
     let fh: FileHandle;
     try {
-      fh = await open(real, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      fh = await open(at, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
     } catch (err) {
       throw pinError(err, real);
     }
     const dir = new PinnedDir(fh, real, viaFd);
-    try {
-      await dir.verify();
-    } catch (err) {
-      await fh.close();
-      throw err;
+    if (verify) {
+      try {
+        await dir.verify();
+      } catch (err) {
+        await fh.close();
+        throw err;
+      }
     }
     return dir;
   }
@@ -89,22 +95,9 @@ export class PinnedDir {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError(err, real);
       }
     }
-    let fh: FileHandle;
-    try {
-      fh = await open(this.entry(name), constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
-    } catch (err) {
-      throw pinError(err, real);
-    }
-    const dir = new PinnedDir(fh, real, this.viaFd);
-    if (!this.viaFd) {
-      try {
-        await dir.verify();
-      } catch (err) {
-        await fh.close();
-        throw err;
-      }
-    }
-    return dir;
+    // Through the descriptor with O_NOFOLLOW, the child is exactly `name` in the pinned
+    // directory: nothing to verify. Without /proc, the path is checked again instead.
+    return PinnedDir.pin(this.entry(name), real, this.viaFd, !this.viaFd);
   }
 
   /** fsync the directory, so a rename in it survives a crash. Some filesystems refuse; the rename is still atomic. */
