@@ -502,7 +502,10 @@ describe('a replayed incident inside the image (read-only root, 65532, no shell)
       const allowed = (p: string) => /^\/(tmp|var\/lib\/core-agent)(\/|$)/.test(p) || /^\/dev\/(null|tty)$/.test(p);
       const writes = traced.filter((l) => writing.test(l));
       expect(writes.length, 'the run wrote its log and plan').toBeGreaterThan(0);
-      const stray = writes.filter((l) => [...l.matchAll(/"([^"]*)"/g)].some(([, p]) => !allowed(p!)));
+      // File writes go through a pinned directory (/proc/self/fd/N/name, docs/path-scope.md):
+      // such a path is where the descriptor N that the last openat returned leads.
+      const paths = pathsByLine(traced);
+      const stray = traced.filter((l, i) => writing.test(l) && paths[i]!.some((p) => !allowed(p)));
       expect(stray).toEqual([]);
 
       // A shell is only ever looked for (bash's registration check), never opened or run.
@@ -511,6 +514,34 @@ describe('a replayed incident inside the image (read-only root, 65532, no shell)
     });
   });
 });
+
+/**
+ * For an strace -f log: every line's quoted paths, with a name like
+ * /proc/self/fd/N/x read as what it stands for — the path of the last openat
+ * before it that returned N (threads share descriptors, and libuv opens on one
+ * thread and uses the descriptor on another, so the map is not per thread). An
+ * openat split by another thread (`<unfinished ...>` … `<... openat resumed>) = N`)
+ * is joined up.
+ */
+function pathsByLine(lines: readonly string[]): string[][] {
+  const fds = new Map<number, string>();
+  const pending = new Map<string, string>();
+  const resolve = (p: string) => {
+    const m = /^\/proc\/self\/fd\/(\d+)(\/.*)?$/.exec(p);
+    const dir = m ? fds.get(Number(m[1])) : undefined;
+    return dir === undefined ? p : `${dir}${m![2] ?? ''}`;
+  };
+  return lines.map((line) => {
+    const paths = [...line.matchAll(/"([^"]*)"/g)].map(([, p]) => resolve(p!));
+    const tid = /^(\d+)\s/.exec(line)?.[1] ?? '';
+    const whole = /^\d+\s+openat\(AT_FDCWD, "[^"]*".*\) = (\d+)$/.exec(line);
+    if (whole) fds.set(Number(whole[1]), paths[0]!);
+    if (/^\d+\s+openat\(AT_FDCWD, "[^"]*".*<unfinished \.\.\.>$/.test(line)) pending.set(tid, paths[0]!);
+    const resumed = /^\d+\s+<\.\.\. openat resumed>.*\) = (\d+)$/.exec(line);
+    if (resumed && pending.has(tid)) fds.set(Number(resumed[1]), pending.get(tid)!);
+    return paths;
+  });
+}
 
 describe("the image's default command: watch (read-only root, 65532, no shell)", () => {
   it('turns the crash loop into one incident session, serves its probes, and stops cleanly on SIGTERM', async () => {
