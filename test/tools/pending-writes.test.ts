@@ -38,4 +38,12 @@ describe('temporary files a crashed run left behind', () => {
     await rt.ok('write_file', { path: 'a.txt', content: 'x' });
     expect(await readdir(journal)).toHaveLength(1);
   });
+
+  it('a journal that cannot be written does not stop the write', async () => {
+    const state = path.join(await tempDir('core-agent-state-'), 'not-a-directory');
+    await writeFile(state, 'a file where the state directory should be');
+    const rt = await setup({ stateDir: state, flags: { mode: 'yolo' } });
+    expect(await rt.ok('write_file', { path: 'a.txt', content: 'x' })).toMatchObject({ created: true });
+    expect(await readdir(rt.dir)).toEqual(['a.txt']);
+  });
 });

@@ -19,14 +19,23 @@ export class PendingWrites {
     this.owner = `${process.pid}-${startTime(process.pid) ?? 0}`;
   }
 
-  async begin(tmpPath: string): Promise<string> {
-    if (!this.made) {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      this.made = true;
+  /**
+   * Journal a temporary file about to be created. A journal that cannot be
+   * written (its disk full, its directory read-only) does not stop the write:
+   * the entry is what makes a crash's leftover findable, not the write safe.
+   */
+  async begin(tmpPath: string): Promise<string | undefined> {
+    try {
+      if (!this.made) {
+        await mkdir(this.dir, { recursive: true, mode: 0o700 });
+        this.made = true;
+      }
+      const entry = path.join(this.dir, `${this.owner}-${(this.counter++).toString(36)}`);
+      await writeFile(entry, tmpPath, { mode: 0o600 });
+      return entry;
+    } catch {
+      return undefined;
     }
-    const entry = path.join(this.dir, `${this.owner}-${(this.counter++).toString(36)}`);
-    await writeFile(entry, tmpPath, { mode: 0o600 });
-    return entry;
   }
 
   async end(entry: string | undefined): Promise<void> {
