@@ -3,7 +3,8 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import k8sChunk from 'virtual:k8s-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
-import { ToolError, type JsonObject, type JsonValue } from '../tools/tool.ts';
+import type { JsonObject, JsonValue } from '../core/json.ts';
+import { ToolError } from '../core/tool-error.ts';
 
 type Client = typeof import('./client-entry.ts');
 let client: Promise<Client> | undefined;

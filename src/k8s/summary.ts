@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../tools/tool.ts';
+import type { JsonObject, JsonValue } from '../core/json.ts';
 
 const obj = (v: JsonValue | undefined): JsonObject => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});
 const arr = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);

@@ -4,7 +4,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable } from 'node:stream';
 import { ENV_REFERENCE, type McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, withFields, type Logger } from '../log.ts';
-import { ToolError } from '../tools/tool.ts';
+import { ToolError } from '../core/tool-error.ts';
 import { capErrorText } from '../tools/error-text.ts';
 import { failureText } from '../net/undici.ts';
 import { describeSchemaIssues, isSchemaError } from './error-text.ts';

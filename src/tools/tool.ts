@@ -3,9 +3,11 @@ import type { ResolvedPath } from '../permissions/resolve-path.ts';
 import type { OutputCaps } from './output.ts';
 import type { SessionState } from './session.ts';
 
-/** Anything JSON can carry; a tool result is always a JSON object. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+import type { JsonObject } from '../core/json.ts';
+
+// The leaf types every layer shares live in core/; tools import them from here for brevity.
+export type { JsonObject, JsonValue } from '../core/json.ts';
+export { ToolError } from '../core/tool-error.ts';
 
 export type FileAccess = 'read' | 'write';
 
@@ -21,14 +23,6 @@ export interface PathClaim {
    * removing a link must remove the link, not its target.
    */
   followFinal?: boolean;
-}
-
-/**
- * Refusals and failures the model should see. Thrown by a tool's `run`; the
- * dispatcher turns it into `{"error": message}` and never into a crash.
- */
-export class ToolError extends Error {
-  override readonly name = 'ToolError';
 }
 
 /** What the dispatcher hands a tool for one call. */

@@ -1,6 +1,6 @@
 import type { Kube } from '../k8s/cluster.ts';
 import { eventSummary, summarize } from '../k8s/summary.ts';
-import type { JsonObject, JsonValue } from '../tools/tool.ts';
+import type { JsonObject, JsonValue } from '../core/json.ts';
 import type { ObjectRef } from './incidents.ts';
 
 const obj = (v: JsonValue | undefined): JsonObject => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});

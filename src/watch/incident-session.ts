@@ -3,7 +3,7 @@ import { openAgentSession } from '../cli/agent-session.ts';
 import type { Io } from '../cli/usage.ts';
 import { ZERO_USAGE, type Usage } from '../model/pricing.ts';
 import type { EventLog } from '../store/event-log.ts';
-import type { JsonObject } from '../tools/tool.ts';
+import type { JsonObject } from '../core/json.ts';
 import type { Incident } from './incident-store.ts';
 import { verdictOf } from './incidents.ts';
 

@@ -1,5 +1,5 @@
 import { WATCH_DEFAULTS, type WatchConfig } from '../config/watch-schema.ts';
-import type { JsonObject, JsonValue } from '../tools/tool.ts';
+import type { JsonObject, JsonValue } from '../core/json.ts';
 
 /** The object an incident is about: the workload at the top of the owner chain. */
 export interface ObjectRef {

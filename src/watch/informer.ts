@@ -1,5 +1,5 @@
 import type { Logger } from '../log.ts';
-import type { JsonObject } from '../tools/tool.ts';
+import type { JsonObject } from '../core/json.ts';
 import { sleep } from '../util/sleep.ts';
 
 /** One change to an Event, and the resourceVersion that is safe to resume from once it is handled. */

@@ -4,7 +4,7 @@ import { WATCH_DEFAULTS, type WatchConfig } from '../config/watch-schema.ts';
 import type { Kube } from '../k8s/cluster.ts';
 import type { AlertTarget } from '../net/alert-targets.ts';
 import type { EventLog } from '../store/event-log.ts';
-import type { JsonObject } from '../tools/tool.ts';
+import type { JsonObject } from '../core/json.ts';
 import { sleep } from '../util/sleep.ts';
 import { Enricher } from './enrich.ts';
 import type { Incident, IncidentStore } from './incident-store.ts';
