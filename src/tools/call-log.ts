@@ -19,6 +19,8 @@ export interface CallRecord {
   readonly shown?: JsonObject | undefined;
   /** The tool's own result, when the caps or the digest changed what was shown. */
   readonly raw?: JsonObject | undefined;
+  /** The digested result's raw payload is in the store under this call_id (retrieve_raw). */
+  readonly rawRef?: string | undefined;
   readonly error?: string | undefined;
   readonly kind?: FailureKind | undefined;
   readonly ms: number;
