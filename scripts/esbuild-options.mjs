@@ -1,9 +1,10 @@
 // The esbuild settings shared by the product bundle (scripts/build.mjs) and the
 // benchmark harness (bench/run.ts): Node 24 ESM, Markdown descriptions as text,
-// and the jq worker's source as a virtual module.
+// the embedded sources and the tool families as virtual modules.
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED, embeddedModule } from './embedded.mjs';
+import { TOOL_FAMILY, toolFamilyModule } from './tool-family.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -12,6 +13,18 @@ const embedded = {
   setup(b) {
     b.onResolve({ filter: /^virtual:/ }, (args) => (args.path in EMBEDDED ? { path: args.path, namespace: 'embedded' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'embedded' }, async (args) => ({ contents: await embeddedModule(args.path), loader: 'js' }));
+  },
+};
+
+const toolFamily = {
+  name: 'tool-family',
+  setup(b) {
+    b.onResolve({ filter: /^virtual:tool-family$/ }, (args) => ({ path: args.resolveDir, namespace: 'tool-family' }));
+    b.onLoad({ filter: /.*/, namespace: 'tool-family' }, (args) => ({
+      contents: toolFamilyModule(args.path),
+      resolveDir: args.path,
+      loader: 'js',
+    }));
   },
 };
 
@@ -34,7 +47,7 @@ export async function esbuildOptions(entry, outfile) {
     banner: {
       js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);",
     },
-    plugins: [embedded],
+    plugins: [embedded, toolFamily],
     metafile: true,
     logLevel: 'warning',
   };

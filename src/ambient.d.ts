@@ -34,6 +34,12 @@ declare module 'virtual:k8s-chunk' {
 declare module 'virtual:mcp-chunk' {
   export default function embeddedSource(): string;
 }
+// A tool family's tool files (scripts/tool-family.mjs): every <name>.ts beside a <name>.md
+// in the importing index.ts's folder, by file name, with all its exports.
+declare module 'virtual:tool-family' {
+  const members: ReadonlyArray<{ readonly file: string; readonly exports: Readonly<Record<string, unknown>> }>;
+  export default members;
+}
 // WebAssembly modules, inlined as bytes by esbuild's binary loader (embedded chunks only).
 declare module '*.wasm' {
   const bytes: Uint8Array;
