@@ -1,7 +1,7 @@
 import { RecipeError } from '../config/load-recipe.ts';
 import { readEnv, SettingsError } from '../runtime/settings.ts';
 import { SessionDbError } from '../store/session-db.ts';
-import { isCwdGone } from '../tools/errors.ts';
+import { isCwdGone } from '../util/failure-sentences.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { recipeCommand } from './recipe-command.ts';
 import { replCommand } from './repl.ts';

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import k8sChunk from 'virtual:k8s-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
 import type { JsonObject, JsonValue } from '../core/json.ts';
-import { ToolError } from '../core/tool-error.ts';
+import { KubeError, kubeErrorKind } from './kube-error.ts';
 
 type Client = typeof import('./client-entry.ts');
 let client: Promise<Client> | undefined;
@@ -33,16 +32,19 @@ export interface ApiResource {
 /**
  * Where the cluster is: `kubernetes.kubeconfig`, else $KUBECONFIG (its first file),
  * else ~/.kube/config, else the pod's service account. Without any, the
- * Kubernetes tools are not registered, and this says why.
+ * Kubernetes tools are not registered, and this says why. `home` is the home
+ * directory the composition root was given (env.HOME unless it says otherwise):
+ * nothing below the root asks the operating system for it.
  */
 export function findCluster(
-  env: NodeJS.ProcessEnv,
+  env: Readonly<Record<string, string | undefined>>,
   settings: KubeSettings = {},
+  home: string | undefined = env.HOME,
 ): { kubeconfig: string } | { inCluster: true } | { unavailable: string } {
   const explicit = settings.kubeconfig ?? env.KUBECONFIG?.split(path.delimiter).find((p) => p.length > 0);
   if (explicit) return existsSync(explicit) ? { kubeconfig: explicit } : { unavailable: `the kubeconfig ${explicit} does not exist` };
-  const home = path.join(env.HOME || homedir(), '.kube', 'config');
-  if (existsSync(home)) return { kubeconfig: home };
+  const inHome = home ? path.join(home, '.kube', 'config') : undefined;
+  if (inHome && existsSync(inHome)) return { kubeconfig: inHome };
   if (env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) return { inCluster: true };
   return { unavailable: 'no kubeconfig ($KUBECONFIG, ~/.kube/config) and not running in a cluster' };
 }
@@ -67,7 +69,7 @@ export class Kube {
     return (await this.conn()).namespace;
   }
 
-  /** GET an API path; API errors become model-facing messages (403s say RBAC). */
+  /** GET an API path; API errors become KubeErrors whose messages the model can read (403s say RBAC). */
   async get(apiPath: string, query: Record<string, string | undefined>, as: 'json', signal?: AbortSignal): Promise<JsonObject>;
   async get(apiPath: string, query: Record<string, string | undefined>, as: 'text', signal?: AbortSignal): Promise<string>;
   async get(apiPath: string, query: Record<string, string | undefined>, as: 'json' | 'text', signal?: AbortSignal): Promise<unknown> {
@@ -113,7 +115,8 @@ export class Kube {
         if (type === 'ERROR') {
           // The API reports an expired resourceVersion as an ERROR event holding a Status.
           if (obj.code === 410) gone = true;
-          else failure = new ToolError(`the Kubernetes API ended the watch: ${String(obj.message ?? obj.reason ?? 'an error')}`);
+          else
+            failure = new KubeError(`the Kubernetes API ended the watch: ${String(obj.message ?? obj.reason ?? 'an error')}`, 'api_error');
           stream?.abort();
           return;
         }
@@ -160,9 +163,10 @@ export class Kube {
         .filter((r) => r.name.includes(wanted.slice(0, 3)) || r.kind.toLowerCase().includes(wanted.slice(0, 3)))
         .slice(0, 8)
         .map((r) => r.kind);
-      throw new ToolError(
+      throw new KubeError(
         `the cluster serves no resource "${kind}"${apiVersion ? ` in ${apiVersion}` : ''}` +
           `${near.length > 0 ? `; similar kinds: ${[...new Set(near)].join(', ')}` : ''} (k8s_api_resources lists them all)`,
+        'not_found',
       );
     }
     // kubectl's order: the core group first, then the built-in groups, then the rest.
@@ -177,10 +181,11 @@ export class Kube {
     return this.denied.some((d) => (d.group === undefined || d.group === group) && all.includes(d.kind.toLowerCase()));
   }
 
-  deniedError(kind: string): ToolError {
-    return new ToolError(
+  deniedError(kind: string): KubeError {
+    return new KubeError(
       `${kind} objects are not readable here: ${kind === 'Secret' ? 'Secrets are always refused' : 'the recipe lists it in kubernetes.denied_resources'}. ` +
         'Work from the objects that reference them (Pods, Deployments) and their events instead.',
+      'denied',
     );
   }
 
@@ -224,7 +229,7 @@ export class Kube {
       try {
         this.connection = connect(this.source, this.settings.context);
       } catch (err) {
-        throw new ToolError(`cannot load the Kubernetes configuration: ${(err as Error).message}`);
+        throw new KubeError(`cannot load the Kubernetes configuration: ${(err as Error).message}`, 'unavailable');
       }
     }
     return this.connection;
@@ -273,18 +278,20 @@ export class Kube {
     if (typeof e.code === 'number') {
       const status = (e.body && typeof e.body === 'object' ? e.body : {}) as { message?: string; reason?: string };
       const message = status.message ?? (typeof e.body === 'string' ? e.body.slice(0, 500) : 'no details');
-      if (e.code === 403) {
-        return new ToolError(
-          `forbidden (403, RBAC): ${message}. The identity core-agent runs as may not do this; its role is read-only by design.`,
-        );
-      }
-      if (e.code === 401) return new ToolError(`unauthorized (401): the cluster rejected core-agent's credentials: ${message}`);
-      if (e.code === 404) return new ToolError(`not found (404): ${message}`);
-      return new ToolError(`the Kubernetes API answered ${e.code}${status.reason ? ` ${status.reason}` : ''}: ${message}`);
+      const kind = kubeErrorKind(e.code);
+      const text =
+        kind === 'forbidden'
+          ? `forbidden (403, RBAC): ${message}. The identity core-agent runs as may not do this; its role is read-only by design.`
+          : kind === 'unauthorized'
+            ? `unauthorized (401): the cluster rejected core-agent's credentials: ${message}`
+            : kind === 'not_found'
+              ? `not found (404): ${message}`
+              : `the Kubernetes API answered ${e.code}${status.reason ? ` ${status.reason}` : ''}: ${message}`;
+      return new KubeError(text, kind, e.code);
     }
     if ((err as Error)?.name === 'AbortError') return err as Error;
     const why = e.cause?.message ?? e.message ?? String(err);
-    return new ToolError(`cannot reach the Kubernetes API at ${server}: ${why}`);
+    return new KubeError(`cannot reach the Kubernetes API at ${server}: ${why}`, 'unavailable');
   }
 }
 

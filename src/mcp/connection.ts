@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { ENV_REFERENCE, type McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, withFields, type Logger } from '../log.ts';
 import { ToolError } from '../core/tool-error.ts';
-import { capErrorText } from '../tools/error-text.ts';
+import { capErrorText } from '../util/error-text.ts';
 import { failureText } from '../net/undici.ts';
 import { describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';

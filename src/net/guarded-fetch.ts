@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { blockedHostName, classifyAddress, ipLiteral } from './address-policy.ts';
 import { openTunnel } from './proxy-tunnel.ts';
-import { quoteArg } from '../tools/error-text.ts';
+import { quoteArg } from '../util/error-text.ts';
 import { failureText, innermostError, loadUndici, readCapped } from './undici.ts';
 import type { UrlScope } from './url-scope.ts';
 

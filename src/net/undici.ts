@@ -1,6 +1,6 @@
 import undiciChunk from 'virtual:undici-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
-import { describeFailure } from '../tools/errors.ts';
+import { describeFailure } from '../util/failure-sentences.ts';
 
 type Undici = typeof import('./undici-entry.ts');
 let undici: Promise<Undici> | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capErrorText, describeValue, quoteArg } from '../../src/tools/error-text.ts';
+import { capErrorText, describeValue, quoteArg } from '../../src/util/error-text.ts';
 import { applyCaps, byteLength, capsFor, countLines, DEFAULT_CAPS } from '../../src/tools/output.ts';
 
 describe('capsFor', () => {

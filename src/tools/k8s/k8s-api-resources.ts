@@ -2,10 +2,10 @@ import * as z from 'zod/v4';
 import { LIMITS } from '../limits.ts';
 import { resourceNames } from '../../k8s/cluster.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
-import { K8S_HINT, kube } from './common.ts';
+import { K8S_HINT, kube, withKubeErrors } from './common.ts';
 import description from './k8s-api-resources.md';
 
-export const k8sApiResourcesTool = defineTool({
+const definition = defineTool({
   name: 'k8s_api_resources',
   description,
   readOnly: true,
@@ -34,3 +34,6 @@ export const k8sApiResourcesTool = defineTool({
     return { count: rows.length, resources: rows };
   },
 });
+
+/** Its client failures mapped to tool failures (common.ts). */
+export const k8sApiResourcesTool = withKubeErrors(definition);

@@ -2,10 +2,10 @@ import * as z from 'zod/v4';
 import { LIMITS } from '../limits.ts';
 import { eventSummary } from '../../k8s/summary.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
-import { K8S_HINT, kube, namespaceArg } from './common.ts';
+import { K8S_HINT, kube, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-events.md';
 
-export const k8sEventsTool = defineTool({
+const definition = defineTool({
   name: 'k8s_events',
   description,
   readOnly: true,
@@ -43,3 +43,6 @@ export const k8sEventsTool = defineTool({
     return out;
   },
 });
+
+/** Its client failures mapped to tool failures (common.ts). */
+export const k8sEventsTool = withKubeErrors(definition);

@@ -1,9 +1,9 @@
 import * as z from 'zod/v4';
 import { defineTool, type JsonObject } from '../tool.ts';
-import { apiVersionArg, K8S_HINT, k8sNameArg, kindArg, kube, namespaceArg } from './common.ts';
+import { apiVersionArg, K8S_HINT, k8sNameArg, kindArg, kube, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-get.md';
 
-export const k8sGetTool = defineTool({
+const definition = defineTool({
   name: 'k8s_get',
   description,
   readOnly: true,
@@ -24,3 +24,6 @@ export const k8sGetTool = defineTool({
     return k.shape(obj) as JsonObject;
   },
 });
+
+/** Its client failures mapped to tool failures (common.ts). */
+export const k8sGetTool = withKubeErrors(definition);

@@ -2,10 +2,10 @@ import * as z from 'zod/v4';
 import { LIMITS } from '../limits.ts';
 import { summarize } from '../../k8s/summary.ts';
 import { defineTool, type JsonObject, type JsonValue } from '../tool.ts';
-import { apiVersionArg, K8S_HINT, kindArg, kube, namespaceArg } from './common.ts';
+import { apiVersionArg, K8S_HINT, kindArg, kube, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-list.md';
 
-export const k8sListTool = defineTool({
+const definition = defineTool({
   name: 'k8s_list',
   description,
   readOnly: true,
@@ -57,3 +57,6 @@ export const k8sListTool = defineTool({
     return out;
   },
 });
+
+/** Its client failures mapped to tool failures (common.ts). */
+export const k8sListTool = withKubeErrors(definition);

@@ -1,12 +1,13 @@
 import * as z from 'zod/v4';
 import { LIMITS } from '../limits.ts';
+import { KubeError } from '../../k8s/kube-error.ts';
 import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
-import { k8sNameArg, kube, namespaceArg } from './common.ts';
+import { k8sNameArg, kube, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-logs.md';
 
 const MAX_BYTES = 64 * 1024;
 
-export const k8sLogsTool = defineTool({
+const definition = defineTool({
   name: 'k8s_logs',
   description,
   readOnly: true,
@@ -47,8 +48,8 @@ export const k8sLogsTool = defineTool({
         ctx.signal,
       );
     } catch (err) {
-      // "a container name must be specified": say which there are.
-      if (err instanceof ToolError && /container name must be specified|choose one of/i.test(err.message)) {
+      // The API's "a container name must be specified" (a 400): say which there are.
+      if (err instanceof KubeError && /container name must be specified|choose one of/i.test(err.message)) {
         const pod = await k.get(base, {}, 'json', ctx.signal);
         const names = (((pod.spec as JsonObject | undefined)?.containers as JsonValue[] | undefined) ?? []).map(
           (c) => (c as JsonObject).name,
@@ -74,3 +75,6 @@ export const k8sLogsTool = defineTool({
     return out;
   },
 });
+
+/** Its client failures mapped to tool failures (common.ts). */
+export const k8sLogsTool = withKubeErrors(definition);

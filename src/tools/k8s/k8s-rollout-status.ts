@@ -1,12 +1,12 @@
 import * as z from 'zod/v4';
 import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
-import { K8S_HINT, k8sNameArg, kube, namespaceArg } from './common.ts';
+import { K8S_HINT, k8sNameArg, kube, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-rollout-status.md';
 
 const num = (v: JsonValue | undefined) => (typeof v === 'number' ? v : 0);
 const obj = (v: JsonValue | undefined): JsonObject => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});
 
-export const k8sRolloutStatusTool = defineTool({
+const definition = defineTool({
   name: 'k8s_rollout_status',
   description,
   readOnly: true,
@@ -29,6 +29,9 @@ export const k8sRolloutStatusTool = defineTool({
     return rolloutStatus(r.kind, o);
   },
 });
+
+/** Its client failures mapped to tool failures (common.ts). */
+export const k8sRolloutStatusTool = withKubeErrors(definition);
 
 /** The rollout test kubectl applies, per kind, with the numbers it looked at. */
 export function rolloutStatus(kind: string, o: JsonObject): JsonObject {
