@@ -356,8 +356,9 @@ function failure(name: string, err: unknown, signal: AbortSignal | undefined): F
   const e = err as NodeJS.ErrnoException;
   if (err instanceof CallAborted) return fail(`${name}: ${err.message}`, err.kind);
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
-    // A tool's own abort: the caller's cancellation if the caller aborted, else a timeout the tool ran into.
-    return fail(`${name}: ${e.message}`, signal?.aborted ? 'canceled' : e.name === 'TimeoutError' ? 'deadline' : 'canceled');
+    // A tool's own abort: what aborted the caller's signal, if it did, else the error's own name.
+    const cause = signal?.aborted ? (signal.reason as Error | undefined)?.name : e.name;
+    return fail(`${name}: ${e.message}`, cause === 'TimeoutError' ? 'deadline' : 'canceled');
   }
   const sentence = describeFailure(err);
   if (sentence !== undefined) {
