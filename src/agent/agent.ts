@@ -50,7 +50,7 @@ export interface AgentOptions {
   /** Model calls with tools per turn before the model is asked to answer without them. */
   maxSteps?: number;
   onEvent?: (e: AgentEvent) => void;
-  /** The dispatcher's session: the agent advances its turn counter. */
+  /** The dispatcher's session (default: the dispatcher's own): the agent advances its turn counter. */
   session?: SessionState;
   /** mark_task_done's pending request, acted on when a turn ends. */
   checkpoints?: PendingCheckpoint;
@@ -78,8 +78,15 @@ export class Agent {
   private sessionUsage: Usage = ZERO_USAGE;
   private readonly maxSteps: number;
 
+  private readonly session: SessionState;
+
   constructor(private readonly opts: AgentOptions) {
     this.maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
+    // The call log stamps each tool result with the session's turn: the agent keeps it current.
+    this.session = opts.session ?? opts.dispatcher.session;
+    // The dispatcher writes the tool results (the one writer of every call); unrecorded,
+    // a session could not be resumed, so that is refused here rather than found out later.
+    if (!opts.dispatcher.recording) throw new Error('the agent needs a dispatcher that records its calls (DispatcherOptions.callLog)');
   }
 
   get usage(): Usage {
@@ -94,7 +101,7 @@ export class Agent {
   restore(messages: LanguageModelV4Message[], turn: number, usage: Usage): void {
     this.messages.splice(0, this.messages.length, ...messages);
     this.turnNumber = turn;
-    if (this.opts.session) this.opts.session.turn = turn; // an interrupted turn continues as the same turn
+    this.session.turn = turn; // an interrupted turn continues as the same turn
     this.sessionUsage = usage;
   }
 
@@ -102,7 +109,7 @@ export class Agent {
     const halted = this.opts.watchdog?.halted;
     if (halted) return { status: 'halted', text: halted, steps: 0, usage: ZERO_USAGE };
     this.turnNumber += 1;
-    if (this.opts.session) this.opts.session.turn = this.turnNumber;
+    this.session.turn = this.turnNumber;
     const feedback = this.opts.watchdog?.takeFeedback() ?? null;
     const text = feedback ? `${feedback}\n\n---\n\n${prompt}` : prompt;
     this.record('user', { text });
@@ -166,7 +173,8 @@ export class Agent {
     if (calls.length === 0) return;
     const parts = calls.map((c) => {
       const error = 'interrupted: the process stopped before this call finished; its effect is unknown — check before repeating it';
-      this.record('tool_result', { call_id: c.toolCallId, name: c.toolName, args: c.input, ok: false, shown: { error }, raw: null, ms: 0 });
+      // Recorded through the dispatcher's call log, like every other tool result.
+      this.opts.dispatcher.recordUnrun({ callId: c.toolCallId, name: c.toolName, args: c.input, source: 'model', error, kind: 'canceled' });
       return toolResultPart(c, { ok: false, error });
     });
     const last = this.messages.at(-1);
@@ -259,7 +267,8 @@ export class Agent {
   ): Promise<{ part: LanguageModelV4ToolResultPart; ok: boolean; result: unknown }> {
     this.opts.onEvent?.({ type: 'tool_start', id: call.toolCallId, name: call.toolName, args: call.input });
     const started = performance.now();
-    const outcome = await this.opts.dispatcher.call(call.toolName, call.input, signal);
+    // The dispatcher records the result (tool_result) under the model's call id.
+    const outcome = await this.opts.dispatcher.call(call.toolName, call.input, signal, { callId: call.toolCallId, source: 'model' });
     const ms = Math.round(performance.now() - started);
     this.opts.onEvent?.({
       type: 'tool_end',
@@ -268,18 +277,6 @@ export class Agent {
       ok: outcome.ok,
       ms,
       ...(outcome.ok ? {} : { error: outcome.error }),
-    });
-    // `raw` is null when it equals `shown` (the caps changed nothing).
-    const shown = outcome.ok ? outcome.result : { error: outcome.error };
-    this.record('tool_result', {
-      call_id: call.toolCallId,
-      name: call.toolName,
-      args: call.input,
-      ok: outcome.ok,
-      shown,
-      raw: outcome.ok ? (outcome.raw ?? null) : null,
-      ...(outcome.ok && outcome.rawRef ? { raw_ref: outcome.rawRef } : {}),
-      ms,
     });
     return { part: toolResultPart(call, outcome), ok: outcome.ok, result: outcome.ok ? outcome.result : null };
   }

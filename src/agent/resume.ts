@@ -66,6 +66,10 @@ export function rebuildSession(events: readonly SessionEvent[]): RebuiltSession 
         break;
       }
       case 'tool_result': {
+        // Only the model's own calls were shown to it: a poll (wait_and_verify's) or a
+        // `tools call` / `mcp serve` call is on the record but never in the conversation.
+        // Logs from before calls carried a source hold only the model's.
+        if (e.data.source !== undefined && e.data.source !== 'model') break;
         const call = lastCalls.find((c) => c.toolCallId === e.data.call_id);
         if (!call) break;
         answered.add(call.toolCallId);

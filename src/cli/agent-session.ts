@@ -12,6 +12,7 @@ import { resolveModel } from '../model/providers.ts';
 import { ReplayModel } from '../model/replay.ts';
 import type { Prompter } from '../permissions/gate.ts';
 import { ASK_MODES, askerFor, type AskMode } from '../runtime/askers.ts';
+import { recordCalls } from '../runtime/record-calls.ts';
 import { createRuntime, type Runtime } from '../runtime/runtime.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 import { logLevelOf, readEnv, splitList } from '../runtime/settings.ts';
@@ -188,6 +189,8 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
       });
     }
     session.sessionId = sessionId;
+    // Every tool call from here on is a tool_result event of this session (the dispatcher writes them).
+    runtime.dispatcher.recordTo(recordCalls(log, sessionId, session));
     const watchdog = new Watchdog(watchdogMode);
     if (resumed) watchdog.restoreHalt(resumed.watchdog.halted, resumed.watchdog.cutTurns);
     const agent = new Agent({

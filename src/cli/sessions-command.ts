@@ -8,7 +8,11 @@ export const SESSIONS_HELP = `Usage: core-agent sessions <command> [--session-db
 Commands:
   list [--json]        Sessions in the event log, newest first
   show ID [--json]     Every event of one session: prompts, model responses,
-                       tool calls with the result the model saw, usage
+                       tool calls with the result the caller saw, usage.
+                       A call not made by the model is tagged: (tools call),
+                       (mcp serve), or (poll of CALL), indented, for the calls
+                       a tool made (wait_and_verify's polls); a failure says
+                       its kind (error [not_found], error [denied], …)
 
 --session-db PATH defaults to ~/.local/state/core-agent/sessions.db [env CORE_AGENT_SESSION_DB].`;
 
@@ -54,7 +58,8 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
         return EXIT.ok;
       }
       io.out(`session ${session.id}  model ${session.model}  workspace ${session.workspace}\n`);
-      for (const e of events) io.out(`${describe(e)}\n`);
+      const polls = pollCounts(events);
+      for (const e of events) io.out(`${describe(e, polls)}\n`);
       return EXIT.ok;
     }
     throw new UsageError(`unknown command "sessions ${sub}"`, 'sessions');
@@ -63,7 +68,40 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
   }
 }
 
-function describe(e: SessionEvent): string {
+/** How many polls each call made, by its call id (the polls are recorded before the call that made them ends). */
+function pollCounts(events: readonly SessionEvent[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of events) {
+    if (e.kind !== 'tool_result' || e.data.source !== 'poll' || typeof e.data.parent_call_id !== 'string') continue;
+    counts.set(e.data.parent_call_id, (counts.get(e.data.parent_call_id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Who made a call, when not the model (a log from before calls carried a source holds only the model's). */
+function sourceTag(d: Record<string, unknown>): string {
+  switch (d.source) {
+    case 'tools_call':
+      return ' (tools call)';
+    case 'mcp_serve':
+      return ' (mcp serve)';
+    case 'poll':
+      return ` (poll of ${String(d.parent_call_id ?? '?')})`;
+    default:
+      return '';
+  }
+}
+
+function describeCall(head: string, d: Record<string, unknown>, polls: ReadonlyMap<string, number>): string {
+  const status = d.ok ? 'ok' : typeof d.failure === 'string' ? `error [${d.failure}]` : 'error';
+  const made = polls.get(String(d.call_id));
+  const parent = made === undefined ? '' : ` [call ${String(d.call_id)}, ${made} poll${made === 1 ? '' : 's'}]`;
+  const line = `${head}${sourceTag(d)}: ${String(d.name)} ${status} (${String(d.ms)} ms)${parent} ${JSON.stringify(d.shown).slice(0, 300)}`;
+  // A poll is indented: it ends, and is recorded, before the call that made it (shown below it with its count).
+  return d.source === 'poll' ? `  ${line}` : line;
+}
+
+function describe(e: SessionEvent, polls: ReadonlyMap<string, number>): string {
   const head = `#${e.seq} t${e.turn} ${e.at.slice(11, 19)} ${e.kind}`;
   const d = e.data;
   switch (e.kind) {
@@ -76,7 +114,7 @@ function describe(e: SessionEvent): string {
       return `${head}: ${parts.join('; ') || '(empty)'}  [${usage.inputTokens} in / ${usage.outputTokens} out]`;
     }
     case 'tool_result':
-      return `${head}: ${String(d.name)} ${d.ok ? 'ok' : 'error'} (${String(d.ms)} ms) ${JSON.stringify(d.shown).slice(0, 300)}`;
+      return describeCall(head, d, polls);
     case 'turn_end':
       return `${head}: ${String(d.status)} after ${String(d.steps)} step(s)`;
     case 'request':

@@ -1,3 +1,4 @@
+import { FAILURE_KINDS } from '../core/failure.ts';
 import { createLogger } from '../log.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
 import { createRuntime } from '../runtime/runtime.ts';
@@ -28,7 +29,8 @@ Runs one tool call through exactly the path a model's call takes: argument
 validation, path_scope, the permission gate, the deadline and the output caps.
 JSON is the arguments object (default {}); "-" reads it from stdin.
 Prints the result JSON on stdout and exits 0; a refusal or tool error prints
-{"error": "..."} and exits 1; a usage or recipe error exits 2.
+{"error": "...", "kind": "..."} and exits 1; a usage or recipe error exits 2.
+The kind is one of: ${FAILURE_KINDS.join(', ')}.
 
   --mode MODE   ask (default) | accept-edits | plan | yolo      [env CORE_AGENT_MODE]
   --yolo        Same as --mode yolo
@@ -114,7 +116,7 @@ async function toolsCall(argv: string[], io: Io): Promise<number> {
   // A terminal started by this one call (bash wait: false) ends with it.
   const outcome = await rt.dispatcher.call(name, args).finally(() => rt.session.close());
   if (!outcome.ok) {
-    io.out(`${JSON.stringify({ error: outcome.error }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ error: outcome.error, kind: outcome.kind }, null, 2)}\n`);
     return EXIT.failure;
   }
   io.out(`${JSON.stringify(outcome.result, null, 2)}\n`);

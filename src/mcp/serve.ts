@@ -30,7 +30,8 @@ export function catalogServer(sdk: Sdk, catalog: Catalog, dispatcher: Dispatcher
     })),
   }));
   server.setRequestHandler(sdk.CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
-    const outcome = await dispatcher.call(req.params.name, req.params.arguments ?? {}, extra.signal);
+    // Recorded as an mcp serve call (when a store is wired); a failure's kind stays in the record, the client gets isError.
+    const outcome = await dispatcher.call(req.params.name, req.params.arguments ?? {}, extra.signal, { source: 'mcp_serve' });
     if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error }] };
     return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }], structuredContent: outcome.result };
   });

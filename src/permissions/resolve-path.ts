@@ -1,6 +1,7 @@
 import { lstat, readlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import type { FailureKind } from '../core/failure.ts';
 
 /** A path as the gate checked it and as the tool must use it. */
 export interface ResolvedPath {
@@ -20,6 +21,14 @@ export interface ResolvedPath {
 
 export class PathResolutionError extends Error {
   override readonly name = 'PathResolutionError';
+
+  constructor(
+    message: string,
+    /** What the dispatcher reports: a malformed path, one through a file (not_found), or one it cannot walk. */
+    readonly kind: FailureKind,
+  ) {
+    super(message);
+  }
 }
 
 const MAX_SYMLINK_HOPS = 40; // Linux's own limit (MAXSYMLINKS)
@@ -39,8 +48,8 @@ const MAX_SYMLINK_HOPS = 40; // Linux's own limit (MAXSYMLINKS)
  */
 export async function resolvePath(input: string, base: string, opts: { followFinal?: boolean } = {}): Promise<ResolvedPath> {
   const followFinal = opts.followFinal ?? true;
-  if (input.length === 0) throw new PathResolutionError('path is empty');
-  if (input.includes('\0')) throw new PathResolutionError('path contains a NUL byte');
+  if (input.length === 0) throw new PathResolutionError('path is empty', 'invalid_args');
+  if (input.includes('\0')) throw new PathResolutionError('path contains a NUL byte', 'invalid_args');
 
   let expanded = input;
   if (input === '~' || input.startsWith('~/')) expanded = path.join(homedir(), input.slice(1));
@@ -78,21 +87,21 @@ export async function resolvePath(input: string, base: string, opts: { followFin
         resolved = candidate;
         continue;
       }
-      if (code === 'ENOTDIR') throw new PathResolutionError(`${path.dirname(candidate)} is not a directory`);
-      if (code === 'EACCES') throw new PathResolutionError(`permission denied while resolving ${candidate}`);
+      if (code === 'ENOTDIR') throw new PathResolutionError(`${path.dirname(candidate)} is not a directory`, 'not_found');
+      if (code === 'EACCES') throw new PathResolutionError(`permission denied while resolving ${candidate}`, 'tool_error');
       throw err;
     }
     if (st.isSymbolicLink() && (!isLast || followFinal)) {
       hops += 1;
       if (hops > MAX_SYMLINK_HOPS) {
-        throw new PathResolutionError(`symlink loop (more than ${MAX_SYMLINK_HOPS} links) while resolving the path`);
+        throw new PathResolutionError(`symlink loop (more than ${MAX_SYMLINK_HOPS} links) while resolving the path`, 'tool_error');
       }
       const target = await readlink(candidate);
       if (path.isAbsolute(target)) resolved = '/';
       queue.unshift(...target.split('/'));
       continue;
     }
-    if (!isLast && !st.isDirectory()) throw new PathResolutionError(`${candidate} is not a directory`);
+    if (!isLast && !st.isDirectory()) throw new PathResolutionError(`${candidate} is not a directory`, 'not_found');
     resolved = candidate;
   }
   let existing = resolved;

@@ -8,7 +8,7 @@ export type CallSource = 'model' | 'tools_call' | 'mcp_serve' | 'poll';
 export interface CallRecord {
   /** The model's call id, or one the dispatcher made up. */
   readonly callId: string;
-  /** The canonical name when the tool exists, else the name as called. */
+  /** The name as the caller used it (an MCP tool's model-facing one): what the model's response names. */
   readonly name: string;
   readonly args: unknown;
   readonly source: CallSource;

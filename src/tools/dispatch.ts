@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { unknownName } from '../config/did-you-mean.ts';
+import type { FailureKind } from '../core/failure.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Gate, GateRequest } from '../permissions/gate.ts';
 import { PathResolutionError, resolvePath, type ResolvedPath } from '../permissions/resolve-path.ts';
 import type { Subject } from '../permissions/rules.ts';
 import { formatArgIssues } from './arg-errors.ts';
+import type { CallLog, CallRecord, CallSource } from './call-log.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
 import { capErrorText, describeValue, ERROR_MAX_CHARS, quoteArg } from './error-text.ts';
-import { describeFailure } from './errors.ts';
+import { causeChain, describeFailure } from './errors.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
 import { ToolError, type AnyTool, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
@@ -20,7 +23,26 @@ export type ToolCallResult =
       /** The result was digested: the raw payload is in the store under this call_id (retrieve_raw). */
       readonly rawRef?: string;
     }
-  | { readonly ok: false; readonly error: string };
+  | Failure;
+
+/** A refused or failed call: the message for the model, and why as data (callers branch on `kind`, never on the text). */
+export interface Failure {
+  readonly ok: false;
+  readonly error: string;
+  readonly kind: FailureKind;
+}
+
+/** Who is calling and as which call: what the call log records beside the call itself. */
+export interface CallOptions {
+  /** Return the capped result itself rather than a digest of it (a poll's condition inspects it). */
+  digest?: boolean;
+  /** The caller's id for this call (the model's tool call id); made up when absent. */
+  callId?: string;
+  /** Who made the call (default tools_call: a direct caller that is not the model). */
+  source?: CallSource;
+  /** The call that made this one (set by the dispatcher for a tool's own calls). */
+  parentCallId?: string;
+}
 
 export interface DispatcherOptions {
   catalog: Catalog;
@@ -35,6 +57,8 @@ export interface DispatcherOptions {
   deadlineMs?: number;
   /** The session the calls belong to (turn, todo list, plans, …). */
   session?: SessionState;
+  /** Where every call is recorded (the session's event log), when a store is wired. */
+  callLog?: CallLog;
   /** Test seam: runs after the gate has passed a call and before the tool starts. */
   afterGate?: (tool: string) => void | Promise<void>;
 }
@@ -45,36 +69,88 @@ export const DEFAULT_DEADLINE_MS = 300_000;
  * The one path every tool call takes — from a model, from `tools call`, from a
  * tool that polls another. Find the tool, validate its arguments, resolve and
  * scope-check its paths, ask the gate, run it with a deadline, cap its output.
- * Every failure comes back as `{ok: false, error}` for the model to read; a
- * tool call never throws out of here.
+ * Every failure comes back as `{ok: false, error, kind}` for the model to read; a
+ * tool call never throws out of here. Every call, whoever made it, is recorded
+ * to the call log when one is wired — the one writer of tool results.
  */
 export class Dispatcher {
   private readonly log: Logger;
   readonly session: SessionState;
+  private callLog: CallLog | undefined;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.log = opts.logger ?? silentLogger;
     this.session = opts.session ?? new SessionState();
+    this.callLog = opts.callLog;
+  }
+
+  /**
+   * Record every later call here. For a store whose session is created after the
+   * dispatcher (a run's session_start lists the catalog the dispatcher serves).
+   */
+  recordTo(callLog: CallLog): void {
+    this.callLog = callLog;
+  }
+
+  /** Whether calls are being recorded (the agent refuses to run unrecorded: --resume rebuilds from the record). */
+  get recording(): boolean {
+    return this.callLog !== undefined;
+  }
+
+  /**
+   * Record a call that never reached the dispatcher (one interrupted by the
+   * process stopping, settled on --resume), so every tool result has one writer.
+   */
+  recordUnrun(call: { callId: string; name: string; args: unknown; source: CallSource; error: string; kind: FailureKind }): void {
+    this.write({ ...call, ok: false, ms: 0 });
   }
 
   get catalog(): Catalog {
     return this.opts.catalog;
   }
 
-  async call(name: string, rawArgs: unknown, signal?: AbortSignal, opts: { digest?: boolean } = {}): Promise<ToolCallResult> {
+  async call(name: string, rawArgs: unknown, signal?: AbortSignal, opts: CallOptions = {}): Promise<ToolCallResult> {
     const started = performance.now();
-    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false).catch((err: unknown) => failure(name, err));
-    const outcome = inner.ok ? inner : { ok: false as const, error: this.boundError(name, inner.error) };
+    const source = opts.source ?? 'tools_call';
+    const callId = opts.callId ?? `${source}-${randomUUID()}`;
+    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId).catch((err: unknown) =>
+      failure(name, err, signal),
+    );
+    const outcome: ToolCallResult = inner.ok ? inner : { ok: false, error: this.boundError(name, inner.error), kind: inner.kind };
+    const ms = Math.round(performance.now() - started);
     this.log.info(
       {
         tool: name.slice(0, 256),
         ok: outcome.ok,
-        ms: Math.round(performance.now() - started),
+        ms,
         truncated: outcome.ok ? outcome.result.truncated === true : undefined,
+        ...(outcome.ok ? {} : { failure: outcome.kind }),
       },
       'tool call',
     );
+    this.write({
+      callId,
+      // As called: what the model's response (and a poll's arguments) name, and what --resume matches.
+      name,
+      args: rawArgs,
+      source,
+      parentCallId: opts.parentCallId,
+      ms,
+      ...(outcome.ok
+        ? { ok: true, shown: outcome.result, raw: outcome.raw, rawRef: outcome.rawRef }
+        : { ok: false, error: outcome.error, kind: outcome.kind }),
+    });
     return outcome;
+  }
+
+  /** A store that fails (a full disk) loses the record, never the call: the tool has already acted. */
+  private write(call: CallRecord): void {
+    if (!this.callLog) return;
+    try {
+      this.callLog.record(call);
+    } catch (err) {
+      this.log.error({ tool: call.name.slice(0, 256), error: (err as Error).message }, 'tool call not recorded');
+    }
   }
 
   /**
@@ -87,13 +163,19 @@ export class Dispatcher {
     return capErrorText(error, Math.min(ERROR_MAX_CHARS, caps.maxBytes));
   }
 
-  private async callInner(name: string, rawArgs: unknown, signal: AbortSignal | undefined, digest: boolean): Promise<ToolCallResult> {
+  private async callInner(
+    name: string,
+    rawArgs: unknown,
+    signal: AbortSignal | undefined,
+    digest: boolean,
+    callId: string,
+  ): Promise<ToolCallResult> {
     const tool = this.opts.catalog.get(name);
     if (!tool) {
       const names = this.opts.catalog.list().map((t) => t.modelName);
       // A name no tool could have gets no "did you mean" (edit distance is quadratic in its length).
-      if (name.length > 256) return { ok: false, error: `unknown tool ${quoteArg(name, 64)}. Valid: ${names.join(', ')}` };
-      return { ok: false, error: unknownName('tool', name, names) };
+      if (name.length > 256) return fail(`unknown tool ${quoteArg(name, 64)}. Valid: ${names.join(', ')}`, 'unknown_tool');
+      return fail(unknownName('tool', name, names), 'unknown_tool');
     }
     const def = tool.def;
     // The model may call an MCP tool by its model-facing name; rules, caps and settings use the canonical one.
@@ -103,7 +185,7 @@ export class Dispatcher {
     if (!parsedArgs.ok) return parsedArgs;
     const args = parsedArgs.args;
     const refused = def.precheck ? await def.precheck(args, { hasTool: (n) => this.opts.catalog.has(n) }) : null;
-    if (refused !== null) return { ok: false, error: refused };
+    if (refused !== null) return fail(refused, 'denied');
 
     // Resolve every path the call names, so the gate and the tool see the same
     // physical location (symlinks and `..` already applied).
@@ -111,7 +193,7 @@ export class Dispatcher {
     const subjects: Subject[] = [];
     for (const claim of def.paths?.(args) ?? []) {
       const r = await this.resolveInScope(claim.path, claim.followFinal ?? true);
-      if ('refused' in r) return { ok: false, error: `${name}: ${r.refused}` };
+      if ('refused' in r) return fail(`${name}: ${r.refused}`, r.kind);
       resolved.set(claim.arg, r);
       subjects.push(this.subjectOf(r.real));
     }
@@ -124,7 +206,7 @@ export class Dispatcher {
       tool: canonical,
       subjects,
     });
-    if (!decision.allowed) return { ok: false, error: `${name}: permission denied: ${decision.reason}` };
+    if (!decision.allowed) return fail(`${name}: permission denied: ${decision.reason}`, 'denied');
     if (this.opts.afterGate) await this.opts.afterGate(canonical);
 
     const caps = capsFor(canonical, this.opts.toolOutput);
@@ -151,7 +233,8 @@ export class Dispatcher {
       hasTool: (n) => this.opts.catalog.has(n),
       authorizePath: (p, access) => this.authorizePath(canonical, p, access),
       session: this.session,
-      callTool: (n, a, sig, o) => this.call(n, a, sig, o),
+      // A tool's own calls (wait_and_verify's polls) are recorded as polls under this call.
+      callTool: (n, a, sig, o) => this.call(n, a, sig, { digest: o?.digest, source: 'poll', parentCallId: callId }),
       lookupTool: (n) => summary(this.opts.catalog.get(n)),
       listTools: () => this.opts.catalog.list().map((t) => summary(t)!),
     };
@@ -174,24 +257,24 @@ export class Dispatcher {
   }
 
   /** `called` is the name the caller used (an MCP tool's model-facing one): errors speak of the tool as it was called. */
-  private parseArgs(tool: RegisteredTool, rawArgs: unknown, called: string): { ok: true; args: unknown } | { ok: false; error: string } {
+  private parseArgs(tool: RegisteredTool, rawArgs: unknown, called: string): { ok: true; args: unknown } | Failure {
     let input: unknown = rawArgs ?? {};
     if (typeof input === 'string') {
       try {
         input = JSON.parse(input) as unknown;
       } catch (err) {
-        return { ok: false, error: `${called}: arguments are not valid JSON: ${(err as Error).message.slice(0, 300)}` };
+        return fail(`${called}: arguments are not valid JSON: ${(err as Error).message.slice(0, 300)}`, 'invalid_args');
       }
     }
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return { ok: false, error: `${called}: arguments must be a JSON object, not ${describeValue(input)}` };
+      return fail(`${called}: arguments must be a JSON object, not ${describeValue(input)}`, 'invalid_args');
     }
     const aliases = tool.def.aliases ?? {};
     const mapped: Record<string, unknown> = { ...(input as Record<string, unknown>) };
     for (const [alias, canonical] of Object.entries(aliases)) {
       if (!(alias in mapped)) continue;
       if (canonical in mapped) {
-        return { ok: false, error: `${called}: give either "${canonical}" or its alias "${alias}", not both` };
+        return fail(`${called}: give either "${canonical}" or its alias "${alias}", not both`, 'invalid_args');
       }
       mapped[canonical] = mapped[alias];
       delete mapped[alias];
@@ -200,27 +283,27 @@ export class Dispatcher {
     if (!parsed.success) {
       const valid = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
       const issues = formatArgIssues(parsed.error.issues, valid, { input: mapped, schema: tool.inputSchema });
-      return { ok: false, error: `${called}: invalid arguments: ${issues}` };
+      return fail(`${called}: invalid arguments: ${issues}`, 'invalid_args');
     }
     return { ok: true, args: parsed.data };
   }
 
   /** Resolve a path physically and check it against path_scope. */
-  private async resolveInScope(p: string, followFinal: boolean): Promise<ResolvedPath | { refused: string }> {
+  private async resolveInScope(p: string, followFinal: boolean): Promise<ResolvedPath | { refused: string; kind: FailureKind }> {
     let r: ResolvedPath;
     try {
       r = await resolvePath(p, this.opts.workspace, { followFinal });
     } catch (err) {
-      if (err instanceof PathResolutionError) return { refused: err.message };
+      if (err instanceof PathResolutionError) return { refused: err.message, kind: err.kind };
       throw err;
     }
     const refusal = this.opts.gate.scope.refusal(r.real, p);
-    return refusal === null ? r : { refused: `permission denied: ${refusal}` };
+    return refusal === null ? r : { refused: `permission denied: ${refusal}`, kind: 'denied' };
   }
 
   private async authorizePath(tool: string, p: string, access: FileAccess): Promise<ResolvedPath | { refused: string }> {
     const r = await this.resolveInScope(p, true);
-    if ('refused' in r) return r;
+    if ('refused' in r) return { refused: r.refused };
     const def = this.opts.catalog.get(tool)?.def;
     const decision = await this.opts.gate.check({
       ...(def ? gateTraits(def) : { fileEdit: false }),
@@ -254,18 +337,35 @@ function summary(t: RegisteredTool | undefined): ToolSummary | undefined {
   return t && { name: t.name, modelName: t.modelName, readOnly: t.readOnly };
 }
 
+function fail(error: string, kind: FailureKind): Failure {
+  return { ok: false, error, kind };
+}
+
+/** System error codes that mean the thing named is not there (any other known code is the tool's failure). */
+const NOT_FOUND_CODES = new Set(['ENOENT', 'ENOTDIR']);
+
 /**
- * A thrown failure as the model sees it. A ToolError is already a sentence; a
- * system or library error with a known code becomes one (errors.ts) — never
- * `ENAMETOOLONG: name too long, lstat '…'`; anything else keeps its message.
+ * A thrown failure as the model sees it, and its kind. A ToolError is already a
+ * sentence and says its kind; a system or library error with a known code
+ * becomes one (errors.ts) — never `ENAMETOOLONG: name too long, lstat '…'`;
+ * anything else keeps its message and is internal (a bug, or a failure nobody
+ * foresaw). An abort is a deadline or a cancellation by what aborted it.
  */
-function failure(name: string, err: unknown): ToolCallResult {
-  if (err instanceof ToolError) return { ok: false, error: `${name}: ${err.message}` };
+function failure(name: string, err: unknown, signal: AbortSignal | undefined): Failure {
+  if (err instanceof ToolError) return fail(`${name}: ${err.message}`, err.kind);
   const e = err as NodeJS.ErrnoException;
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return { ok: false, error: `${name}: ${e.message}` };
+  if (err instanceof CallAborted) return fail(`${name}: ${err.message}`, err.kind);
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
+    // A tool's own abort: what aborted the caller's signal, if it did, else the error's own name.
+    const cause = signal?.aborted ? (signal.reason as Error | undefined)?.name : e.name;
+    return fail(`${name}: ${e.message}`, cause === 'TimeoutError' ? 'deadline' : 'canceled');
+  }
   const sentence = describeFailure(err);
-  if (sentence !== undefined) return { ok: false, error: `${name}: ${sentence}` };
-  return { ok: false, error: `${name} failed: ${e?.message ?? String(err)}` };
+  if (sentence !== undefined) {
+    const notFound = causeChain(err).some((c) => typeof c.code === 'string' && NOT_FOUND_CODES.has(c.code));
+    return fail(`${name}: ${sentence}`, notFound ? 'not_found' : 'tool_error');
+  }
+  return fail(`${name} failed: ${e?.message ?? String(err)}`, 'internal');
 }
 
 /** Settle with the tool's result, or reject as soon as the call's signal aborts. */
@@ -287,10 +387,16 @@ function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function abortError(signal: AbortSignal): Error {
+/** The call's signal aborted before the tool settled: at the deadline, or because the caller cancelled. */
+class CallAborted extends Error {
+  override readonly name = 'AbortError';
+
+  constructor(readonly kind: 'deadline' | 'canceled') {
+    super(kind === 'deadline' ? 'call exceeded its deadline and was aborted' : 'call was cancelled');
+  }
+}
+
+function abortError(signal: AbortSignal): CallAborted {
   const reason = signal.reason as Error | undefined;
-  const timedOut = reason?.name === 'TimeoutError';
-  const e = new Error(timedOut ? 'call exceeded its deadline and was aborted' : 'call was cancelled');
-  e.name = 'AbortError';
-  return e;
+  return new CallAborted(reason?.name === 'TimeoutError' ? 'deadline' : 'canceled');
 }

@@ -3,6 +3,7 @@ import type { ResolvedPath } from '../permissions/resolve-path.ts';
 import type { OutputCaps } from './output.ts';
 import type { SessionState } from './session.ts';
 
+import type { FailureKind } from '../core/failure.ts';
 import type { JsonObject } from '../core/json.ts';
 
 // The leaf types every layer shares live in core/; tools import them from here for brevity.
@@ -72,7 +73,9 @@ export interface ToolSummary {
   readonly readOnly: boolean;
 }
 
-export type ToolCallOutcome = { readonly ok: true; readonly result: JsonObject } | { readonly ok: false; readonly error: string };
+/** A call another tool made through the dispatcher: a failure says its kind, which is what to branch on (never the text). */
+export type ToolCallOutcome =
+  { readonly ok: true; readonly result: JsonObject } | { readonly ok: false; readonly error: string; readonly kind: FailureKind };
 
 export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
   /** Canonical name: the gate key is `tool.<name>`. */

@@ -7,6 +7,7 @@ import { rebuildSession } from '../../src/agent/resume.ts';
 import { ReplayModel, type ReplayStep } from '../../src/model/replay.ts';
 import { Gate } from '../../src/permissions/gate.ts';
 import { PathScope } from '../../src/permissions/path-scope.ts';
+import { recordCalls } from '../../src/runtime/record-calls.ts';
 import { EventLog } from '../../src/store/event-log.ts';
 import { Catalog } from '../../src/tools/catalog.ts';
 import { Dispatcher } from '../../src/tools/dispatch.ts';
@@ -17,6 +18,7 @@ async function agentOver(steps: ReplayStep[], opts: { tree?: Record<string, stri
   const rt = await setup({ tree: opts.tree ?? {}, flags: { mode: 'accept-edits' } });
   const log = EventLog.open(':memory:');
   const sessionId = log.createSession({ model: 'replay:test', workspace: rt.dir, title: 't' });
+  rt.dispatcher.recordTo(recordCalls(log, sessionId, rt.dispatcher.session));
   const events: AgentEvent[] = [];
   const agent = new Agent({
     model: new ReplayModel(steps, 'test'),
@@ -153,6 +155,7 @@ describe('tool calls from one response', () => {
       ],
       'test',
     );
+    dispatcher.recordTo(recordCalls(log, sessionId, dispatcher.session));
     const agent = new Agent({ model, dispatcher, catalog, instructions: '', log, sessionId });
     expect((await agent.runTurn('go')).status).toBe('done');
     expect(timeline).toEqual(['start w1', 'end w1', 'start r1', 'start r2', 'end r1', 'end r2', 'start w2', 'end w2']);

@@ -8,6 +8,7 @@ import { rebuildSession } from '../../src/agent/resume.ts';
 import { Watchdog, type WatchdogMode } from '../../src/agent/watchdog.ts';
 import { ReplayModel, type ReplayStep } from '../../src/model/replay.ts';
 import { UnattendedAsker } from '../../src/runtime/askers.ts';
+import { recordCalls } from '../../src/runtime/record-calls.ts';
 import { EventLog } from '../../src/store/event-log.ts';
 import { SessionState } from '../../src/tools/session.ts';
 import { setup } from '../helpers/workspace.ts';
@@ -32,6 +33,7 @@ async function session(steps: ReplayStep[], opts: Options = {}) {
   const log = EventLog.open(':memory:');
   const sessionId = log.createSession({ model: 'replay:test', workspace: rt.dir, title: 't' });
   state.sessionId = sessionId;
+  rt.dispatcher.recordTo(recordCalls(log, sessionId, state));
   const events: AgentEvent[] = [];
   const watchdog = new Watchdog(opts.watchdog ?? 'enforce');
   const agent = new Agent({

@@ -168,6 +168,7 @@ describe('through the dispatcher: every error is a sentence, and bounded', () =>
       error: expect.stringMatching(
         /^failing: ".*regular" changed while it was being resolved: it is no longer a symbolic link \(EINVAL from readlink\); retry the call$/,
       ),
+      kind: 'tool_error',
     });
   });
 

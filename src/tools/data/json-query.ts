@@ -31,7 +31,7 @@ export const jsonQueryTool = defineTool({
     let input: string;
     if (args.path !== undefined) {
       const target = ctx.paths.get('path')!;
-      if (!target.exists) throw new ToolError(`file not found: ${ctx.display(target.real)}`);
+      if (!target.exists) throw new ToolError(`file not found: ${ctx.display(target.real)}`, 'not_found');
       input = (await readChecked(target.real, maxInput)).toString('utf8');
     } else {
       input = typeof args.data === 'string' ? args.data : JSON.stringify(args.data);

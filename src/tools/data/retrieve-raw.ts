@@ -20,7 +20,7 @@ export const retrieveRawTool = defineTool({
     const digests = ctx.session.digests;
     if (!digests) throw new ToolError('the digest layer is off in this run, so there is nothing to retrieve');
     const found = digests.retrieve(args.call_id);
-    if (!found) throw new ToolError(`no digested result with call_id ${quoteArg(args.call_id)} in this session`);
+    if (!found) throw new ToolError(`no digested result with call_id ${quoteArg(args.call_id)} in this session`, 'not_found');
     return { call_id: args.call_id, tool: found.tool, raw: JSON.parse(found.rawJson) as JsonValue };
   },
 });

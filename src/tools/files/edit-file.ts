@@ -36,7 +36,7 @@ export const editFileTool = defineTool({
     }
     if (args.old_string === args.new_string) throw new ToolError('old_string and new_string are identical; nothing to change');
     if (!target.exists) {
-      throw new ToolError(`file not found: ${shown}${ctx.hasTool('write_file') ? ' (to create a file, use write_file)' : ''}`);
+      throw new ToolError(`file not found: ${shown}${ctx.hasTool('write_file') ? ' (to create a file, use write_file)' : ''}`, 'not_found');
     }
     // The read and the replacement go through one pinned directory: the file edited is the file read.
     const { replacements, crlf } = await editChecked(

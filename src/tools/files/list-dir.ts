@@ -17,7 +17,7 @@ export const listDirTool = defineTool({
   async run(_args, ctx) {
     const target = ctx.paths.get('path')!;
     const shown = ctx.display(target.real);
-    if (!target.exists) throw new ToolError(`directory not found: ${shown}`);
+    if (!target.exists) throw new ToolError(`directory not found: ${shown}`, 'not_found');
     let dirents;
     try {
       dirents = await readdir(target.real, { withFileTypes: true });

@@ -28,7 +28,7 @@ export const readFileTool = defineTool({
     const target = ctx.paths.get('path')!;
     const shown = ctx.display(target.real);
     if (!target.exists) {
-      throw new ToolError(`file not found: ${shown}${ctx.hasTool('glob') ? ' (glob finds files by name)' : ''}`);
+      throw new ToolError(`file not found: ${shown}${ctx.hasTool('glob') ? ' (glob finds files by name)' : ''}`, 'not_found');
     }
     const fh = await openChecked(target.real).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EISDIR') throw new ToolError(`${shown} is a directory${ctx.hasTool('list_dir') ? '; use list_dir' : ''}`);

@@ -42,7 +42,7 @@ export const readManyFilesTool = defineTool({
     const requested: string[] = [...(args.paths ?? [])];
     if (args.pattern !== undefined) {
       const root = ctx.paths.get('path')!;
-      if (!root.exists) throw new ToolError(`directory not found: ${ctx.display(root.real)}`);
+      if (!root.exists) throw new ToolError(`directory not found: ${ctx.display(root.real)}`, 'not_found');
       const matches = compileNamePattern(args.pattern);
       const { files } = await listFiles(root.real, chooseEngine(ctx.settings), ctx.signal, ctx.workspace, args.pattern);
       const prefix = root.real === '/' ? '/' : `${root.real}/`;

@@ -33,7 +33,10 @@ export function skillTool(skills: readonly Skill[]) {
     async run(args) {
       const skill = skills.find((s) => s.name === args.name);
       if (!skill)
-        throw new ToolError(`no skill named ${quoteArg(args.name)}; installed: ${skills.map((s) => s.name).join(', ') || '(none)'}`);
+        throw new ToolError(
+          `no skill named ${quoteArg(args.name)}; installed: ${skills.map((s) => s.name).join(', ') || '(none)'}`,
+          'not_found',
+        );
       const rel = args.file ?? 'SKILL.md';
       let real: string;
       try {
@@ -45,7 +48,8 @@ export function skillTool(skills: readonly Skill[]) {
       // A listed file that has become a symlink (or moved) since start-up is refused here.
       const fh = await openChecked(real).catch((err: unknown) => {
         if (err instanceof ToolError) throw new ToolError(`skill ${skill.name}: ${quoteArg(rel)} ${err.message.replace(`${real} `, '')}`);
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(`skill ${skill.name}: ${quoteArg(rel)} no longer exists`);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+          throw new ToolError(`skill ${skill.name}: ${quoteArg(rel)} no longer exists`, 'not_found');
         throw err;
       });
       let content: string;

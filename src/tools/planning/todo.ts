@@ -25,7 +25,7 @@ export const todoTool = defineTool({
       case 'set_status': {
         if (args.id === undefined || args.status === undefined) throw new ToolError('set_status needs id and status');
         const item = todos.find((t) => t.id === args.id);
-        if (!item) throw new ToolError(`no step ${args.id}; the list has ${todos.length}`);
+        if (!item) throw new ToolError(`no step ${args.id}; the list has ${todos.length}`, 'not_found');
         item.status = args.status;
         break;
       }

@@ -25,7 +25,7 @@ export const globTool = defineTool({
   async run(args, ctx) {
     const root = ctx.paths.get('path')!;
     const shownRoot = ctx.display(root.real);
-    if (!root.exists) throw new ToolError(`directory not found: ${shownRoot}`);
+    if (!root.exists) throw new ToolError(`directory not found: ${shownRoot}`, 'not_found');
     if (!(await stat(root.real)).isDirectory()) throw new ToolError(`${shownRoot} is a file; glob searches directories`);
     const matches = compileNamePattern(args.pattern);
     const { files, complete } = await listFiles(root.real, chooseEngine(ctx.settings), ctx.signal, ctx.workspace, args.pattern);

@@ -46,7 +46,7 @@ export const grepTool = defineTool({
 
     const root = ctx.paths.get('path')!;
     const shownRoot = ctx.display(root.real);
-    if (!root.exists) throw new ToolError(`not found: ${shownRoot}`);
+    if (!root.exists) throw new ToolError(`not found: ${shownRoot}`, 'not_found');
     const isFile = !(await stat(root.real)).isDirectory();
     if (isFile) await refuseBinary(root.real, shownRoot);
 

@@ -9,5 +9,6 @@ export function terminalFor(ctx: ToolContext, id: string): Terminal {
   const known = ctx.session.terminals.ids();
   throw new ToolError(
     `no terminal ${quoteArg(id)} in this session; ${known.length > 0 ? `the terminals are ${known.join(', ')}` : 'start one with bash and wait: false'}`,
+    'not_found',
   );
 }

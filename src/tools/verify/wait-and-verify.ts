@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import type { FailureKind } from '../../core/failure.ts';
 import { LIMITS } from '../limits.ts';
 import { JqCrashError, JqTimeoutError, sharedJqRunner } from '../data/jq-runner.ts';
 import { quoteArg } from '../error-text.ts';
@@ -17,8 +18,12 @@ export const WAIT_DEFAULTS = {
 
 /** Never pollable, whatever their classification: itself (recursion) and a person (ask_user). */
 const NEVER = new Set(['wait_and_verify', 'ask_user']);
-/** Errors no wait will fix: the gate said no, or the arguments are wrong. */
-const PERMANENT = /: permission denied: |: invalid arguments: |: arguments must be |: arguments are not valid JSON/;
+/**
+ * Failures no wait will fix: the gate (or a precheck, or path_scope) said no, or
+ * the arguments are wrong. Anything else — not found yet, a tool error, a poll
+ * cut by the budget — may change, so the wait goes on.
+ */
+const PERMANENT: ReadonlySet<FailureKind> = new Set<FailureKind>(['denied', 'invalid_args']);
 /** Compiling an expression (never running it) takes milliseconds; this only bounds a pathological one. */
 const JQ_COMPILE_MS = 5_000;
 /** The most of the last result the model gets back; the full one is in the polled tool's own caps. */
@@ -116,7 +121,7 @@ export const waitAndVerifyTool = defineTool({
         }
       } else {
         // A refusal or a bad argument will be the same on every attempt: stop, don't burn the budget.
-        if (PERMANENT.test(r.error)) throw new ToolError(`polling ${target.modelName} cannot succeed: ${r.error}`);
+        if (PERMANENT.has(r.kind)) throw new ToolError(`polling ${target.modelName} cannot succeed: ${r.error}`, r.kind);
         lastError = r.error;
         observations.push({ attempt, at_seconds: at, matched: false, error: r.error.slice(0, 300) });
       }
@@ -189,7 +194,7 @@ function pollTarget(name: string, ctx: ToolContext): { modelName: string } {
       .listTools()
       .filter(pollable)
       .map((t) => t.modelName);
-    throw new ToolError(`no tool named ${quoteArg(name)} to poll; pollable tools: ${names.join(', ') || '(none)'}`);
+    throw new ToolError(`no tool named ${quoteArg(name)} to poll; pollable tools: ${names.join(', ') || '(none)'}`, 'unknown_tool');
   }
   if (NEVER.has(tool.name)) throw new ToolError(`${tool.modelName} cannot be polled`);
   if (!pollable(tool)) {
