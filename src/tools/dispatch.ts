@@ -9,7 +9,7 @@ import { formatArgIssues } from './arg-errors.ts';
 import type { CallLog, CallRecord, CallSource } from './call-log.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
 import { capErrorText, describeValue, ERROR_MAX_CHARS, quoteArg } from './error-text.ts';
-import { causeChain, describeFailure } from './errors.ts';
+import { causeChain, describeFailure } from '../util/failure-sentences.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
 import { ToolError, type AnyTool, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
