@@ -25,10 +25,14 @@ interface Options {
 async function session(steps: ReplayStep[], opts: Options = {}) {
   const state = new SessionState();
   const checkpoints = opts.checkpoints ? new PendingCheckpoint() : undefined;
-  state.checkpointer = checkpoints;
-  state.scheduler = opts.schedule;
-  if (opts.ask) state.asker = new UnattendedAsker();
-  const rt = await setup({ tree: opts.tree ?? {}, recipe: opts.recipe, flags: { mode: opts.mode ?? 'accept-edits' }, session: state });
+  const services = { checkpointer: checkpoints, scheduler: opts.schedule, asker: opts.ask ? new UnattendedAsker() : undefined };
+  const rt = await setup({
+    tree: opts.tree ?? {},
+    recipe: opts.recipe,
+    flags: { mode: opts.mode ?? 'accept-edits' },
+    session: state,
+    services,
+  });
   const log = EventLog.open(':memory:');
   const sessionId = log.createSession({ model: 'replay:test', workspace: rt.dir, title: 't' });
   state.sessionId = sessionId;
@@ -143,10 +147,11 @@ describe('record_plan and plan_mode', () => {
   it('revoking archives the plan, closes the gate, and never reuses the sequence', async () => {
     const s = await session([{ tool_calls: [{ name: 'record_plan', args: { plan: 'p' } }] }, { text: 'ok' }], { recipe: required });
     await s.agent.runTurn('go');
-    expect(s.state.plans!.blocks(s.sessionId)).toBe(false);
-    expect(await s.state.plans!.revoke({ session: s.sessionId })).toMatch(/Plan revoked\. Archived to .*plan-1-revoked\.md/);
-    expect(s.state.plans!.blocks(s.sessionId)).toBe(true);
-    const again = await s.state.plans!.record('p2', { session: s.sessionId, turn: 2 });
+    const plans = s.rt.services.plans!;
+    expect(plans.blocks(s.sessionId)).toBe(false);
+    expect(await plans.revoke({ session: s.sessionId })).toMatch(/Plan revoked\. Archived to .*plan-1-revoked\.md/);
+    expect(plans.blocks(s.sessionId)).toBe(true);
+    const again = await plans.record('p2', { session: s.sessionId, turn: 2 });
     expect(again.seq).toBe(2);
   });
 
