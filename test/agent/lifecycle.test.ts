@@ -244,7 +244,7 @@ describe('mark_task_done and checkpoints', () => {
 
 describe('ask_user', () => {
   it('headless, answers with a clean refusal instead of blocking', async () => {
-    const rt = await setup({ session: Object.assign(new SessionState(), { asker: new UnattendedAsker() }) });
+    const rt = await setup({ services: { asker: new UnattendedAsker() } });
     expect(await rt.ok('ask_user', { question: 'Delete the backup?' })).toEqual({
       answer: null,
       unavailable: 'no user available: running unattended; proceed with reasonable defaults and explain in your final response',
@@ -278,7 +278,7 @@ describe('schedule_next_turn and autonomous runs', () => {
   });
 
   it('refuses a wait beyond the operator limit and bad arguments', async () => {
-    const rt = await setup({ session: Object.assign(new SessionState(), { scheduler: new ScheduleRequests(10_000) }) });
+    const rt = await setup({ services: { scheduler: new ScheduleRequests(10_000) } });
     expect(await rt.ok('schedule_next_turn', { wake_in_sec: 3600 })).toEqual({
       ack: "rejected: the wait exceeds the operator's limit of 10 s; use a shorter interval",
     });
