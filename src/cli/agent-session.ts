@@ -126,9 +126,11 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
   const session = new SessionState();
   const checkpoints = checkpointMode === 'auto' ? new PendingCheckpoint() : undefined;
   const schedule = o.maxDeferMs !== undefined ? new ScheduleRequests(o.maxDeferMs) : undefined;
-  session.checkpointer = checkpoints;
-  session.scheduler = schedule;
-  session.asker = askMode === 'off' ? undefined : (o.asker ?? askerFor(askMode, io.isTty));
+  const services = {
+    checkpointer: checkpoints,
+    scheduler: schedule,
+    asker: askMode === 'off' ? undefined : (o.asker ?? askerFor(askMode, io.isTty)),
+  };
 
   const log =
     o.log ??
@@ -149,6 +151,7 @@ export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSes
       env: io.env,
       logger,
       session,
+      services,
       prompter: o.prompter,
       rawStore,
       stateDir: stateDir(io.env),

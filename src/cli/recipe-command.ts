@@ -1,4 +1,5 @@
 import { recipeJsonSchema } from '../config/recipe-schema.ts';
+import { BUILTIN_TOOLS } from '../tools/index.ts';
 import { createRuntime } from '../runtime/runtime.ts';
 import { parse } from './common-options.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
@@ -28,7 +29,7 @@ export async function recipeCommand(argv: string[], io: Io): Promise<number> {
   }
   if (sub === 'schema') {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'recipe');
-    io.out(`${JSON.stringify(recipeJsonSchema(), null, 2)}\n`);
+    io.out(`${JSON.stringify(recipeJsonSchema(BUILTIN_TOOLS), null, 2)}\n`);
     return EXIT.ok;
   }
   if (sub === 'validate') {

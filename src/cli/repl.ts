@@ -144,7 +144,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
       }
       if (line === '/replan') {
         io.out(
-          `${session.plans ? await session.plans.revoke({ agent: session.agentName, session: sessionId }) : 'plan_mode is off: there is no plan to withdraw'}\n`,
+          `${s.runtime.services.plans ? await s.runtime.services.plans.revoke({ agent: session.agentName, session: sessionId }) : 'plan_mode is off: there is no plan to withdraw'}\n`,
         );
         continue;
       }

@@ -1,4 +1,5 @@
 import { loadRecipe } from '../config/load-recipe.ts';
+import { BUILTIN_TOOLS } from '../tools/index.ts';
 import { WATCH_DEFAULTS } from '../config/watch-schema.ts';
 import { findCluster, Kube } from '../k8s/cluster.ts';
 import { createLogger } from '../log.ts';
@@ -62,7 +63,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
 
   const flags = flagSettings(values);
   const logger = createLogger(logLevelOf(flags, io.env, 'info'));
-  const recipe = await loadRecipe(values.recipe);
+  const recipe = await loadRecipe(values.recipe, BUILTIN_TOOLS);
   const cfg = recipe.watch;
   if (!cfg) throw new UsageError(`${values.recipe} has no watch: section (core-agent recipe schema shows its keys)`, 'watch');
   const modelSpec = values.model ?? env.model ?? recipe.model;

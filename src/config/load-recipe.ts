@@ -1,11 +1,14 @@
 import { ConfigFileError, readConfigFile, RECIPE_FILE } from './read-config-file.ts';
 import { parseConfigText, RecipeError } from './parse-config.ts';
-import { recipeSchema, type Recipe } from './recipe-schema.ts';
+import { recipeSchema, type Recipe, type ToolSettingsSpec } from './recipe-schema.ts';
 
 export { parseConfigText, RecipeError } from './parse-config.ts';
 
-/** Read (bounded: read-config-file.ts) and validate a recipe; every problem is a RecipeError line. */
-export async function loadRecipe(file: string): Promise<Recipe> {
+/**
+ * Read (bounded: read-config-file.ts) and validate a recipe against the tools
+ * this build has (their names and settings); every problem is a RecipeError line.
+ */
+export async function loadRecipe(file: string, tools: readonly ToolSettingsSpec[]): Promise<Recipe> {
   let text: string;
   try {
     text = await readConfigFile(file, RECIPE_FILE);
@@ -13,10 +16,10 @@ export async function loadRecipe(file: string): Promise<Recipe> {
     if (err instanceof ConfigFileError) throw new RecipeError([err.message]);
     throw err;
   }
-  return parseRecipe(text, file);
+  return parseRecipe(text, file, tools);
 }
 
 /** Parse and validate recipe text; all problems are reported at once, each with its position. */
-export async function parseRecipe(text: string, file: string): Promise<Recipe> {
-  return parseConfigText(text, file, recipeSchema(), 'a recipe is a mapping of keys (tools, tool_output, permissions)');
+export async function parseRecipe(text: string, file: string, tools: readonly ToolSettingsSpec[]): Promise<Recipe> {
+  return parseConfigText(text, file, recipeSchema(tools), 'a recipe is a mapping of keys (tools, tool_output, permissions)');
 }

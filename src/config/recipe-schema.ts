@@ -5,7 +5,6 @@ import { PERMISSION_MODES } from '../permissions/gate.ts';
 import { parseRule, ruleToolName } from '../permissions/rules.ts';
 import { unknownName } from './did-you-mean.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
-import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from './tool-names.ts';
 import { watchSchema } from './watch-schema.ts';
 
 /**
@@ -16,15 +15,51 @@ import { watchSchema } from './watch-schema.ts';
  * implements.
  */
 
-/** Built on first use (a run without a recipe never needs it). */
-export const recipeSchema = memo(() => buildRecipeSchema());
+/**
+ * What the recipe knows of a tool: its name (tools.disable, tool_output.per_tool,
+ * permission rules are checked against the names) and its settings schema
+ * (`tools.<name>`). The tool definitions are passed in: config does not import tools.
+ */
+export interface ToolSettingsSpec {
+  readonly name: string;
+  readonly settings?: z.ZodObject | undefined;
+}
 
-function buildRecipeSchema() {
+const built = new WeakMap<readonly ToolSettingsSpec[], RecipeSchema>();
+
+/** Built on first use for a tool list (a run without a recipe never needs it), then kept. */
+export function recipeSchema(tools: readonly ToolSettingsSpec[]): RecipeSchema {
+  let schema = built.get(tools);
+  if (!schema) built.set(tools, (schema = buildRecipeSchema(tools)));
+  return schema;
+}
+
+/**
+ * A settings schema as the recipe validates it: the defaults stay out, so a
+ * parsed recipe holds what the operator wrote (the catalog fills the defaults)
+ * and the JSON Schema shows each field as optional.
+ */
+function withoutDefaults(settings: z.ZodObject): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(settings.shape as Record<string, z.ZodType>)) {
+    if (field instanceof z.ZodDefault) {
+      const inner = (field.unwrap() as z.ZodType).optional();
+      shape[key] = field.description === undefined ? inner : inner.describe(field.description);
+    } else {
+      shape[key] = field;
+    }
+  }
+  return z.strictObject(shape);
+}
+
+function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
+  const names = tools.map((t) => t.name);
+  const isToolName = (name: string) => names.includes(name);
   const toolName = z.string().superRefine((name, ctx) => {
-    if (!isBuiltinToolName(name)) {
+    if (!isToolName(name)) {
       ctx.addIssue({
         code: 'custom',
-        message: unknownName('tool', name, BUILTIN_TOOL_NAMES),
+        message: unknownName('tool', name, names),
       });
     }
   });
@@ -37,10 +72,10 @@ function buildRecipeSchema() {
       return;
     }
     const name = ruleToolName(rule);
-    if (name !== null && !isBuiltinToolName(name)) {
+    if (name !== null && !isToolName(name)) {
       ctx.addIssue({
         code: 'custom',
-        message: `rule "${rule}" names an ${unknownName('tool', name, BUILTIN_TOOL_NAMES)}`,
+        message: `rule "${rule}" names an ${unknownName('tool', name, names)}`,
       });
     }
   });
@@ -55,26 +90,6 @@ function buildRecipeSchema() {
     max_lines: z.int().min(1).max(1_000_000).optional().describe('Most lines (file lines, matches, entries) in a result.'),
   });
 
-  const searchEngine = {
-    engine: z
-      .enum(['auto', 'ripgrep', 're2'])
-      .optional()
-      .describe('auto: ripgrep when its binary is found, else the in-process RE2 engine.'),
-    ripgrep_path: z.string().min(1).optional().describe('Path to an rg binary to use instead of the bundled one.'),
-  };
-
-  const fetchSettings = (what: string) =>
-    z.strictObject({
-      timeout_seconds: z.number().positive().max(600).optional().describe(`Seconds before ${what} is abandoned (default 30).`),
-      max_body_bytes: z
-        .int()
-        .min(1)
-        .max(64 * 1024 * 1024)
-        .optional()
-        .describe('Most body bytes read (after decompression); the rest is never downloaded (default 1048576).'),
-      max_redirects: z.int().min(0).max(20).optional().describe('Redirects followed, each checked like the first URL (default 5).'),
-    });
-
   /** A url_scope entry must parse (url-scope.ts gives the message). */
   const urlPattern = (list: 'allow' | 'deny') =>
     z.string().superRefine((entry, ctx) => {
@@ -88,86 +103,8 @@ function buildRecipeSchema() {
 
   const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, e.g. SLACK_WEBHOOK_URL');
 
-  /** Per-tool settings: `tools.<name>`. Tools without settings take none. */
-  const toolSettingsSchemas = {
-    bash: z.strictObject({
-      default_timeout_seconds: z.number().positive().max(86_400).optional().describe('Timeout when the call gives none (default 120).'),
-      max_timeout_seconds: z
-        .number()
-        .positive()
-        .max(86_400)
-        .optional()
-        .describe('The longest timeout a call may ask for (default 600); above it is an error.'),
-      pass_env: z
-        .array(z.string().min(1))
-        .optional()
-        .describe(
-          'Credential-looking environment variables (…_TOKEN, …_API_KEY, …) to pass to commands anyway; by default they are withheld.',
-        ),
-      max_terminals: z.int().min(1).max(64).optional().describe('Background terminals (wait: false) running at once (default 8).'),
-      terminal_retain_bytes: z
-        .int()
-        .min(4096)
-        .max(64 * 1024 * 1024)
-        .optional()
-        .describe('Output kept per background terminal, newest first (default 1048576).'),
-    }),
-    wait_join: z.strictObject({
-      timeout_seconds: z
-        .number()
-        .positive()
-        .max(240)
-        .optional()
-        .describe('How long wait_join waits when the call does not say (default 60, at most 240).'),
-    }),
-    grep: z.strictObject(searchEngine),
-    glob: z.strictObject(searchEngine),
-    read_many_files: z.strictObject({
-      max_file_bytes: z
-        .int()
-        .min(1)
-        .max(64 * 1024 * 1024)
-        .optional()
-        .describe('Most bytes read from any one file (default 65536).'),
-      max_files: z.int().min(1).max(10_000).optional().describe('Most files read in one call (default 200).'),
-    }),
-    fetch_url: fetchSettings('a fetch'),
-    web_fetch: fetchSettings('a page fetch (a call may ask for less)'),
-    web_search: z.strictObject({
-      timeout_seconds: z.number().positive().max(600).optional().describe('Seconds before a search is abandoned (default 20).'),
-    }),
-    alert: z.strictObject({
-      timeout_seconds: z.number().positive().max(600).optional().describe('Seconds before a delivery is abandoned (default 15).'),
-    }),
-    wait_and_verify: z.strictObject({
-      max_timeout_seconds: z
-        .number()
-        .positive()
-        .max(3600)
-        .optional()
-        .describe('The longest wait a call may ask for (default 300); asking for more is an error.'),
-      max_attempts: z.int().min(1).max(10_000).optional().describe('The most polls a call may ask for (default 60).'),
-      min_interval_seconds: z
-        .number()
-        .min(0.01)
-        .max(60)
-        .optional()
-        .describe('Polls are at least this far apart (default 1); a shorter interval is raised to it.'),
-      poll_allow: z
-        .array(z.string().min(1))
-        .optional()
-        .describe('Tools (canonical or model-facing names) you vouch are safe to poll though not classified read-only.'),
-    }),
-    json_query: z.strictObject({
-      timeout_seconds: z.number().positive().max(600).optional().describe('Wall-clock limit for one jq program (default 10).'),
-      max_input_bytes: z
-        .int()
-        .min(1)
-        .max(1024 * 1024 * 1024)
-        .optional()
-        .describe('Largest JSON input accepted (default 67108864).'),
-    }),
-  } as const;
+  /** Per-tool settings: `tools.<name>`, from each tool's own schema. Tools without settings take none. */
+  const toolSettings = Object.fromEntries(tools.flatMap((t) => (t.settings ? [[t.name, withoutDefaults(t.settings).optional()]] : [])));
 
   return z
     .strictObject({
@@ -187,10 +124,9 @@ function buildRecipeSchema() {
         .strictObject({
           disable: z.array(toolName).optional().describe('Built-in tools to leave out of the catalog.'),
           enable: z.array(toolName).optional().describe('Built-in tools to put back (after a disable from a lower layer).'),
-          ...Object.fromEntries(Object.entries(toolSettingsSchemas).map(([k, v]) => [k, v.optional()])),
-        } as { disable: z.ZodOptional<z.ZodArray<typeof toolName>>; enable: z.ZodOptional<z.ZodArray<typeof toolName>> } & {
-          [K in keyof typeof toolSettingsSchemas]: z.ZodOptional<(typeof toolSettingsSchemas)[K]>;
-        })
+          ...toolSettings,
+          // Typed as the lists only: each tool's section is read by the catalog through the tool's own schema.
+        } as { disable: z.ZodOptional<z.ZodArray<typeof toolName>>; enable: z.ZodOptional<z.ZodArray<typeof toolName>> })
         .superRefine((tools, ctx) => {
           // One layer saying both is a mistake, not a precedence question: reported at the enable entry.
           const disabled = tools.disable ?? [];
@@ -314,12 +250,7 @@ function buildRecipeSchema() {
           max_bytes: caps.shape.max_bytes,
           max_lines: caps.shape.max_lines,
           per_tool: z
-            .strictObject(
-              Object.fromEntries(BUILTIN_TOOL_NAMES.map((n) => [n, caps.optional()])) as Record<
-                (typeof BUILTIN_TOOL_NAMES)[number],
-                z.ZodOptional<typeof caps>
-              >,
-            )
+            .strictObject(Object.fromEntries(names.map((n) => [n, caps.optional()])) as Record<string, z.ZodOptional<typeof caps>>)
             .optional()
             .describe('Caps for one tool, overriding max_bytes / max_lines.'),
         })
@@ -378,16 +309,12 @@ function buildRecipeSchema() {
     .describe('core-agent recipe');
 }
 
-export type Recipe = z.output<ReturnType<typeof buildRecipeSchema>>;
+type RecipeSchema = ReturnType<typeof buildRecipeSchema>;
+export type Recipe = z.output<RecipeSchema>;
 
-function memo<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
-}
-
-export function recipeJsonSchema(): Record<string, unknown> {
+export function recipeJsonSchema(tools: readonly ToolSettingsSpec[]): Record<string, unknown> {
   return {
     title: 'core-agent recipe',
-    ...(z.toJSONSchema(recipeSchema(), { target: 'draft-7', io: 'input' }) as Record<string, unknown>),
+    ...(z.toJSONSchema(recipeSchema(tools), { target: 'draft-7', io: 'input' }) as Record<string, unknown>),
   };
 }

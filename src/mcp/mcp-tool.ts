@@ -2,6 +2,7 @@ import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/s
 import * as z from 'zod/v4';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
 import { LIMITS } from '../tools/limits.ts';
+import { kindFromHints } from '../tools/kinds.ts';
 import { ToolError, type AnyTool, type JsonObject, type JsonValue } from '../tools/tool.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, type McpConnection } from './connection.ts';
 import { canonicalName } from './names.ts';
@@ -40,9 +41,12 @@ export function mcpToolDefinition(server: string, cfg: McpServerConfig, tool: To
     description: tool.description ?? tool.annotations?.title ?? tool.title ?? `${tool.name} (MCP server ${server})`,
     args: ANY_OBJECT,
     inputSchema: tool.inputSchema as Record<string, unknown>,
-    readOnly,
-    destructive: tool.annotations?.destructiveHint === true,
-    openWorld: tool.annotations?.openWorldHint !== false,
+    // Open-world unless the server says otherwise: another server is another system.
+    kind: kindFromHints({
+      readOnly,
+      destructive: tool.annotations?.destructiveHint === true,
+      openWorld: tool.annotations?.openWorldHint !== false,
+    }),
     digest: cfg.digest !== false,
     narrowHint: 'Ask the tool for less (a filter, a namespace, a limit), if it takes one.',
     // The server's own timeout decides (it may be past the dispatcher's 300 s default); the margin lets it report first.

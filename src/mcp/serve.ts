@@ -4,6 +4,7 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from '../log.ts';
 import type { Catalog } from '../tools/catalog.ts';
 import type { Dispatcher } from '../tools/dispatch.ts';
+import { kindTraits } from '../tools/kinds.ts';
 import { loadSdk, type Sdk } from './sdk.ts';
 
 /**
@@ -23,9 +24,9 @@ export function catalogServer(sdk: Sdk, catalog: Catalog, dispatcher: Dispatcher
       description: t.description,
       inputSchema: t.inputSchema as { type: 'object' },
       annotations: {
-        readOnlyHint: t.readOnly,
-        destructiveHint: t.def.destructive === true,
-        openWorldHint: t.def.openWorld === true,
+        readOnlyHint: kindTraits(t.kind).readOnly,
+        destructiveHint: kindTraits(t.kind).destructive,
+        openWorldHint: kindTraits(t.kind).openWorld,
       },
     })),
   }));

@@ -1,4 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { loadRecipe } from '../config/load-recipe.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
@@ -11,7 +12,9 @@ import { NetworkAccess } from '../net/network-access.ts';
 import { proxyCredentials } from '../net/proxy-tunnel.ts';
 import { braveProvider, searxngProvider, type SearchProvider } from '../net/search-providers.ts';
 import { UrlScope } from '../net/url-scope.ts';
-import { builtinTools, unavailableInSession, type BuiltinOptions } from '../tools/builtin.ts';
+import { BUILTIN_TOOLS } from '../tools/index.ts';
+import { toolServices, type Asker, type Checkpointer, type ToolServices, type TurnScheduler } from '../tools/services.ts';
+import { shellAvailable } from '../tools/shell/run-shell.ts';
 import { searchTargets } from '../tools/shell/bash.ts';
 import { GroupRecords, reapStaleGroups } from '../tools/shell/group-records.ts';
 import { takeScrubWarning } from './environ-scrub.ts';
@@ -30,12 +33,14 @@ import { McpManager } from '../mcp/manager.ts';
 import { DigestWrap, type RawStore } from '../tools/digest-wrap.ts';
 import { PendingWrites } from '../tools/files/pending-writes.ts';
 import { TMP_SUFFIX } from '../tools/files/safe-fs.ts';
-import { ENV, foldToolToggles, mergeFlagsWithEnv, SettingsError, type FlagSettings } from './settings.ts';
+import { ENV, foldToolToggles, mergeFlagsWithEnv, readEnv, SettingsError, type FlagSettings } from './settings.ts';
 
 /** Everything one run needs, wired once: the composition root. */
 export interface Runtime {
   readonly workspace: string;
   readonly session: SessionState;
+  /** What the tools were handed (the cluster, the network, the plan recorder, …). */
+  readonly services: ToolServices;
   readonly recipe: Recipe;
   readonly catalog: Catalog;
   readonly gate: Gate;
@@ -60,6 +65,8 @@ export interface RuntimeOptions {
    * (ask_user). The plan recorder is added here from permissions.plan_mode.
    */
   session?: SessionState;
+  /** The agent's services, which decide the session tools: a checkpointer, a scheduler, an asker. */
+  services?: { checkpointer?: Checkpointer | undefined; scheduler?: TurnScheduler | undefined; asker?: Asker | undefined };
   /**
    * Where digested results keep their raw payload (the session's event log).
    * Without one there is no digest layer and no retrieve_raw: a digest is only
@@ -86,7 +93,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const env = opts.env ?? process.env;
   const logger = opts.logger ?? silentLogger;
   const s = mergeFlagsWithEnv(opts.flags, env);
-  const recipe: Recipe = s.recipe ? await loadRecipe(s.recipe) : {};
+  const recipe: Recipe = s.recipe ? await loadRecipe(s.recipe, BUILTIN_TOOLS) : {};
 
   const workspace = await resolveWorkspace(s.workspace ?? process.cwd());
   const layer = (disableFrom: string, disable: readonly string[], enableFrom: string, enable: readonly string[]) => ({
@@ -108,23 +115,26 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       "could not blank credentials in core-agent's /proc environment block: a command run by bash can read them with cat /proc/$PPID/environ",
     );
   }
+  let groupRecords: GroupRecords | undefined;
+  let pendingWrites: PendingWrites | undefined;
   if (opts.stateDir !== undefined) {
     // Before this run starts anything: stop the commands a killed run left behind, and remove its half-written files.
     const groups = path.join(opts.stateDir, 'process-groups');
     await reapStaleGroups(groups, logger);
-    session.groupRecords = new GroupRecords(groups, logger);
-    session.pendingWrites = new PendingWrites(path.join(opts.stateDir, 'pending-writes'));
-    const removed = await session.pendingWrites.reapStale(TMP_SUFFIX);
+    groupRecords = new GroupRecords(groups, logger);
+    pendingWrites = new PendingWrites(path.join(opts.stateDir, 'pending-writes'));
+    const removed = await pendingWrites.reapStale(TMP_SUFFIX);
     if (removed.length > 0) logger.info({ removed }, 'removed temporary files an earlier run left behind');
   }
   const planMode = recipe.permissions?.plan_mode === 'off' ? undefined : recipe.permissions?.plan_mode;
-  if (planMode) session.plans = new PlanRecorder(planMode, workspace);
+  const plans = planMode ? new PlanRecorder(planMode, workspace) : undefined;
   const searchGate = s.bashSearchGate ?? recipe.safety?.bash_search_gate ?? 'enforce';
   const network = networkOptions(recipe, env, logger);
   const urlScope = recipe.permissions?.url_scope;
-  if (urlScope?.allow && urlScope.allow.length > 0) {
-    session.network = new NetworkAccess(UrlScope.parse(urlScope.allow, urlScope.deny ?? []), opts.resolver, fetchProxy(urlScope, env));
-  }
+  const networkAccess =
+    urlScope?.allow && urlScope.allow.length > 0
+      ? new NetworkAccess(UrlScope.parse(urlScope.allow, urlScope.deny ?? []), opts.resolver, fetchProxy(urlScope, env))
+      : undefined;
   const mcpConfig = await loadMcpConfig(workspace, recipe.mcp, s.trustWorkspace === true);
   if (mcpConfig.untrusted) {
     logger.warn(
@@ -132,10 +142,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       'MCP servers declared by the workspace were not started: pass --trust-workspace (or CORE_AGENT_TRUST_WORKSPACE=1) if you trust this repository, or declare them in a recipe',
     );
   }
-  if (opts.rawStore && s.noDigest !== true && mcpConfig.digest !== false) session.digests = new DigestWrap(opts.rawStore);
+  const digests = opts.rawStore && s.noDigest !== true && mcpConfig.digest !== false ? new DigestWrap(opts.rawStore) : undefined;
   const cluster =
     recipe.kubernetes?.enabled === false ? { unavailable: 'kubernetes.enabled is false' } : findCluster(env, recipe.kubernetes);
-  if (!('unavailable' in cluster)) session.kube = new Kube(cluster, recipe.kubernetes);
   // Skills: the workspace's .agents/skills, and the recipe's dirs (relative to the recipe).
   const recipeDir = s.recipe ? path.dirname(path.resolve(s.recipe)) : workspace;
   const perms = recipe.permissions ?? {};
@@ -148,15 +157,26 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     if (err instanceof SkillError) throw new SettingsError(err.message);
     throw err;
   }
-  const toolOpts: BuiltinOptions = {
-    planMode,
-    skills,
-    searchGate,
-    urlScope: session.network?.scope,
-    ...network,
+  const services = toolServices({
+    // Commands get the process's own environment (credential-looking variables withheld by bash), as before.
+    env: process.env,
+    home: env.HOME ?? homedir(),
+    shell: shellAvailable(),
+    network: networkAccess,
+    kube: 'unavailable' in cluster ? undefined : new Kube(cluster, recipe.kubernetes),
     kubeUnavailable: 'unavailable' in cluster ? cluster.unavailable : undefined,
-  };
-  const defs = builtinTools(toolOpts);
+    digests,
+    plans,
+    planMode: planMode ?? 'advisory',
+    searchGate,
+    ...network,
+    skills,
+    ...opts.services,
+    pendingWrites,
+    groupRecords,
+    ripgrepPath: readEnv(env).ripgrep,
+  });
+  const defs = BUILTIN_TOOLS;
 
   let catalog: Catalog;
   try {
@@ -182,7 +202,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     }
     if (s.allowTools && s.allowTools.length > 0) disable.push(...known.filter((n) => !s.allowTools!.includes(n)));
     disable.push(...(s.denyTools ?? []).filter(builtin));
-    catalog = Catalog.build(defs, { disable, unavailable: unavailableInSession(session, toolOpts) });
+    catalog = Catalog.build(defs, { services, disable, settings: recipe.tools ?? {} });
   } catch (err) {
     if (err instanceof CatalogError) throw new SettingsError(err.message);
     throw err;
@@ -195,7 +215,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     if (searchGate !== 'allow' && targets.size === 0) logger.warn({ search_gate: searchGate }, posture);
     else logger.info({ search_gate: searchGate }, posture);
   }
-  const plans = session.plans;
   const reportGated = () =>
     plans?.setGatedTools(
       catalog
@@ -221,16 +240,11 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
             : null
       : undefined,
   });
-  const toolSettings = Object.fromEntries(Object.entries(recipe.tools ?? {}).filter(([k]) => k !== 'disable' && k !== 'enable')) as Record<
-    string,
-    Record<string, unknown>
-  >;
   const dispatcher = new Dispatcher({
     catalog,
     gate,
     workspace,
     toolOutput: recipe.tool_output ?? {},
-    toolSettings,
     logger,
     afterGate: opts.afterGate,
     session,
@@ -245,16 +259,16 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       mode: gate.mode,
       tools: catalog.names(),
       ...(mcp ? { mcp_servers: mcp.status() } : {}),
-      digest: session.digests ? 'on' : 'off',
+      digest: digests ? 'on' : 'off',
       path_scope: scope.describe(),
-      ...(session.network ? { url_scope: session.network.scope.describe() } : {}),
+      ...(networkAccess ? { url_scope: networkAccess.scope.describe() } : {}),
       // The proxy's host only: its URL may carry credentials.
-      ...(session.network?.proxy ? { fetch_proxy: session.network.proxy.host } : {}),
-      ...(toolOpts.alertTargets?.length ? { alert_targets: toolOpts.alertTargets.map((t) => t.name) } : {}),
+      ...(networkAccess?.proxy ? { fetch_proxy: networkAccess.proxy.host } : {}),
+      ...(services.alertTargets.length ? { alert_targets: services.alertTargets.map((t) => t.name) } : {}),
     },
     'runtime ready',
   );
-  return { workspace, session, recipe, catalog, gate, dispatcher, mcp };
+  return { workspace, session, services, recipe, catalog, gate, dispatcher, mcp };
 }
 
 /** Connect the declared MCP servers; a server that fails is reported and retried, never fatal. */
@@ -291,8 +305,8 @@ function networkOptions(
   recipe: Recipe,
   env: NodeJS.ProcessEnv,
   logger: Logger,
-): Pick<BuiltinOptions, 'searchProvider' | 'searchResults' | 'alertTargets'> {
-  const out: Pick<BuiltinOptions, 'searchProvider' | 'searchResults' | 'alertTargets'> = {};
+): Partial<Pick<ToolServices, 'searchProvider' | 'searchResults' | 'alertTargets'>> {
+  const out: { searchProvider?: SearchProvider; searchResults?: number; alertTargets?: ToolServices['alertTargets'] } = {};
   const ws = recipe.web_search;
   if (ws) {
     const key = ws.api_key_env ? env[ws.api_key_env] : undefined;
@@ -301,8 +315,8 @@ function networkOptions(
       logger.warn({ provider: ws.provider, api_key_env: ws.api_key_env }, 'web_search not registered: its API key variable is not set');
     else if (ws.provider === 'brave') provider = braveProvider(ws.url ?? 'https://api.search.brave.com', key!);
     else provider = searxngProvider(ws.url!, key);
-    out.searchProvider = provider;
-    out.searchResults = ws.max_results;
+    if (provider) out.searchProvider = provider;
+    if (ws.max_results !== undefined) out.searchResults = ws.max_results;
   }
   const targets = recipe.alerts?.targets;
   if (targets) {

@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { WATCHDOG_MODES } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
-import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../config/tool-names.ts';
+import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../tools/index.ts';
 import { LOG_LEVELS, type LogLevel } from '../log.ts';
 import { PROVIDERS } from '../model/providers.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/gate.ts';

@@ -1,6 +1,8 @@
 import * as z from 'zod/v4';
 import { unknownName } from '../config/did-you-mean.ts';
 import { renderDescription } from './describe.ts';
+import { kindTraits, type ToolKind } from './kinds.ts';
+import { missingNeed, toolServices, type ToolServices } from './services.ts';
 import type { AnyTool } from './tool.ts';
 
 /** A tool as the model sees it: its rendered description and its JSON Schema. */
@@ -11,7 +13,11 @@ export interface RegisteredTool {
   /** The name the model calls (`gke_get_pods`); the canonical name for built-ins. */
   readonly modelName: string;
   readonly description: string;
+  readonly kind: ToolKind;
+  /** From the kind: kept here because the agent, the listing and wait_and_verify all ask. */
   readonly readOnly: boolean;
+  /** `tools.<name>` from the recipe, parsed by the tool's settings schema (defaults filled in). */
+  readonly settings: Readonly<Record<string, unknown>>;
   readonly inputSchema: Record<string, unknown>;
 }
 
@@ -20,14 +26,19 @@ export class CatalogError extends Error {
 }
 
 export interface CatalogSelection {
+  /**
+   * What the run configured (default: nothing, toolServices()). A tool whose
+   * `needs` are missing here, or whose `available` gives a reason, is left out
+   * and the reason reported.
+   */
+  readonly services?: ToolServices;
+  /** The recipe's `tools.<name>` sections (already validated against the same schemas). */
+  readonly settings?: Readonly<Record<string, unknown>>;
   /** Canonical names to leave out (`tools.disable`, `--disable-tools`). */
   readonly disable?: readonly string[];
   /** Canonical names to put back after a disable from a lower layer. */
   readonly enable?: readonly string[];
-  /**
-   * Conditional registration: a tool for which this returns a reason is left
-   * out (and the reason reported), e.g. a network tool with no allowlist.
-   */
+  /** A further filter: a tool for which this returns a reason is left out (and the reason reported). */
   readonly unavailable?: (tool: AnyTool) => string | null;
 }
 
@@ -45,6 +56,8 @@ export class Catalog {
   private readonly listeners: Array<() => void> = [];
 
   private constructor(
+    /** What the tools read at run time as `ctx.services`. */
+    readonly services: ToolServices,
     private readonly ordered: readonly RegisteredTool[],
     /** Tools left out by conditional registration, with the reason. */
     readonly skipped: ReadonlyArray<{ name: string; reason: string }>,
@@ -67,10 +80,13 @@ export class Catalog {
     const disabled = new Set(selection.disable ?? []);
     for (const name of selection.enable ?? []) disabled.delete(name);
 
+    const services = selection.services ?? toolServices();
+    const unavailable = (d: AnyTool): string | null =>
+      missingNeed(d.needs ?? [], services) ?? d.available?.(services) ?? selection.unavailable?.(d) ?? null;
     const skipped: Array<{ name: string; reason: string }> = [];
     const chosen = defs.filter((d) => {
       if (disabled.has(d.name)) return false;
-      const reason = selection.unavailable?.(d) ?? null;
+      const reason = unavailable(d);
       if (reason !== null) skipped.push({ name: d.name, reason });
       return reason === null;
     });
@@ -89,18 +105,24 @@ export class Catalog {
         def,
         name: def.name,
         modelName: def.name,
-        description: renderDescription(typeof def.description === 'function' ? def.description(chosen) : def.description, (n) =>
-          names.has(n),
+        description: renderDescription(
+          typeof def.description === 'function' ? def.description({ services, registered: chosen }) : def.description,
+          (n) => names.has(n),
         ),
-        readOnly: def.readOnly,
+        kind: def.kind,
+        readOnly: kindTraits(def.kind).readOnly,
+        settings: parseSettings(def, selection.settings?.[def.name]),
         // Computed on first use: a single `tools call` never needs the other tools' schemas.
         get inputSchema() {
-          schema ??= z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+          schema ??= withArgDescriptions(
+            z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }) as Record<string, unknown>,
+            def.describeArgs?.(services),
+          );
           return schema;
         },
       };
     });
-    return new Catalog(registered, skipped);
+    return new Catalog(services, registered, skipped);
   }
 
   /**
@@ -120,8 +142,11 @@ export class Catalog {
         def,
         name: def.name,
         modelName: name,
-        description: typeof def.description === 'function' ? def.description(defs) : def.description,
-        readOnly: def.readOnly,
+        description:
+          typeof def.description === 'function' ? def.description({ services: this.services, registered: defs }) : def.description,
+        kind: def.kind,
+        readOnly: kindTraits(def.kind).readOnly,
+        settings: parseSettings(def, undefined),
         get inputSchema() {
           schema ??= def.inputSchema ?? (z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }) as Record<string, unknown>);
           return schema;
@@ -163,4 +188,26 @@ export class Catalog {
   list(): readonly RegisteredTool[] {
     return this.all;
   }
+}
+
+/** A tool's settings with its defaults filled in; the recipe was checked against the same schema. */
+function parseSettings(def: AnyTool, given: unknown): Readonly<Record<string, unknown>> {
+  if (!def.settings) return {};
+  const parsed = (def.settings as z.ZodObject).safeParse(given ?? {});
+  if (!parsed.success) throw new CatalogError(`tools.${def.name}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data;
+}
+
+/** The schema with the descriptions a tool gives for this run (`describeArgs`) in place of its static ones. */
+function withArgDescriptions(
+  schema: Record<string, unknown>,
+  given: Readonly<Record<string, string>> | undefined,
+): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (!given || !properties) return schema;
+  for (const [arg, text] of Object.entries(given)) {
+    if (!properties[arg]) throw new CatalogError(`describeArgs names "${arg}", which is not an argument`);
+    properties[arg] = { ...properties[arg], description: text };
+  }
+  return schema;
 }

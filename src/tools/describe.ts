@@ -28,3 +28,24 @@ export function renderDescription(template: string, isRegistered: (tool: string)
 export function referencedTools(template: string): string[] {
   return [...template.matchAll(SECTION)].map((m) => m[2]!);
 }
+
+/**
+ * Put values into a description's slots: `{{=name}}` takes a string or number
+ * (a default the code owns appears in the `.md` as a slot, so the text cannot
+ * drift from the constant), `{{?name}}…{{/?name}}` keeps its passage when the
+ * value is true (record_plan's text for the plan mode). Every slot must be
+ * filled, and every value must have a slot.
+ */
+export function fillDescription(template: string, values: Readonly<Record<string, string | number | boolean>>): string {
+  const slots = new Set([...template.matchAll(/\{\{[=?]([a-z0-9_]+)\}\}/g)].map((m) => m[1]!));
+  const value = (name: string) => {
+    if (!Object.hasOwn(values, name)) throw new Error(`tool description: no value for "${name}"`);
+    return values[name]!;
+  };
+  const filled = template
+    .replace(/\{\{\?([a-z0-9_]+)\}\}([\s\S]*?)\{\{\/\?\1\}\}/g, (_all, name: string, body: string) => (value(name) === true ? body : ''))
+    .replace(/\{\{=([a-z0-9_]+)\}\}/g, (_all, name: string) => String(value(name)));
+  const unused = Object.keys(values).filter((k) => !slots.has(k));
+  if (unused.length > 0) throw new Error(`tool description: no {{=${unused[0]}}} slot`);
+  return filled;
+}

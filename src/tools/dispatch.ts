@@ -10,6 +10,7 @@ import type { CallLog, CallRecord, CallSource } from './call-log.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
 import { capErrorText, describeValue, ERROR_MAX_CHARS, quoteArg } from './error-text.ts';
 import { causeChain, describeFailure } from '../util/failure-sentences.ts';
+import { kindTraits } from './kinds.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
 import { ToolError, type AnyTool, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
@@ -50,8 +51,6 @@ export interface DispatcherOptions {
   /** The workspace root, symlinks resolved. */
   workspace: string;
   toolOutput?: CapsConfig;
-  /** Validated `tools.<name>` settings from the recipe. */
-  toolSettings?: Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
   logger?: Logger;
   /** The longest one call may run before it is aborted. */
   deadlineMs?: number;
@@ -159,7 +158,7 @@ export class Dispatcher {
    */
   private boundError(name: string, error: string): string {
     const tool = this.opts.catalog.get(name);
-    const caps = capsFor(tool?.name ?? name, this.opts.toolOutput);
+    const caps = capsFor(tool?.name ?? name, this.opts.toolOutput, tool?.def.caps);
     return capErrorText(error, Math.min(ERROR_MAX_CHARS, caps.maxBytes));
   }
 
@@ -184,7 +183,9 @@ export class Dispatcher {
     const parsedArgs = this.parseArgs(tool, rawArgs, name);
     if (!parsedArgs.ok) return parsedArgs;
     const args = parsedArgs.args;
-    const refused = def.precheck ? await def.precheck(args, { hasTool: (n) => this.opts.catalog.has(n) }) : null;
+    const refused = def.precheck
+      ? await def.precheck(args, { hasTool: (n) => this.opts.catalog.has(n), services: this.opts.catalog.services })
+      : null;
     if (refused !== null) return fail(refused, 'denied');
 
     // Resolve every path the call names, so the gate and the tool see the same
@@ -209,11 +210,11 @@ export class Dispatcher {
     if (!decision.allowed) return fail(`${name}: permission denied: ${decision.reason}`, 'denied');
     if (this.opts.afterGate) await this.opts.afterGate(canonical);
 
-    const caps = capsFor(canonical, this.opts.toolOutput);
+    const caps = capsFor(canonical, this.opts.toolOutput, def.caps);
     // A timer cleared when the call ends: AbortSignal.timeout would leave one pending
     // for the whole deadline after every call (thousands in a long session).
     const controller = new AbortController();
-    const settings = this.opts.toolSettings?.[canonical] ?? {};
+    const settings = tool.settings;
     const deadlineMs = def.deadlineMs?.(args, settings) ?? this.opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const timer = setTimeout(() => controller.abort(new DOMException('deadline', 'TimeoutError')), deadlineMs);
     const onOuterAbort = () => controller.abort(signal?.reason);
@@ -225,6 +226,7 @@ export class Dispatcher {
       paths: resolved,
       caps,
       settings,
+      services: this.opts.catalog.services,
       signal: callSignal,
       display: (p) => this.display(p),
       readable: (p) =>
@@ -247,7 +249,7 @@ export class Dispatcher {
       signal?.removeEventListener('abort', onOuterAbort);
     }
     // Digest before the caps: the digest summarises the whole result, where the caps would keep only its head.
-    const digests = def.digest && digest ? this.session.digests : undefined;
+    const digests = def.digest && digest ? this.opts.catalog.services.digests : undefined;
     const size = digests?.size(raw);
     const digested = digests && size !== undefined && size > digests.threshold ? digests.wrap(canonical, raw, size) : null;
     if (digested) return { ok: true, result: applyCaps(digested.shown, caps, def.narrowHint), rawRef: digested.callId };
@@ -307,7 +309,7 @@ export class Dispatcher {
     const def = this.opts.catalog.get(tool)?.def;
     const decision = await this.opts.gate.check({
       ...(def ? gateTraits(def) : { fileEdit: false }),
-      readOnly: access === 'read' && def?.readOnly === true,
+      readOnly: access === 'read' && def !== undefined && kindTraits(def.kind).readOnly,
       tool,
       subjects: [this.subjectOf(r.real)],
     });
@@ -330,11 +332,12 @@ export class Dispatcher {
 
 /** What the gate and plan-first know of a tool, from its definition: one place for every gate request. */
 function gateTraits(def: AnyTool): Pick<GateRequest, 'readOnly' | 'fileEdit' | 'lifecycle' | 'openWorld'> {
-  return { readOnly: def.readOnly, fileEdit: def.fileEdit === true, lifecycle: def.lifecycle === true, openWorld: def.openWorld === true };
+  const { readOnly, fileEdit, lifecycle, openWorld } = kindTraits(def.kind);
+  return { readOnly, fileEdit, lifecycle, openWorld };
 }
 
 function summary(t: RegisteredTool | undefined): ToolSummary | undefined {
-  return t && { name: t.name, modelName: t.modelName, readOnly: t.readOnly };
+  return t && { name: t.name, modelName: t.modelName, kind: t.def.kind, readOnly: t.readOnly };
 }
 
 function fail(error: string, kind: FailureKind): Failure {

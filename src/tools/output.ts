@@ -9,32 +9,17 @@ export interface OutputCaps {
 /** Used for every tool without its own default below. */
 export const DEFAULT_CAPS: OutputCaps = { maxBytes: 128 * 1024, maxLines: 2000 };
 
-/**
- * Built-in per-tool defaults. Listings get tighter caps than file reads: a
- * listing that big is the wrong question, while a read is usually followed by
- * an edit that needs the exact text.
- */
-export const TOOL_DEFAULT_CAPS: Readonly<Record<string, Partial<OutputCaps>>> = {
-  bash: { maxBytes: 32 * 1024, maxLines: 1000 },
-  read_file: { maxBytes: 256 * 1024, maxLines: 2000 },
-  read_many_files: { maxBytes: 256 * 1024, maxLines: 5000 },
-  grep: { maxBytes: 64 * 1024, maxLines: 500 },
-  glob: { maxBytes: 32 * 1024, maxLines: 1000 },
-  list_dir: { maxBytes: 32 * 1024, maxLines: 1000 },
-  // The escape hatch gives back what a digest left out — up to 2 MiB, enough for a 1 MB
-  // response; past that it is cut like any result (narrowing the original call is the way).
-  retrieve_raw: { maxBytes: 2 * 1024 * 1024, maxLines: 50_000 },
-};
-
 export interface CapsConfig {
   max_bytes?: number | undefined;
   max_lines?: number | undefined;
   per_tool?: Readonly<Record<string, { max_bytes?: number | undefined; max_lines?: number | undefined } | undefined>> | undefined;
 }
 
-/** Precedence: tool_output.per_tool.<tool> > tool_output.max_* > the tool's default > DEFAULT_CAPS. */
-export function capsFor(tool: string, cfg: CapsConfig = {}): OutputCaps {
-  const builtIn = TOOL_DEFAULT_CAPS[tool] ?? {};
+/**
+ * Precedence: tool_output.per_tool.<tool> > tool_output.max_* > the tool's own
+ * caps (its definition's `caps`) > DEFAULT_CAPS.
+ */
+export function capsFor(tool: string, cfg: CapsConfig = {}, builtIn: Partial<OutputCaps> = {}): OutputCaps {
   const per = cfg.per_tool?.[tool] ?? {};
   return {
     maxBytes: per.max_bytes ?? cfg.max_bytes ?? builtIn.maxBytes ?? DEFAULT_CAPS.maxBytes,

@@ -1,6 +1,8 @@
 import type { z } from 'zod/v4';
 import type { ResolvedPath } from '../permissions/resolve-path.ts';
+import type { ToolKind } from './kinds.ts';
 import type { OutputCaps } from './output.ts';
+import type { NeedableService, ToolServices } from './services.ts';
 import type { SessionState } from './session.ts';
 
 import type { FailureKind } from '../core/failure.ts';
@@ -26,8 +28,8 @@ export interface PathClaim {
   followFinal?: boolean;
 }
 
-/** What the dispatcher hands a tool for one call. */
-export interface ToolContext {
+/** What the dispatcher hands a tool for one call; `Settings` is its parsed `tools.<name>` section. */
+export interface ToolContext<Settings = Readonly<Record<string, unknown>>> {
   /** The workspace root, symlinks resolved. */
   readonly workspace: string;
   /** Paths named by `paths(args)`, resolved and already passed by the gate, by argument name. */
@@ -47,13 +49,15 @@ export interface ToolContext {
   readable(realPath: string): boolean;
   /** The caps the output layer will apply; tools use them to stop early. */
   readonly caps: OutputCaps;
-  /** This tool's settings from the recipe (`tools.<name>`), already validated. */
-  readonly settings: Readonly<Record<string, unknown>>;
+  /** This tool's settings from the recipe (`tools.<name>`), parsed by its schema: defaults filled in. */
+  readonly settings: Readonly<Settings>;
+  /** What the composition root configured: the cluster, the network, the plan recorder, … */
+  readonly services: ToolServices;
   /** Whether a tool is registered in this catalog (for messages that name another tool). */
   hasTool(name: string): boolean;
   /** Aborted at the call's deadline. */
   readonly signal: AbortSignal;
-  /** The session: turn, todo list, plan recorder and other session-bound services. */
+  /** The session: turn, todo list, terminals, its id. */
   readonly session: SessionState;
   /**
    * Call another tool through the dispatcher — validation, scope, gate, deadline, caps —
@@ -66,36 +70,52 @@ export interface ToolContext {
   listTools(): ToolSummary[];
 }
 
-/** What a tool may know about another: names and whether it is read-only. */
+/** What a tool may know about another: names, its kind, and whether it is read-only (from the kind). */
 export interface ToolSummary {
   readonly name: string;
   readonly modelName: string;
+  readonly kind: ToolKind;
   readonly readOnly: boolean;
+}
+
+/** What a description that depends on the run is rendered from. */
+export interface DescribeEnv {
+  readonly services: ToolServices;
+  /** The tools registered beside it. */
+  readonly registered: readonly AnyTool[];
 }
 
 /** A call another tool made through the dispatcher: a failure says its kind, which is what to branch on (never the text). */
 export type ToolCallOutcome =
   { readonly ok: true; readonly result: JsonObject } | { readonly ok: false; readonly error: string; readonly kind: FailureKind };
 
-export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<Args extends z.ZodType = z.ZodType, Settings extends z.ZodObject = z.ZodObject> {
   /** Canonical name: the gate key is `tool.<name>`. */
   readonly name: string;
   /**
-   * The model-facing description, a template: `{{#other_tool}}…{{/other_tool}}`
-   * keeps a passage only when other_tool is registered, `{{^other_tool}}…{{/other_tool}}`
-   * only when it is not (see catalog.ts, "descriptions follow the catalog").
+   * The model-facing description, from `<tool>.md` beside the tool. A template:
+   * `{{#other_tool}}…{{/other_tool}}` keeps a passage only when other_tool is
+   * registered, `{{^other_tool}}…{{/other_tool}}` only when it is not (catalog.ts,
+   * "descriptions follow the catalog"). A function only where it lists what the
+   * run configured (url_scope entries, alert targets, skills, plan mode, the search gate).
    */
-  readonly description: string | ((registered: readonly AnyTool[]) => string);
+  readonly description: string | ((env: DescribeEnv) => string);
   readonly args: Args;
-  /** Changes nothing outside the process: may run without approval and concurrently. */
-  readonly readOnly: boolean;
-  /** A file write that `accept-edits` mode approves without asking. */
-  readonly fileEdit?: boolean;
   /**
-   * Changes only the session's own bookkeeping (todo, plans, checkpoints): never
-   * asks for approval and is not held back by plan-first, though not read-only.
+   * Argument descriptions that name what the run configured (alert's targets),
+   * replacing the schema's own in the JSON Schema the model sees.
    */
-  readonly lifecycle?: boolean;
+  describeArgs?(services: ToolServices): Readonly<Record<string, string>>;
+  /** What the tool does; every trait (read-only, file edit, lifecycle, …) derives from it (kinds.ts). */
+  readonly kind: ToolKind;
+  /** Services the tool cannot work without: it is registered only when each is present (services.ts says why not). */
+  readonly needs?: readonly NeedableService[];
+  /** A further condition on the services: a reason when the tool cannot be registered, else null. */
+  available?(services: ToolServices): string | null;
+  /** `tools.<name>` in the recipe: a strict object whose defaults fill `ctx.settings`. */
+  readonly settings?: Settings;
+  /** This tool's output caps when the recipe sets none (default: output.ts DEFAULT_CAPS). */
+  readonly caps?: Partial<OutputCaps>;
   /** Registered only when this other tool is (the terminal tools need bash). */
   readonly requires?: string;
   /** Alternative argument names accepted and mapped before validation (`query` → `expression`). */
@@ -104,7 +124,7 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
    * Refuse a call before the permission gate — in every mode, yolo included —
    * with a complete model-facing message (bash: the denylist, the search gate).
    */
-  precheck?(args: z.output<Args>, env: { hasTool(name: string): boolean }): Promise<string | null>;
+  precheck?(args: z.output<Args>, env: { hasTool(name: string): boolean; services: ToolServices }): Promise<string | null>;
   /**
    * What permission rules match besides paths, as text (bash: the command line for
    * `tool.bash:<pattern>`, each command name for `tool.bash.cmd:<name>`), and why
@@ -124,9 +144,6 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
    * (the survey tools and MCP tools; never read_file, bash or json_query).
    */
   readonly digest?: boolean;
-  /** MCP annotations passed on by `mcp serve`: the tool may destroy data / reaches outside the machine. */
-  readonly destructive?: boolean;
-  readonly openWorld?: boolean;
   /** How to narrow a result that hit the output caps; goes into the truncation note. */
   readonly narrowHint: string;
   /**
@@ -136,13 +153,16 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType> {
    */
   readonly ownsCancellation?: boolean;
   /** The call's deadline when it is not the dispatcher's default (a wait longer than 300 s). */
-  deadlineMs?(args: z.output<Args>, settings: Readonly<Record<string, unknown>>): number;
-  run(args: z.output<Args>, ctx: ToolContext): Promise<JsonObject>;
+  deadlineMs?(args: z.output<Args>, settings: Readonly<z.output<Settings>>): number;
+  run(args: z.output<Args>, ctx: ToolContext<z.output<Settings>>): Promise<JsonObject>;
 }
 
-/** Helps TypeScript infer `Args` from the schema when declaring a tool. */
-export function defineTool<Args extends z.ZodType>(def: ToolDefinition<Args>): ToolDefinition<Args> {
+/** Helps TypeScript infer `Args` and `Settings` from the schemas when declaring a tool. */
+export function defineTool<Args extends z.ZodType, Settings extends z.ZodObject = z.ZodObject>(
+  def: ToolDefinition<Args, Settings>,
+): ToolDefinition<Args, Settings> {
   return def;
 }
 
-export type AnyTool = ToolDefinition<z.ZodType>;
+// Settings are checked where a tool is declared; a list of tools holds any.
+export type AnyTool = ToolDefinition<z.ZodType, any>;

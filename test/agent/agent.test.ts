@@ -116,7 +116,7 @@ describe('tool calls from one response', () => {
       defineTool({
         name,
         description: name,
-        readOnly,
+        kind: readOnly ? 'read' : 'change',
         narrowHint: '',
         args: z.strictObject({ id: z.string() }),
         async run(a) {

@@ -26,10 +26,14 @@ interface Options {
 async function session(steps: ReplayStep[], opts: Options = {}) {
   const state = new SessionState();
   const checkpoints = opts.checkpoints ? new PendingCheckpoint() : undefined;
-  state.checkpointer = checkpoints;
-  state.scheduler = opts.schedule;
-  if (opts.ask) state.asker = new UnattendedAsker();
-  const rt = await setup({ tree: opts.tree ?? {}, recipe: opts.recipe, flags: { mode: opts.mode ?? 'accept-edits' }, session: state });
+  const services = { checkpointer: checkpoints, scheduler: opts.schedule, asker: opts.ask ? new UnattendedAsker() : undefined };
+  const rt = await setup({
+    tree: opts.tree ?? {},
+    recipe: opts.recipe,
+    flags: { mode: opts.mode ?? 'accept-edits' },
+    session: state,
+    services,
+  });
   const log = EventLog.open(':memory:');
   const sessionId = log.createSession({ model: 'replay:test', workspace: rt.dir, title: 't' });
   state.sessionId = sessionId;
@@ -145,10 +149,11 @@ describe('record_plan and plan_mode', () => {
   it('revoking archives the plan, closes the gate, and never reuses the sequence', async () => {
     const s = await session([{ tool_calls: [{ name: 'record_plan', args: { plan: 'p' } }] }, { text: 'ok' }], { recipe: required });
     await s.agent.runTurn('go');
-    expect(s.state.plans!.blocks(s.sessionId)).toBe(false);
-    expect(await s.state.plans!.revoke({ session: s.sessionId })).toMatch(/Plan revoked\. Archived to .*plan-1-revoked\.md/);
-    expect(s.state.plans!.blocks(s.sessionId)).toBe(true);
-    const again = await s.state.plans!.record('p2', { session: s.sessionId, turn: 2 });
+    const plans = s.rt.services.plans!;
+    expect(plans.blocks(s.sessionId)).toBe(false);
+    expect(await plans.revoke({ session: s.sessionId })).toMatch(/Plan revoked\. Archived to .*plan-1-revoked\.md/);
+    expect(plans.blocks(s.sessionId)).toBe(true);
+    const again = await plans.record('p2', { session: s.sessionId, turn: 2 });
     expect(again.seq).toBe(2);
   });
 
@@ -241,7 +246,7 @@ describe('mark_task_done and checkpoints', () => {
 
 describe('ask_user', () => {
   it('headless, answers with a clean refusal instead of blocking', async () => {
-    const rt = await setup({ session: Object.assign(new SessionState(), { asker: new UnattendedAsker() }) });
+    const rt = await setup({ services: { asker: new UnattendedAsker() } });
     expect(await rt.ok('ask_user', { question: 'Delete the backup?' })).toEqual({
       answer: null,
       unavailable: 'no user available: running unattended; proceed with reasonable defaults and explain in your final response',
@@ -275,7 +280,7 @@ describe('schedule_next_turn and autonomous runs', () => {
   });
 
   it('refuses a wait beyond the operator limit and bad arguments', async () => {
-    const rt = await setup({ session: Object.assign(new SessionState(), { scheduler: new ScheduleRequests(10_000) }) });
+    const rt = await setup({ services: { scheduler: new ScheduleRequests(10_000) } });
     expect(await rt.ok('schedule_next_turn', { wake_in_sec: 3600 })).toEqual({
       ack: "rejected: the wait exceeds the operator's limit of 10 s; use a shorter interval",
     });

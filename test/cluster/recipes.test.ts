@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { setup } from '../helpers/workspace.ts';
 import { KUBECONFIG, kubectl, pathWithKubernetesMcpServer, requireCluster, withNamespace } from './kube.ts';
+import { kindTraits } from '../../src/tools/kinds.ts';
 
 const recipes = fileURLToPath(new URL('../../recipes/', import.meta.url));
 /** Tools that change nothing in the cluster although they are not read-only: session bookkeeping and the escalation. */
@@ -26,7 +27,7 @@ describe('recipes/k8s-incident.yaml', () => {
       for (const t of tools) {
         if (NOT_CLUSTER_WRITES.has(t.name)) continue;
         expect(t.readOnly, `${t.name} is read-only`).toBe(true);
-        expect(t.def.destructive === true, `${t.name} is not destructive`).toBe(false);
+        expect(kindTraits(t.def.kind).destructive, `${t.name} is not destructive`).toBe(false);
       }
       // kubernetes-mcp-server in --read-only mode offers no writing tool; the kubeconfig viewer is off.
       for (const t of mcpTools) expect(t.name).not.toMatch(/create|update|delete|patch|scale|exec|run|configuration_view/);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRecipe, parseRecipe } from '../../src/config/load-recipe.ts';
 import { recipeJsonSchema } from '../../src/config/recipe-schema.ts';
+import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
 import { recipeProblems } from '../helpers/recipe.ts';
 import { tempDir } from '../helpers/workspace.ts';
 
@@ -35,10 +36,10 @@ permissions:
 
 describe('recipes', () => {
   it('accepts every key this build implements', async () => {
-    const r = await parseRecipe(full, 'r.yaml');
-    expect(r.tools?.json_query?.timeout_seconds).toBe(5);
+    const r = await parseRecipe(full, 'r.yaml', BUILTIN_TOOLS);
+    expect((r.tools as Record<string, { timeout_seconds?: number }> | undefined)?.json_query?.timeout_seconds).toBe(5);
     expect(r.permissions?.path_scope?.deny).toEqual(['.env']);
-    expect(await parseRecipe('', 'empty.yaml')).toEqual({});
+    expect(await parseRecipe('', 'empty.yaml', BUILTIN_TOOLS)).toEqual({});
   });
 
   it('rejects a misspelt top-level key with line:col and a suggestion', async () => {
@@ -95,18 +96,18 @@ describe('recipes', () => {
 
   it('rejects a recipe that is not a mapping, and a missing file', async () => {
     expect((await problems('- a\n- b\n'))[0]).toMatch(/a recipe is a mapping.*not a list/);
-    await expect(loadRecipe('/nonexistent/recipe.yaml')).rejects.toThrow(/cannot read a recipe \(no such file\)/);
+    await expect(loadRecipe('/nonexistent/recipe.yaml', BUILTIN_TOOLS)).rejects.toThrow(/cannot read a recipe \(no such file\)/);
   });
 
   it('loads from disk with the file name in every message', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'bad.yaml');
     await writeFile(file, 'tool_outptu: {}\n');
-    await expect(loadRecipe(file)).rejects.toThrow(`${file}:1:1: unknown key "tool_outptu"`);
+    await expect(loadRecipe(file, BUILTIN_TOOLS)).rejects.toThrow(`${file}:1:1: unknown key "tool_outptu"`);
   });
 
   it('publishes a JSON Schema that forbids unknown keys', () => {
-    const schema = recipeJsonSchema() as { additionalProperties: boolean; properties: Record<string, unknown> };
+    const schema = recipeJsonSchema(BUILTIN_TOOLS) as { additionalProperties: boolean; properties: Record<string, unknown> };
     expect(schema.additionalProperties).toBe(false);
     expect(Object.keys(schema.properties)).toEqual([
       'model',
@@ -129,6 +130,6 @@ describe('recipes', () => {
 describe('the shipped example recipes', () => {
   it.each(['read-only.yaml', 'edit-docs.yaml'])('%s validates', async (name) => {
     const file = path.join(import.meta.dirname, '../../examples/recipes', name);
-    await expect(loadRecipe(file)).resolves.toBeTypeOf('object');
+    await expect(loadRecipe(file, BUILTIN_TOOLS)).resolves.toBeTypeOf('object');
   });
 });

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { BUILTIN_TOOL_NAMES } from '../../src/config/tool-names.ts';
+import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.ts';
 import { UnattendedAsker } from '../../src/runtime/askers.ts';
-import { SessionState } from '../../src/tools/session.ts';
 import { setup, tempDir, writeTree } from './workspace.ts';
 
 /**
@@ -17,14 +16,13 @@ export async function fullRuntime() {
     'kubeconfig.yaml': 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n',
     '.agents/skills/demo/SKILL.md': '---\nname: demo\ndescription: A demo skill.\n---\n# demo\n',
   });
-  const session = Object.assign(new SessionState(), {
-    asker: new UnattendedAsker(),
-    checkpointer: { request: () => undefined },
-    scheduler: { request: () => null },
-  });
   const rt = await setup({
     workspace: dir,
-    session,
+    services: {
+      asker: new UnattendedAsker(),
+      checkpointer: { request: () => undefined },
+      scheduler: { request: () => null },
+    },
     rawStore: true,
     flags: { mode: 'yolo' },
     env: { HOME: dir, KUBECONFIG: kubeconfig, HOOK_URL: 'http://127.0.0.1:9/hook' },

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import type { Resolver } from '../../src/net/guarded-fetch.ts';
 import type { Prompter } from '../../src/permissions/gate.ts';
-import { createRuntime, type Runtime } from '../../src/runtime/runtime.ts';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime/runtime.ts';
 import type { FlagSettings } from '../../src/runtime/settings.ts';
 import type { RawStore } from '../../src/tools/digest-wrap.ts';
 import type { SessionState } from '../../src/tools/session.ts';
@@ -50,6 +50,8 @@ export interface RuntimeSetup {
   afterGate?: (tool: string) => void | Promise<void>;
   workspace?: string;
   session?: SessionState;
+  /** The agent's services (asker, checkpointer, scheduler), which decide the session tools. */
+  services?: RuntimeOptions['services'];
   /** The process environment the runtime sees (default: empty). */
   env?: NodeJS.ProcessEnv;
   /** The DNS resolver behind the SSRF guard (default: the system's). */
@@ -92,6 +94,7 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
     prompter: opts.prompter,
     afterGate: opts.afterGate,
     session: opts.session,
+    services: opts.services,
     rawStore: opts.rawStore === true ? memoryRawStore() : opts.rawStore,
     stateDir: opts.stateDir,
   });

@@ -136,7 +136,7 @@ describe('Kubernetes failures: the client says what kind, the k8s tools map it o
 
     // The kinds: what the client threw, and what the tool made of it.
     const seen: unknown[] = [];
-    const ctx = { session: { kube: recording(rt.session.kube!, seen) }, signal: AbortSignal.timeout(20_000) } as unknown as ToolContext;
+    const ctx = { services: { kube: recording(rt.services.kube!, seen) }, signal: AbortSignal.timeout(20_000) } as unknown as ToolContext;
     const thrown = await TOOLS[c.tool]!.run(TOOLS[c.tool]!.args.parse(c.args), ctx).then(
       () => undefined,
       (err: unknown) => err,

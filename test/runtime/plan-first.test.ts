@@ -6,6 +6,7 @@ import { SessionState } from '../../src/tools/session.ts';
 import { recipeWith, stdioServer } from '../mcp/helpers.ts';
 import { setup, tempDir, writeTree } from '../helpers/workspace.ts';
 import { GATED_ARGS, OPEN_WORLD, RUNS_BEFORE_PLAN } from './plan-first.cases.ts';
+import { kindTraits } from '../../src/tools/kinds.ts';
 
 const PLAN_FIRST = /plan-first mode requires record_plan/;
 
@@ -21,15 +22,18 @@ async function everything() {
   );
   await writeTree(path.join(config, 'skills'), { 'demo/SKILL.md': '---\nname: demo\ndescription: A demo skill.\n---\n\n# demo\n' });
   const session = new SessionState();
-  session.asker = { ask: async () => ({ answer: 'default' }) };
-  session.checkpointer = { request: () => {} };
-  session.scheduler = { request: () => null };
+  const services = {
+    asker: { ask: async () => ({ answer: 'default' as const }) },
+    checkpointer: { request: () => {} },
+    scheduler: { request: () => null },
+  };
   const rt = await setup({
     tree: { 'a.txt': 'alpha\n', 'data.json': '{"k": 1}', 'del.txt': 'x' },
     flags: { mode: 'yolo' }, // only plan-first may refuse here
     env: { HOOK: 'http://127.0.0.2:9/' },
     rawStore: true,
     session,
+    services,
     recipe: recipeWith(
       stdioServer(),
       'permissions:\n  plan_mode: required\n  url_scope: { allow: ["http://127.0.0.1"] }\n' +
@@ -89,7 +93,7 @@ describe('plan-first: what waits for record_plan', () => {
     const rt = await everything();
     const openWorld = rt.catalog
       .list()
-      .filter((t) => !t.name.startsWith('mcp.') && t.def.openWorld === true)
+      .filter((t) => !t.name.startsWith('mcp.') && kindTraits(t.def.kind).openWorld)
       .map((t) => t.name);
     expect(openWorld.sort()).toEqual([...OPEN_WORLD].sort());
   });

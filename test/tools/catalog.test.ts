@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
-import { BUILTIN_TOOL_NAMES } from '../../src/config/tool-names.ts';
+import type { NetworkAccess } from '../../src/net/network-access.ts';
 import { UrlScope } from '../../src/net/url-scope.ts';
-import { builtinTools } from '../../src/tools/builtin.ts';
-
-const BUILTIN_TOOLS = builtinTools({ planMode: 'required' });
-import { Catalog, CatalogError } from '../../src/tools/catalog.ts';
+import { Catalog, CatalogError, type CatalogSelection } from '../../src/tools/catalog.ts';
 import { referencedTools, renderDescription } from '../../src/tools/describe.ts';
+import { BUILTIN_TOOL_NAMES, BUILTIN_TOOLS as DEFS } from '../../src/tools/index.ts';
 import { defineTool, type AnyTool } from '../../src/tools/tool.ts';
+import { everyService } from '../helpers/services.ts';
+
+/** Every built-in registered (plan_mode required): a catalog to read descriptions from. */
+const BUILTIN_TOOLS = { defs: DEFS, services: everyService() };
+const build = (tools: { defs: readonly AnyTool[]; services: CatalogSelection['services'] }, selection: CatalogSelection = {}) =>
+  Catalog.build(tools.defs, { services: tools.services, ...selection });
 
 /** Every way a description or schema could name a tool: `name` in backticks, or the bare word. */
 function mentions(text: string, tool: string): boolean {
@@ -16,30 +20,30 @@ function mentions(text: string, tool: string): boolean {
 
 describe('the built-in catalog', () => {
   it('registers every implemented tool in canonical order by default', () => {
-    expect(Catalog.build(BUILTIN_TOOLS).names()).toEqual([...BUILTIN_TOOL_NAMES]);
+    expect(build(BUILTIN_TOOLS).names()).toEqual([...BUILTIN_TOOL_NAMES]);
   });
 
   it('disables by canonical name, and an unknown name is an error listing the valid ones', () => {
-    expect(Catalog.build(BUILTIN_TOOLS, { disable: ['grep', 'write_file'] }).names()).not.toContain('grep');
-    expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(CatalogError);
-    expect(() => Catalog.build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(
+    expect(build(BUILTIN_TOOLS, { disable: ['grep', 'write_file'] }).names()).not.toContain('grep');
+    expect(() => build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(CatalogError);
+    expect(() => build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(
       /unknown tool "gerp" — did you mean "grep"\? Valid: bash, terminal_output, terminal_write, terminal_kill, wait_join, read_file, /,
     );
-    expect(() => Catalog.build(BUILTIN_TOOLS, { enable: ['agentic_read_file'] })).toThrow(/unknown tool "agentic_read_file"/);
+    expect(() => build(BUILTIN_TOOLS, { enable: ['agentic_read_file'] })).toThrow(/unknown tool "agentic_read_file"/);
   });
 
   it('enable puts back what disable removed', () => {
-    expect(Catalog.build(BUILTIN_TOOLS, { disable: ['grep'], enable: ['grep'] }).has('grep')).toBe(true);
+    expect(build(BUILTIN_TOOLS, { disable: ['grep'], enable: ['grep'] }).has('grep')).toBe(true);
   });
 
   it('leaves out a tool whose registration condition fails, and reports why', () => {
-    const cat = Catalog.build(BUILTIN_TOOLS, { unavailable: (t) => (t.name === 'json_query' ? 'no jq here' : null) });
+    const cat = build(BUILTIN_TOOLS, { unavailable: (t) => (t.name === 'json_query' ? 'no jq here' : null) });
     expect(cat.has('json_query')).toBe(false);
     expect(cat.skipped).toEqual([{ name: 'json_query', reason: 'no jq here' }]);
   });
 
   it('gives every tool a draft-7 JSON Schema with no extra properties allowed', () => {
-    for (const t of Catalog.build(BUILTIN_TOOLS).list()) {
+    for (const t of build(BUILTIN_TOOLS).list()) {
       expect(t.inputSchema.$schema).toBe('http://json-schema.org/draft-07/schema#');
       expect(t.inputSchema.type).toBe('object');
       expect(t.inputSchema.additionalProperties).toBe(false);
@@ -48,7 +52,7 @@ describe('the built-in catalog', () => {
 
   it('has descriptions that name only registered tools, for every single disabled tool', () => {
     for (const gone of BUILTIN_TOOL_NAMES) {
-      const cat = Catalog.build(BUILTIN_TOOLS, { disable: [gone] });
+      const cat = build(BUILTIN_TOOLS, { disable: [gone] });
       for (const t of cat.list()) {
         const surface = JSON.stringify({ d: t.description, s: t.inputSchema });
         expect(mentions(surface, gone), `${t.name} mentions disabled ${gone}: ${t.description}`).toBe(false);
@@ -57,26 +61,27 @@ describe('the built-in catalog', () => {
   });
 
   it('has descriptions that keep their cross-references when the other tool is registered', () => {
-    const all = Catalog.build(BUILTIN_TOOLS);
+    const all = build(BUILTIN_TOOLS);
     expect(all.get('read_file')!.description).toContain('`read_many_files`');
     expect(all.get('grep')!.description).toContain('`read_file` as `offset`');
-    const alone = Catalog.build(BUILTIN_TOOLS, { disable: BUILTIN_TOOL_NAMES.filter((n) => n !== 'grep') });
+    const alone = build(BUILTIN_TOOLS, { disable: BUILTIN_TOOL_NAMES.filter((n) => n !== 'grep') });
     expect(alone.get('grep')!.description).not.toMatch(/read_file/);
   });
 
   it('with bash left out (a distroless recipe), no description mentions it', () => {
-    for (const t of Catalog.build(BUILTIN_TOOLS, { disable: ['bash'] }).list()) expect(mentions(t.description, 'bash'), t.name).toBe(false);
-    expect(Catalog.build(BUILTIN_TOOLS).get('read_file')!.description).toMatch(/PREFERRED over `bash cat`/);
+    for (const t of build(BUILTIN_TOOLS, { disable: ['bash'] }).list()) expect(mentions(t.description, 'bash'), t.name).toBe(false);
+    expect(build(BUILTIN_TOOLS).get('read_file')!.description).toMatch(/PREFERRED over `bash cat`/);
   });
 
   it("says what the code does: wait_and_verify over sleep and cite the evidence, fetch_url's scheme, host and body rules, replace_all", () => {
-    const tools = builtinTools({ urlScope: UrlScope.parse(['example.com', 'http://10.0.0.5']) });
-    const all = Catalog.build(tools);
+    const network = { scope: UrlScope.parse(['example.com', 'http://10.0.0.5'], []) } as unknown as NetworkAccess;
+    const tools = { defs: DEFS, services: everyService({ network }) };
+    const all = build(tools);
     const wait = all.get('wait_and_verify')!.description;
     expect(wait).toMatch(/Prefer it over polling across turns, and over `sleep` in bash followed by a re-check/);
     expect(wait).toMatch(/Cite this evidence/);
     expect(wait).toMatch(/The budget covers the polls and the `expect_jq` evaluations alike/);
-    expect(Catalog.build(tools, { disable: ['bash'] }).get('wait_and_verify')!.description).not.toMatch(/sleep/);
+    expect(build(tools, { disable: ['bash'] }).get('wait_and_verify')!.description).not.toMatch(/sleep/);
     const fetch = all.get('fetch_url')!.description;
     expect(fetch).toMatch(/Use https:\/\/ URLs: plain http:\/\/ works only for hosts the operator allowed with an http:\/\/ entry/);
     expect(fetch).toMatch(
@@ -87,8 +92,9 @@ describe('the built-in catalog', () => {
   });
 
   it('only references tools by sections the renderer understands', () => {
-    for (const def of BUILTIN_TOOLS) {
-      const template = typeof def.description === 'string' ? def.description : def.description(BUILTIN_TOOLS);
+    for (const def of DEFS) {
+      const template =
+        typeof def.description === 'string' ? def.description : def.description({ services: BUILTIN_TOOLS.services, registered: DEFS });
       for (const ref of referencedTools(template)) expect(ref).toMatch(/^[a-z0-9_]+$/);
       expect(() => renderDescription(template, () => true)).not.toThrow();
     }
@@ -112,7 +118,7 @@ describe('a custom tool through the framework', () => {
     const echo = defineTool({
       name: 'echo',
       description: 'Echo.{{#read_file}} See `read_file`.{{/read_file}}',
-      readOnly: true,
+      kind: 'read',
       narrowHint: '',
       args: z.strictObject({ text: z.string() }),
       run: async (a) => ({ text: a.text }),

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { PathScope } from '../../src/permissions/path-scope.ts';
 import { Gate } from '../../src/permissions/gate.ts';
-import { builtinTools } from '../../src/tools/builtin.ts';
+import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
 import { Catalog } from '../../src/tools/catalog.ts';
 import { Dispatcher } from '../../src/tools/dispatch.ts';
 import { ERROR_MAX_CHARS } from '../../src/util/error-text.ts';
@@ -151,12 +151,12 @@ describe('through the dispatcher: every error is a sentence, and bounded', () =>
     const failing = defineTool({
       name: 'failing',
       description: 'fails',
-      readOnly: true,
+      kind: 'read',
       narrowHint: '',
       args: z.strictObject({}),
       run: () => fail(dir),
     }) as unknown as AnyTool;
-    const catalog = Catalog.build([...builtinTools(), failing]);
+    const catalog = Catalog.build([...BUILTIN_TOOLS, failing]);
     return new Dispatcher({ catalog, gate: new Gate({ mode: 'yolo', scope: await PathScope.create(dir) }), workspace: dir, toolOutput });
   }
 

@@ -29,7 +29,7 @@ const TEST_TOOLS = [
   defineTool({
     name: 'throws',
     description: 'fails the way it is told',
-    readOnly: true,
+    kind: 'read',
     narrowHint: '',
     args: z.strictObject({ how: z.enum(Object.keys(HOW) as [keyof typeof HOW, ...Array<keyof typeof HOW>]) }),
     run: (a) => Promise.reject(HOW[a.how]() as Error),
@@ -37,7 +37,7 @@ const TEST_TOOLS = [
   defineTool({
     name: 'hangs',
     description: 'never returns',
-    readOnly: true,
+    kind: 'read',
     narrowHint: '',
     args: z.strictObject({}),
     deadlineMs: () => 100,

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { capErrorText, describeValue, quoteArg } from '../../src/util/error-text.ts';
 import { applyCaps, byteLength, capsFor, countLines, DEFAULT_CAPS } from '../../src/tools/output.ts';
+import { grepTool } from '../../src/tools/search/grep.ts';
 
 describe('capsFor', () => {
   it('takes per_tool over the global setting over the tool default over the built-in default', () => {
     expect(capsFor('stat')).toEqual(DEFAULT_CAPS);
-    expect(capsFor('grep')).toEqual({ maxBytes: 64 * 1024, maxLines: 500 });
-    expect(capsFor('grep', { max_bytes: 1000 })).toEqual({ maxBytes: 1000, maxLines: 500 });
+    expect(capsFor('grep', {}, grepTool.caps)).toEqual({ maxBytes: 64 * 1024, maxLines: 500 });
+    expect(capsFor('grep', { max_bytes: 1000 }, grepTool.caps)).toEqual({ maxBytes: 1000, maxLines: 500 });
     expect(capsFor('grep', { max_bytes: 1000, max_lines: 7, per_tool: { grep: { max_lines: 3 } } })).toEqual({
       maxBytes: 1000,
       maxLines: 3,

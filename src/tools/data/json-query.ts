@@ -11,7 +11,21 @@ export const JSON_QUERY_DEFAULTS = { timeout_seconds: 10, max_input_bytes: 64 * 
 export const jsonQueryTool = defineTool({
   name: 'json_query',
   description,
-  readOnly: true,
+  kind: 'read',
+  settings: z.strictObject({
+    timeout_seconds: z
+      .number()
+      .positive()
+      .max(600)
+      .default(JSON_QUERY_DEFAULTS.timeout_seconds)
+      .describe('Wall-clock limit for one jq program (default 10).'),
+    max_input_bytes: z
+      .int()
+      .min(1)
+      .max(1024 * 1024 * 1024)
+      .default(JSON_QUERY_DEFAULTS.max_input_bytes)
+      .describe('Largest JSON input accepted (default 67108864).'),
+  }),
   narrowHint: 'Narrow the jq expression so it selects less.',
   // The Go original calls these `query` and `json`; both spellings are accepted.
   aliases: { query: 'expression', json: 'data' },
@@ -26,8 +40,7 @@ export const jsonQueryTool = defineTool({
     }),
   paths: (a) => (a.path !== undefined ? [{ arg: 'path', path: a.path, access: 'read' as const }] : []),
   async run(args, ctx) {
-    const timeoutSeconds = (ctx.settings.timeout_seconds as number | undefined) ?? JSON_QUERY_DEFAULTS.timeout_seconds;
-    const maxInput = (ctx.settings.max_input_bytes as number | undefined) ?? JSON_QUERY_DEFAULTS.max_input_bytes;
+    const { timeout_seconds: timeoutSeconds, max_input_bytes: maxInput } = ctx.settings;
     let input: string;
     if (args.path !== undefined) {
       const target = ctx.paths.get('path')!;

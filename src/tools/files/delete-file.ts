@@ -7,9 +7,7 @@ import description from './delete-file.md';
 export const deleteFileTool = defineTool({
   name: 'delete_file',
   description,
-  readOnly: false,
-  destructive: true,
-  fileEdit: true,
+  kind: 'edit',
   narrowHint: '',
   args: z.strictObject({
     path: pathArg('File to delete, relative to the workspace root (or absolute).'),

@@ -9,9 +9,7 @@ const BOM = '\uFEFF';
 export const editFileTool = defineTool({
   name: 'edit_file',
   description,
-  readOnly: false,
-  destructive: true,
-  fileEdit: true,
+  kind: 'edit',
   narrowHint: '',
   args: z.strictObject({
     path: pathArg('File to edit, relative to the workspace root (or absolute).'),
@@ -43,7 +41,7 @@ export const editFileTool = defineTool({
       target,
       LIMITS.fileContent, // the largest file edit_file reads: the same bound as its strings
       (raw) => applyEdit(raw, args, shown, ctx.hasTool('read_file')),
-      ctx.session.pendingWrites,
+      ctx.services.pendingWrites,
     );
     return { path: shown, replacements, line_endings: crlf ? 'crlf' : 'lf' };
   },

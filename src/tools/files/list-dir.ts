@@ -7,7 +7,8 @@ import description from './list-dir.md';
 export const listDirTool = defineTool({
   name: 'list_dir',
   description,
-  readOnly: true,
+  kind: 'read',
+  caps: { maxBytes: 32 * 1024, maxLines: 1000 },
   digest: true,
   narrowHint: 'List a subdirectory, or find files by name pattern instead.',
   args: z.strictObject({

@@ -11,7 +11,8 @@ const COUNT_ALL_LINES_BELOW = 16 * 1024 * 1024;
 export const readFileTool = defineTool({
   name: 'read_file',
   description,
-  readOnly: true,
+  kind: 'read',
+  caps: { maxBytes: 256 * 1024, maxLines: 2000 },
   narrowHint: 'Read the rest with offset/limit.',
   args: z.strictObject({
     path: pathArg('File to read, relative to the workspace root (or absolute).'),

@@ -12,7 +12,17 @@ export const READ_MANY_DEFAULTS = { max_file_bytes: 64 * 1024, max_files: 200 } 
 export const readManyFilesTool = defineTool({
   name: 'read_many_files',
   description,
-  readOnly: true,
+  kind: 'read',
+  caps: { maxBytes: 256 * 1024, maxLines: 5000 },
+  settings: z.strictObject({
+    max_file_bytes: z
+      .int()
+      .min(1)
+      .max(64 * 1024 * 1024)
+      .default(READ_MANY_DEFAULTS.max_file_bytes)
+      .describe('Most bytes read from any one file (default 65536).'),
+    max_files: z.int().min(1).max(10_000).default(READ_MANY_DEFAULTS.max_files).describe('Most files read in one call (default 200).'),
+  }),
   digest: true,
   narrowHint: 'Read fewer files per call (a narrower pattern or a shorter paths list).',
   args: z
@@ -35,8 +45,7 @@ export const readManyFilesTool = defineTool({
     }),
   paths: (a) => (a.pattern !== undefined ? [{ arg: 'path', path: a.path ?? '.', access: 'read' as const }] : []),
   async run(args, ctx) {
-    const maxFileBytes = (ctx.settings.max_file_bytes as number | undefined) ?? READ_MANY_DEFAULTS.max_file_bytes;
-    const maxFiles = (ctx.settings.max_files as number | undefined) ?? READ_MANY_DEFAULTS.max_files;
+    const { max_file_bytes: maxFileBytes, max_files: maxFiles } = ctx.settings;
 
     // Explicit paths first, in the order given, then pattern matches sorted.
     const requested: string[] = [...(args.paths ?? [])];
@@ -44,7 +53,7 @@ export const readManyFilesTool = defineTool({
       const root = ctx.paths.get('path')!;
       if (!root.exists) throw new ToolError(`directory not found: ${ctx.display(root.real)}`, 'not_found');
       const matches = compileNamePattern(args.pattern);
-      const { files } = await listFiles(root.real, chooseEngine(ctx.settings), ctx.signal, ctx.workspace, args.pattern);
+      const { files } = await listFiles(root.real, chooseEngine({}, ctx.services.ripgrepPath), ctx.signal, ctx.workspace, args.pattern);
       const prefix = root.real === '/' ? '/' : `${root.real}/`;
       const found = files
         .filter((rel) => matches(rel))

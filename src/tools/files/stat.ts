@@ -7,7 +7,7 @@ import description from './stat.md';
 export const statTool = defineTool({
   name: 'stat',
   description,
-  readOnly: true,
+  kind: 'read',
   narrowHint: '',
   args: z.strictObject({
     path: pathArg('File or directory to inspect, relative to the workspace root (or absolute).'),

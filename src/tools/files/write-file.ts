@@ -7,9 +7,7 @@ import description from './write-file.md';
 export const writeFileTool = defineTool({
   name: 'write_file',
   description,
-  readOnly: false,
-  destructive: true,
-  fileEdit: true,
+  kind: 'edit',
   narrowHint: '',
   args: z.strictObject({
     path: pathArg('File to write, relative to the workspace root (or absolute).'),
@@ -19,7 +17,7 @@ export const writeFileTool = defineTool({
   async run(args, ctx) {
     const target = ctx.paths.get('path')!;
     // Missing directories are created inside the checked ones, never through a symlink swapped in since.
-    const { created } = await writeChecked(target, args.content, { journal: ctx.session.pendingWrites });
+    const { created } = await writeChecked(target, args.content, { journal: ctx.services.pendingWrites });
     return { path: ctx.display(target.real), bytes: Buffer.byteLength(args.content), created };
   },
 });

@@ -48,7 +48,7 @@ export const k8sNameArg = (description: string) => z.string().min(1).max(LIMITS.
 
 /** The session's cluster; the tools are only registered when there is one. */
 export function kube(ctx: ToolContext): Kube {
-  const k = ctx.session.kube;
+  const k = ctx.services.kube;
   if (!k) throw new ToolError('no Kubernetes cluster is configured in this run');
   return k;
 }

@@ -8,9 +8,9 @@ import description from './k8s-api-resources.md';
 const definition = defineTool({
   name: 'k8s_api_resources',
   description,
-  readOnly: true,
   // The cluster API is another machine: plan-first holds these back, and `mcp serve` says openWorldHint.
-  openWorld: true,
+  kind: 'read_remote',
+  needs: ['kube'],
   narrowHint: K8S_HINT,
   args: z.strictObject({
     name_contains: z.string().min(1).max(LIMITS.k8sName).optional().describe('Only kinds or names containing this (case-insensitive).'),

@@ -8,9 +8,9 @@ import description from './k8s-events.md';
 const definition = defineTool({
   name: 'k8s_events',
   description,
-  readOnly: true,
   // The cluster API is another machine: plan-first holds these back, and `mcp serve` says openWorldHint.
-  openWorld: true,
+  kind: 'read_remote',
+  needs: ['kube'],
   digest: true,
   narrowHint: K8S_HINT,
   args: z

@@ -6,9 +6,9 @@ import description from './k8s-get.md';
 const definition = defineTool({
   name: 'k8s_get',
   description,
-  readOnly: true,
   // The cluster API is another machine: plan-first holds these back, and `mcp serve` says openWorldHint.
-  openWorld: true,
+  kind: 'read_remote',
+  needs: ['kube'],
   narrowHint: K8S_HINT,
   args: z.strictObject({
     kind: kindArg,

@@ -10,9 +10,9 @@ const MAX_BYTES = 64 * 1024;
 const definition = defineTool({
   name: 'k8s_logs',
   description,
-  readOnly: true,
   // The cluster API is another machine: plan-first holds these back, and `mcp serve` says openWorldHint.
-  openWorld: true,
+  kind: 'read_remote',
+  needs: ['kube'],
   narrowHint: 'Ask for fewer lines (tail_lines) or a shorter window (since_seconds).',
   args: z.strictObject({
     pod: k8sNameArg('The Pod’s name.'),

@@ -9,9 +9,9 @@ const obj = (v: JsonValue | undefined): JsonObject => (v && typeof v === 'object
 const definition = defineTool({
   name: 'k8s_rollout_status',
   description,
-  readOnly: true,
   // The cluster API is another machine: plan-first holds these back, and `mcp serve` says openWorldHint.
-  openWorld: true,
+  kind: 'read_remote',
+  needs: ['kube'],
   narrowHint: K8S_HINT,
   args: z.strictObject({
     kind: k8sNameArg('Deployment, StatefulSet or DaemonSet (deploy, sts, ds).'),

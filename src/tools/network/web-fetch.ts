@@ -3,21 +3,20 @@ import { LIMITS } from '../limits.ts';
 import htmlChunk from 'virtual:html-chunk';
 import { loadEmbeddedModule } from '../../embedded.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
-import { fetchForTool } from './fetch-url.ts';
+import { fetchForTool, fetchSettings } from './fetch-url.ts';
+import description from './web-fetch.md';
 import { decodeBody, isHtml, isTextual } from './response-body.ts';
 
 type Converters = typeof import('../../net/html-entry.ts');
 let converters: Promise<Converters> | undefined;
 const loadConverters = () => (converters ??= loadEmbeddedModule<Converters>(htmlChunk, 'html.cjs'));
 
-const DESCRIPTION =
-  "Fetch a web page and return it readable: `format` markdown (default; headings, links, lists and tables kept), text (plain text) or html (the raw page). Non-HTML text (JSON, plain text, XML) comes back as it is. Only URLs the operator's url_scope allows can be fetched; cloud metadata and link-local addresses never can, and redirects are checked the same way.{{#web_search}} Find pages with `web_search` first.{{/web_search}}{{#bash}} Use this rather than `curl` in bash.{{/bash}}";
-
 export const webFetchTool = defineTool({
   name: 'web_fetch',
-  description: DESCRIPTION,
-  readOnly: true,
-  openWorld: true,
+  description,
+  kind: 'read_remote',
+  needs: ['network'],
+  settings: fetchSettings('a page fetch (a call may ask for less)'),
   narrowHint: 'Fetch a more specific page, or use format "text" for less markup.',
   args: z.strictObject({
     url: z.string().min(1).max(LIMITS.url).describe('The absolute http(s) URL of the page.'),

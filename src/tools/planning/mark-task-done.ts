@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import description from './mark-task-done.md';
 
 const REPEAT =
   'already recorded for this turn — the checkpoint is taken once, after the turn ends, and your latest detail replaced the previous one. ' +
@@ -10,12 +11,9 @@ const calledInTurn = new WeakMap<object, number>();
 
 export const markTaskDoneTool = defineTool({
   name: 'mark_task_done',
-  description:
-    'Mark a logical task as finished. After this turn ends the runtime takes a checkpoint: a completion record goes into the session log and the earlier ' +
-    'conversation is replaced by that record in later requests, so the next task starts from a clean context. Call it once, when a task is really done, ' +
-    'with the facts a later turn needs to pick up from here.',
-  readOnly: false,
-  lifecycle: true,
+  description,
+  kind: 'lifecycle',
+  needs: ['checkpointer'],
   narrowHint: '',
   args: z.strictObject({
     detail: z
@@ -27,7 +25,7 @@ export const markTaskDoneTool = defineTool({
       ),
   }),
   async run(args, ctx) {
-    const checkpointer = ctx.session.checkpointer;
+    const checkpointer = ctx.services.checkpointer;
     if (!checkpointer) throw new ToolError('checkpoints are not enabled for this run');
     checkpointer.request(args.detail);
     // A repeat is reported, not refused: an error would read as "not marked" and invite

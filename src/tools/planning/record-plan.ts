@@ -1,6 +1,9 @@
 import * as z from 'zod/v4';
+import { fillDescription } from '../describe.ts';
+import { kindTraits, type ToolKind } from '../kinds.ts';
 import { defineTool, ToolError, type AnyTool, type JsonObject } from '../tool.ts';
 import type { PlanMode } from './plan-recorder.ts';
+import template from './record-plan.md';
 
 /**
  * What plan-first holds back until a plan is recorded: every tool that changes
@@ -9,84 +12,78 @@ import type { PlanMode } from './plan-recorder.ts';
  * every MCP tool: an MCP namespace is a reach into another system and is
  * deliberately not plan-exempt. Read-only local tools run before the plan.
  */
-export function planGated(t: {
-  readonly name: string;
-  readonly readOnly: boolean;
-  readonly lifecycle?: boolean | undefined;
-  readonly openWorld?: boolean | undefined;
-}): boolean {
-  return t.name.startsWith('mcp.') || t.openWorld === true || (!t.readOnly && t.lifecycle !== true);
+export function planGated(
+  t:
+    | { readonly name: string; readonly kind: ToolKind }
+    | {
+        readonly name: string;
+        readonly readOnly: boolean;
+        readonly lifecycle?: boolean | undefined;
+        readonly openWorld?: boolean | undefined;
+      },
+): boolean {
+  const traits = 'kind' in t ? kindTraits(t.kind) : t;
+  return t.name.startsWith('mcp.') || traits.openWorld === true || (!traits.readOnly && traits.lifecycle !== true);
 }
 
-const TAIL =
-  "The plan is free-form markdown — the operator's AGENTS.md may ask for a shape. It is filed as .agents/plans/plan-<seq>.md for the operator's audit trail. " +
-  'Call this once per plan: revising it within the same turn updates that same file in place, and re-sending an unchanged plan writes nothing.';
-
+/** record-plan.md for the plan mode; under `required` it names the tools the plan unblocks. */
 function describe(mode: PlanMode, registered: readonly AnyTool[]): string {
-  if (mode === 'advisory') {
-    return (
-      "Record your proposed course of action as a markdown artifact for the operator's audit trail. Plan-first gating is OFF — no tool call waits for it, " +
-      `so record the plan and then carry it out in the same turn rather than stopping for an approval nobody will send. ${TAIL}`
-    );
-  }
   const gated = registered.filter(planGated).map((t) => `\`${t.name}\``);
   const which =
     gated.length > 0
       ? `call this BEFORE any ${gated.join(' / ')} call, or those calls are denied with a "plan required" error`
       : 'call this before any call that changes state or reaches outside the machine';
-  return `Record your proposed course of action as a markdown artifact and unblock the tools that change state or reach outside the machine. Plan-first gating is ON: ${which}. ${TAIL}`;
+  return fillDescription(template, { advisory: mode === 'advisory', required: mode !== 'advisory', which });
 }
 
-export function recordPlanTool(mode: PlanMode) {
-  return defineTool({
-    name: 'record_plan',
-    description: (registered) => describe(mode, registered),
-    readOnly: false,
-    lifecycle: true,
-    narrowHint: '',
-    args: z.strictObject({
-      plan: z
-        .string()
-        .max(64 * 1024)
-        .describe('The plan as markdown: the steps you will take and how you will check the result.'),
-    }),
-    async run(args, ctx) {
-      const recorder = ctx.session.plans;
-      if (!recorder) throw new ToolError('plan recording is not enabled for this run');
-      if (args.plan.trim().length === 0) throw new ToolError('plan is required (non-empty markdown)');
-      const { outcome, file, seq, opened } = await recorder.record(args.plan, {
-        agent: ctx.session.agentName,
-        session: ctx.session.sessionId,
-        turn: ctx.session.turn,
-      });
-      const shown = ctx.display(file);
-      const artifact =
-        outcome === 'recorded'
-          ? `Plan recorded at ${shown}.`
-          : outcome === 'updated'
-            ? `Plan updated in place at ${shown}: you had already recorded a plan this turn, so this revision replaced it rather than filing a second plan — there is still exactly one plan (plan ${seq}) for this task.`
-            : `No plan file was written: you already recorded this exact plan, and it is filed at ${shown}. Recording an identical plan again cannot do anything further — carry it out, or ask the operator for /replan if it needs to be withdrawn.`;
-      let gate: string;
-      if (recorder.mode === 'advisory') {
-        gate =
-          'plan_mode is advisory: no tool call was ever blocked on this plan and none becomes callable because of it — carry the plan out in this turn rather than waiting for approval.';
-      } else if (!opened) {
-        gate = 'Plan-first gating was already satisfied for this session — no tool became callable that was not already.';
-      } else {
-        const names = recorder.gatedTools;
-        gate =
-          names === null
-            ? 'The tool calls it was denying are now unblocked for this session.'
-            : names.length === 0
-              ? 'This build registered no plan-gated tools — nothing was blocked and nothing is unblocked; the artifact is the only effect.'
-              : `Now unblocked for this session: ${names.join(', ')}.`;
-      }
-      const result: JsonObject = { path: shown, sequence: seq, outcome, message: `${artifact} ${gate}` };
-      if (ctx.session.agentName) result.agent = ctx.session.agentName;
-      if (ctx.session.sessionId) result.session = ctx.session.sessionId;
-      // The reserved key the watchdog's no-op streak reads; only an unchanged plan sets it.
-      if (outcome === 'unchanged') result.no_op = true;
-      return result;
-    },
-  });
-}
+export const recordPlanTool = defineTool({
+  name: 'record_plan',
+  description: ({ services, registered }) => describe(services.planMode, registered),
+  kind: 'lifecycle',
+  needs: ['plans'],
+  narrowHint: '',
+  args: z.strictObject({
+    plan: z
+      .string()
+      .max(64 * 1024)
+      .describe('The plan as markdown: the steps you will take and how you will check the result.'),
+  }),
+  async run(args, ctx) {
+    const recorder = ctx.services.plans;
+    if (!recorder) throw new ToolError('plan recording is not enabled for this run');
+    if (args.plan.trim().length === 0) throw new ToolError('plan is required (non-empty markdown)');
+    const { outcome, file, seq, opened } = await recorder.record(args.plan, {
+      agent: ctx.session.agentName,
+      session: ctx.session.sessionId,
+      turn: ctx.session.turn,
+    });
+    const shown = ctx.display(file);
+    const artifact =
+      outcome === 'recorded'
+        ? `Plan recorded at ${shown}.`
+        : outcome === 'updated'
+          ? `Plan updated in place at ${shown}: you had already recorded a plan this turn, so this revision replaced it rather than filing a second plan — there is still exactly one plan (plan ${seq}) for this task.`
+          : `No plan file was written: you already recorded this exact plan, and it is filed at ${shown}. Recording an identical plan again cannot do anything further — carry it out, or ask the operator for /replan if it needs to be withdrawn.`;
+    let gate: string;
+    if (recorder.mode === 'advisory') {
+      gate =
+        'plan_mode is advisory: no tool call was ever blocked on this plan and none becomes callable because of it — carry the plan out in this turn rather than waiting for approval.';
+    } else if (!opened) {
+      gate = 'Plan-first gating was already satisfied for this session — no tool became callable that was not already.';
+    } else {
+      const names = recorder.gatedTools;
+      gate =
+        names === null
+          ? 'The tool calls it was denying are now unblocked for this session.'
+          : names.length === 0
+            ? 'This build registered no plan-gated tools — nothing was blocked and nothing is unblocked; the artifact is the only effect.'
+            : `Now unblocked for this session: ${names.join(', ')}.`;
+    }
+    const result: JsonObject = { path: shown, sequence: seq, outcome, message: `${artifact} ${gate}` };
+    if (ctx.session.agentName) result.agent = ctx.session.agentName;
+    if (ctx.session.sessionId) result.session = ctx.session.sessionId;
+    // The reserved key the watchdog's no-op streak reads; only an unchanged plan sets it.
+    if (outcome === 'unchanged') result.no_op = true;
+    return result;
+  },
+});

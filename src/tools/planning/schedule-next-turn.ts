@@ -2,16 +2,13 @@ import * as z from 'zod/v4';
 import { quoteArg } from '../error-text.ts';
 import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import description from './schedule-next-turn.md';
 
 export const scheduleNextTurnTool = defineTool({
   name: 'schedule_next_turn',
-  description:
-    'In an autonomous run, say when you want to be woken for your next turn, instead of ending the run. Give exactly one of `wake_in_sec` or `wake_at` ' +
-    '(RFC 3339), and optionally `next_prompt`, the message you will be woken with. Pick the interval by how fast the thing you wait for changes: ' +
-    'tens of seconds for a rollout, minutes for a recovery, an hour or more for a trend. Without this call the run ends after the turn. ' +
-    'The operator sets the longest allowed wait; a request beyond it is refused.',
-  readOnly: false,
-  lifecycle: true,
+  description,
+  kind: 'lifecycle',
+  needs: ['scheduler'],
   narrowHint: '',
   args: z.strictObject({
     wake_in_sec: z.int().min(0).max(31_536_000).optional().describe('Seconds from now.'),
@@ -20,7 +17,7 @@ export const scheduleNextTurnTool = defineTool({
     detail: z.string().max(2000).optional().describe('Why, for the operator.'),
   }),
   async run(args, ctx): Promise<JsonObject> {
-    const scheduler = ctx.session.scheduler;
+    const scheduler = ctx.services.scheduler;
     if (!scheduler) throw new ToolError('scheduling is only available in autonomous runs');
     if ((args.wake_in_sec === undefined) === (args.wake_at === undefined))
       throw new ToolError('give exactly one of wake_in_sec or wake_at');

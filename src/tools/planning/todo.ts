@@ -6,8 +6,7 @@ export const todoTool = defineTool({
   name: 'todo',
   description,
   // Changes only this session's list: never needs approval, nor a plan under plan-first.
-  readOnly: false,
-  lifecycle: true,
+  kind: 'lifecycle',
   narrowHint: '',
   args: z.strictObject({
     action: z.enum(['list', 'add', 'set_status', 'clear']).optional().describe('What to do (default list).'),

@@ -5,12 +5,14 @@ import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import { listFiles } from './file-list.ts';
 import description from './glob.md';
 import { compileNamePattern } from './name-pattern.ts';
-import { chooseEngine } from './ripgrep.ts';
+import { chooseEngine, searchEngineSettings } from './ripgrep.ts';
 
 export const globTool = defineTool({
   name: 'glob',
   description,
-  readOnly: true,
+  kind: 'read',
+  caps: { maxBytes: 32 * 1024, maxLines: 1000 },
+  settings: searchEngineSettings,
   digest: true,
   narrowHint: 'Narrow `path` or make `pattern` more specific.',
   args: z.strictObject({
@@ -28,7 +30,13 @@ export const globTool = defineTool({
     if (!root.exists) throw new ToolError(`directory not found: ${shownRoot}`, 'not_found');
     if (!(await stat(root.real)).isDirectory()) throw new ToolError(`${shownRoot} is a file; glob searches directories`);
     const matches = compileNamePattern(args.pattern);
-    const { files, complete } = await listFiles(root.real, chooseEngine(ctx.settings), ctx.signal, ctx.workspace, args.pattern);
+    const { files, complete } = await listFiles(
+      root.real,
+      chooseEngine(ctx.settings, ctx.services.ripgrepPath),
+      ctx.signal,
+      ctx.workspace,
+      args.pattern,
+    );
     const prefix = root.real === '/' ? '/' : `${root.real}/`;
     const paths: string[] = [];
     for (const rel of files) {

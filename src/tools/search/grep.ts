@@ -9,7 +9,7 @@ import { compileRe2, grepInProcess } from './grep-re2.ts';
 import { firstLine, ripgrepTypeFilter } from './file-list.ts';
 import { compileNamePattern } from './name-pattern.ts';
 import { ripgrepExclusions } from './ignore-rules.ts';
-import { chooseEngine, runRipgrep } from './ripgrep.ts';
+import { chooseEngine, runRipgrep, searchEngineSettings } from './ripgrep.ts';
 
 /** Longest line text returned per match; the rest of a long line is elided (rg's --max-columns). */
 export const MAX_MATCH_COLUMNS = 500;
@@ -23,7 +23,9 @@ export interface GrepMatch {
 export const grepTool = defineTool({
   name: 'grep',
   description,
-  readOnly: true,
+  kind: 'read',
+  caps: { maxBytes: 64 * 1024, maxLines: 500 },
+  settings: searchEngineSettings,
   digest: true,
   narrowHint: 'Narrow the pattern, `path` or `include`.',
   args: z.strictObject({
@@ -52,7 +54,7 @@ export const grepTool = defineTool({
 
     const include = args.include !== undefined ? compileNamePattern(args.include) : null;
     const limit = ctx.caps.maxLines;
-    const engine = chooseEngine(ctx.settings);
+    const engine = chooseEngine(ctx.settings, ctx.services.ripgrepPath);
     const found: GrepMatch[] = [];
     if (engine.kind === 'ripgrep') {
       const cwd = isFile ? path.dirname(root.real) : root.real;

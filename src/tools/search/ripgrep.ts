@@ -2,23 +2,36 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import * as z from 'zod/v4';
 import { ToolError } from '../tool.ts';
 
 export type SearchEngine = 'auto' | 'ripgrep' | 're2';
 
-let located: string | null | undefined;
+/** `tools.grep` and `tools.glob`: which engine lists and searches files. */
+export const searchEngineSettings = z.strictObject({
+  engine: z
+    .enum(['auto', 'ripgrep', 're2'])
+    .default('auto')
+    .describe('auto: ripgrep when its binary is found, else the in-process RE2 engine.'),
+  ripgrep_path: z.string().min(1).optional().describe('Path to an rg binary to use instead of the bundled one.'),
+});
+
+/** Found binaries, by the configured path they were looked for with ('' for none). */
+const located = new Map<string, string | null>();
 
 /**
- * Where the ripgrep binary is: an explicit path (recipe or CORE_AGENT_RIPGREP),
+ * Where the ripgrep binary is: an explicit path (the recipe's ripgrep_path), then
+ * the run's configured one (CORE_AGENT_RIPGREP, read by the composition root),
  * then `rg` beside the bundle (the build copies it to dist/), then the binary
  * inside the @vscode/ripgrep platform package during development. null when
  * none exists; callers then use the in-process RE2 engine.
  */
-export function locateRipgrep(explicit?: string): string | null {
+export function locateRipgrep(explicit?: string, configured?: string): string | null {
   if (explicit) return executable(explicit) ? explicit : null;
-  if (located !== undefined) return located;
+  const known = located.get(configured ?? '');
+  if (known !== undefined) return known;
   const candidates: string[] = [];
-  if (process.env.CORE_AGENT_RIPGREP) candidates.push(process.env.CORE_AGENT_RIPGREP);
+  if (configured) candidates.push(configured);
   candidates.push(fileURLToPath(new URL('./rg', import.meta.url)));
   try {
     const req = createRequire(import.meta.url);
@@ -27,8 +40,9 @@ export function locateRipgrep(explicit?: string): string | null {
   } catch {
     // not installed for this platform, or running from a bundle without node_modules
   }
-  located = candidates.find(executable) ?? null;
-  return located;
+  const found = candidates.find(executable) ?? null;
+  located.set(configured ?? '', found);
+  return found;
 }
 
 function executable(p: string): boolean {
@@ -41,10 +55,13 @@ function executable(p: string): boolean {
 }
 
 /** Pick the engine for one call: an explicit choice is honoured or refused, never silently swapped. */
-export function chooseEngine(settings: Readonly<Record<string, unknown>>): { kind: 'ripgrep'; rg: string } | { kind: 're2' } {
-  const engine = (settings.engine as SearchEngine | undefined) ?? 'auto';
+export function chooseEngine(
+  settings: { readonly engine?: SearchEngine; readonly ripgrep_path?: string | undefined },
+  configured: string | undefined,
+): { kind: 'ripgrep'; rg: string } | { kind: 're2' } {
+  const engine = settings.engine ?? 'auto';
   if (engine === 're2') return { kind: 're2' };
-  const rg = locateRipgrep(settings.ripgrep_path as string | undefined);
+  const rg = locateRipgrep(settings.ripgrep_path, configured);
   if (rg) return { kind: 'ripgrep', rg };
   if (engine === 'ripgrep') {
     throw new ToolError('the ripgrep binary was not found (set tools.<tool>.ripgrep_path, or engine: auto to use the built-in engine)');

@@ -11,7 +11,7 @@ export function shellAvailable(): boolean {
 }
 
 /** Environment variables that look like credentials never reach a model's command. */
-export function shellEnv(base: NodeJS.ProcessEnv, passEnv: readonly string[]): NodeJS.ProcessEnv {
+export function shellEnv(base: Readonly<Record<string, string | undefined>>, passEnv: readonly string[]): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(base)) if (!looksSecret(k) || passEnv.includes(k)) env[k] = v;
   // Nothing may stop to ask: there is nobody at the keyboard of a tool call.

@@ -1,14 +1,15 @@
 import * as z from 'zod/v4';
 import { LIMITS } from '../limits.ts';
+import { fillDescription } from '../describe.ts';
 import { defineTool } from '../tool.ts';
+import template from './terminal-kill.md';
 import { terminalFor } from './terminal-tools.ts';
 import { TERMINAL_DEFAULTS } from './terminals.ts';
 
 export const terminalKillTool = defineTool({
   name: 'terminal_kill',
-  description: `Stop a background terminal and everything it started: SIGTERM to its process group, then SIGKILL if it is still there after ${TERMINAL_DEFAULTS.grace_ms / 1000} s. Set \`force\` to SIGKILL at once. Returns how it ended and the end of its output.`,
-  readOnly: false,
-  destructive: true,
+  description: fillDescription(template, { grace_seconds: TERMINAL_DEFAULTS.grace_ms / 1000 }),
+  kind: 'control',
   requires: 'bash',
   narrowHint: '',
   args: z.strictObject({

@@ -1,13 +1,13 @@
 import * as z from 'zod/v4';
 import { LIMITS } from '../limits.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
+import description from './terminal-output.md';
 import { terminalFor } from './terminal-tools.ts';
 
 export const terminalOutputTool = defineTool({
   name: 'terminal_output',
-  description:
-    'Read new output from a background terminal (started by `bash` with `wait: false`). Pass the `next_cursor` of your previous read as `cursor` to get only what is new; omit it (or 0) to read from the start. The result says whether the command is still `running` and, once it has exited, its `exit_code`. When `more` is true there is already more to read.{{#wait_join}} To wait for a command to finish, use `wait_join` rather than polling.{{/wait_join}}',
-  readOnly: true,
+  description,
+  kind: 'read',
   requires: 'bash',
   narrowHint: 'Read in smaller steps: pass next_cursor again to continue.',
   args: z.strictObject({

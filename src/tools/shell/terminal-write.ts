@@ -2,13 +2,12 @@ import * as z from 'zod/v4';
 import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../tool.ts';
 import { terminalFor } from './terminal-tools.ts';
+import description from './terminal-write.md';
 
 export const terminalWriteTool = defineTool({
   name: 'terminal_write',
-  description:
-    'Send input to a background terminal\'s stdin, for programs that wait for input (a prompt, a REPL). `input` is sent exactly as given: end a line with "\\n". Set `close_stdin` to send end-of-file after it.{{#terminal_output}} Read the reply with `terminal_output`.{{/terminal_output}}',
-  readOnly: false,
-  destructive: true,
+  description,
+  kind: 'control',
   requires: 'bash',
   narrowHint: '',
   args: z.strictObject({

@@ -1,7 +1,9 @@
 import * as z from 'zod/v4';
 import { LIMITS } from '../limits.ts';
+import { fillDescription } from '../describe.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
 import { terminalFor } from './terminal-tools.ts';
+import template from './wait-join.md';
 
 // At most 240 s: every tool call is cut at the dispatcher's 300 s deadline, and a wait
 // that ends there would return nothing.
@@ -9,9 +11,17 @@ export const WAIT_JOIN_DEFAULTS = { timeout_seconds: 60, max_timeout_seconds: 24
 
 export const waitJoinTool = defineTool({
   name: 'wait_join',
-  description: `Wait for several background terminals at once, until all have exited or \`timeout\` seconds pass (default ${WAIT_JOIN_DEFAULTS.timeout_seconds}). Results come in the order of \`ids\`: whether each is done, its exit code, and the end of its output with the cursor after it.`,
-  readOnly: true,
+  description: fillDescription(template, { default_timeout: WAIT_JOIN_DEFAULTS.timeout_seconds }),
+  kind: 'read',
   requires: 'bash',
+  settings: z.strictObject({
+    timeout_seconds: z
+      .number()
+      .positive()
+      .max(WAIT_JOIN_DEFAULTS.max_timeout_seconds)
+      .default(WAIT_JOIN_DEFAULTS.timeout_seconds)
+      .describe('How long wait_join waits when the call does not say (default 60, at most 240).'),
+  }),
   narrowHint: 'Wait for fewer ids at once, or read each with terminal_output.',
   args: z.strictObject({
     ids: z.array(z.string().min(1).max(LIMITS.identifier)).min(1).max(16).describe('Terminal ids, e.g. ["t1", "t2"].'),
@@ -19,7 +29,7 @@ export const waitJoinTool = defineTool({
   }),
   async run(args, ctx) {
     const terminals = args.ids.map((id) => terminalFor(ctx, id));
-    const seconds = args.timeout ?? (ctx.settings.timeout_seconds as number | undefined) ?? WAIT_JOIN_DEFAULTS.timeout_seconds;
+    const seconds = args.timeout ?? ctx.settings.timeout_seconds;
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), seconds * 1000)));
     const aborted = new Promise<'timeout'>((resolve) => ctx.signal.addEventListener('abort', () => resolve('timeout'), { once: true }));

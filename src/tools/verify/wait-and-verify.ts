@@ -4,7 +4,8 @@ import { LIMITS } from '../limits.ts';
 import { JqCrashError, JqTimeoutError, sharedJqRunner } from '../data/jq-runner.ts';
 import { quoteArg } from '../error-text.ts';
 import { tidyJqMessage } from '../errors.ts';
-import { defineTool, ToolError, type JsonObject, type JsonValue, type ToolContext } from '../tool.ts';
+import { kindTraits } from '../kinds.ts';
+import { defineTool, ToolError, type JsonObject, type JsonValue, type ToolContext, type ToolSummary } from '../tool.ts';
 import description from './wait-and-verify.md';
 
 /** Built-in bounds; `tools.wait_and_verify` sets the ceilings (which also lower the defaults). */
@@ -43,7 +44,31 @@ const seconds = (n: number) => Math.round(n * 10) / 10;
 export const waitAndVerifyTool = defineTool({
   name: 'wait_and_verify',
   description,
-  readOnly: true,
+  kind: 'read',
+  settings: z.strictObject({
+    max_timeout_seconds: z
+      .number()
+      .positive()
+      .max(3600)
+      .default(WAIT_DEFAULTS.max_timeout_seconds)
+      .describe('The longest wait a call may ask for (default 300); asking for more is an error.'),
+    max_attempts: z
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(WAIT_DEFAULTS.max_attempts)
+      .describe('The most polls a call may ask for (default 60).'),
+    min_interval_seconds: z
+      .number()
+      .min(0.01)
+      .max(60)
+      .default(WAIT_DEFAULTS.min_interval_seconds)
+      .describe('Polls are at least this far apart (default 1); a shorter interval is raised to it.'),
+    poll_allow: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Tools (canonical or model-facing names) you vouch are safe to poll though not classified read-only.'),
+  }),
   ownsCancellation: true,
   narrowHint: 'Poll a narrower tool call (one object, a field selector).',
   aliases: { arguments: 'args' },
@@ -166,11 +191,9 @@ interface Bounds {
 /** The budget: a request past a ceiling is refused; an interval below the floor is raised (and reported). */
 function bounds(
   args: { interval_seconds?: number | undefined; timeout_seconds?: number | undefined; max_attempts?: number | undefined },
-  settings: Readonly<Record<string, unknown>>,
+  settings: { readonly max_timeout_seconds: number; readonly max_attempts: number; readonly min_interval_seconds: number },
 ): Bounds {
-  const maxTimeout = (settings.max_timeout_seconds as number | undefined) ?? WAIT_DEFAULTS.max_timeout_seconds;
-  const maxAttempts = (settings.max_attempts as number | undefined) ?? WAIT_DEFAULTS.max_attempts;
-  const minInterval = (settings.min_interval_seconds as number | undefined) ?? WAIT_DEFAULTS.min_interval_seconds;
+  const { max_timeout_seconds: maxTimeout, max_attempts: maxAttempts, min_interval_seconds: minInterval } = settings;
   const timeoutS = args.timeout_seconds ?? Math.min(WAIT_DEFAULTS.timeout_seconds, maxTimeout);
   const attempts = args.max_attempts ?? Math.min(WAIT_DEFAULTS.max_attempts, maxAttempts);
   const intervalS = Math.max(args.interval_seconds ?? WAIT_DEFAULTS.interval_seconds, minInterval);
@@ -184,11 +207,11 @@ function bounds(
 }
 
 /** Only a registered read-only tool, never itself or ask_user, and operator-vouched names. */
-function pollTarget(name: string, ctx: ToolContext): { modelName: string } {
+function pollTarget(name: string, ctx: ToolContext<{ readonly poll_allow: readonly string[] }>): { modelName: string } {
   const tool = ctx.lookupTool(name);
-  const pollAllow = (ctx.settings.poll_allow as string[] | undefined) ?? [];
-  const pollable = (t: { name: string; modelName: string; readOnly: boolean }) =>
-    !NEVER.has(t.name) && (t.readOnly || pollAllow.includes(t.name) || pollAllow.includes(t.modelName));
+  const pollAllow = ctx.settings.poll_allow;
+  const pollable = (t: ToolSummary) =>
+    !NEVER.has(t.name) && (kindTraits(t.kind).readOnly || pollAllow.includes(t.name) || pollAllow.includes(t.modelName));
   if (!tool) {
     const names = ctx
       .listTools()
