@@ -1,6 +1,5 @@
-import type { AnyTool } from '../tool.ts';
-import { jsonQueryTool } from './json-query.ts';
-import { retrieveRawTool } from './retrieve-raw.ts';
+import members from 'virtual:tool-family';
+import { familyTools } from '../family.ts';
 
 /** The data family: query JSON, and get back what a digest left out. */
-export const tools: readonly AnyTool[] = [jsonQueryTool, retrieveRawTool];
+export const tools = familyTools('data', members);

@@ -1,6 +1,5 @@
-import type { AnyTool } from '../tool.ts';
-import { globTool } from './glob.ts';
-import { grepTool } from './grep.ts';
+import members from 'virtual:tool-family';
+import { familyTools } from '../family.ts';
 
 /** The search family: find files by name, search their contents. */
-export const tools: readonly AnyTool[] = [globTool, grepTool];
+export const tools = familyTools('search', members);

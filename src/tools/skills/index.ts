@@ -1,5 +1,5 @@
-import type { AnyTool } from '../tool.ts';
-import { skillTool } from './skill.ts';
+import members from 'virtual:tool-family';
+import { familyTools } from '../family.ts';
 
 /** The skills family: the operator's runbooks. */
-export const tools: readonly AnyTool[] = [skillTool];
+export const tools = familyTools('skills', members);

@@ -1,5 +1,5 @@
-import type { AnyTool } from '../tool.ts';
-import { waitAndVerifyTool } from './wait-and-verify.ts';
+import members from 'virtual:tool-family';
+import { familyTools } from '../family.ts';
 
 /** The verify family: poll a read-only tool until a condition holds. */
-export const tools: readonly AnyTool[] = [waitAndVerifyTool];
+export const tools = familyTools('verify', members);
