@@ -1,3 +1,4 @@
+import type { CallLog } from './call-log.ts';
 import { unknownName } from '../config/did-you-mean.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Gate, GateRequest } from '../permissions/gate.ts';
@@ -27,6 +28,10 @@ export interface DispatcherOptions {
   gate: Gate;
   /** The workspace root, symlinks resolved. */
   workspace: string;
+  /** The home directory `~/` in a path argument means (none: such a path is refused). */
+  home?: string | undefined;
+  /** Where every call is recorded, when a store is wired (the composition root's). */
+  callLog?: CallLog | undefined;
   toolOutput?: CapsConfig;
   /** Validated `tools.<name>` settings from the recipe. */
   toolSettings?: Readonly<Record<string, Readonly<Record<string, unknown>> | undefined>>;
@@ -209,7 +214,7 @@ export class Dispatcher {
   private async resolveInScope(p: string, followFinal: boolean): Promise<ResolvedPath | { refused: string }> {
     let r: ResolvedPath;
     try {
-      r = await resolvePath(p, this.opts.workspace, { followFinal });
+      r = await resolvePath(p, this.opts.workspace, { followFinal, home: this.opts.home });
     } catch (err) {
       if (err instanceof PathResolutionError) return { refused: err.message };
       throw err;
