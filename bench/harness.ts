@@ -4,7 +4,7 @@
 import { createRuntime } from '../src/runtime/runtime.ts';
 
 const [workspace, tool, argsJson, runsText] = process.argv.slice(2);
-const rt = await createRuntime({ flags: { workspace, mode: 'plan' }, env: {} });
+const rt = await createRuntime({ flags: { workspace, mode: 'plan' }, env: {}, commandEnv: process.env });
 const args = JSON.parse(argsJson!) as unknown;
 const runs = Number(runsText ?? 5);
 

@@ -6,6 +6,7 @@
 import { rmSync } from 'node:fs';
 import { Agent } from '../src/agent/agent.ts';
 import { ReplayModel } from '../src/model/replay.ts';
+import { recordCalls } from '../src/runtime/record-calls.ts';
 import { createRuntime } from '../src/runtime/runtime.ts';
 import { EventLog } from '../src/store/event-log.ts';
 import { SessionState } from '../src/tools/session.ts';
@@ -15,7 +16,7 @@ const steps = Number(stepsText);
 const script = [...Array.from({ length: steps }, () => ({ tool_calls: [{ name: 'todo', args: { action: 'list' } }] })), { text: 'done' }];
 
 const session = new SessionState();
-const rt = await createRuntime({ flags: { workspace }, env: {}, session });
+const rt = await createRuntime({ flags: { workspace }, env: {}, commandEnv: process.env, session });
 const agentDb = `${dbDir}/agent.db`;
 const floorDb = `${dbDir}/floor.db`;
 for (const f of [agentDb, floorDb]) for (const s of ['', '-wal', '-shm']) rmSync(f + s, { force: true });
@@ -23,6 +24,7 @@ for (const f of [agentDb, floorDb]) for (const s of ['', '-wal', '-shm']) rmSync
 const log = EventLog.open(agentDb);
 const sessionId = log.createSession({ model: 'replay:bench', workspace, title: 'bench' });
 session.sessionId = sessionId;
+rt.dispatcher.recordTo(recordCalls(log, sessionId, session));
 // Samples after a full GC (run with --expose-gc), so garbage the collector simply
 // has not reclaimed yet is not mistaken for growth: [step, rss, heapUsed, heapTotal, external].
 const rss: Array<[number, number, number, number, number]> = [];

@@ -13,7 +13,7 @@ const INTERVAL_S = 0.01;
 writeFileSync(path.join(workspace!, 'target.txt'), 'x');
 const recipe = path.join(workspace!, 'verify-bench.yaml');
 writeFileSync(recipe, `tools:\n  wait_and_verify: { min_interval_seconds: ${INTERVAL_S}, max_attempts: 10000 }\n`);
-const rt = await createRuntime({ flags: { workspace, recipe }, env: {} });
+const rt = await createRuntime({ flags: { workspace, recipe }, env: {}, commandEnv: process.env });
 const args = { path: 'target.txt' };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -1,27 +1,12 @@
 import type { ParseArgsConfig } from 'node:util';
-import { Agent, DEFAULT_MAX_STEPS, type AgentEvent } from '../agent/agent.ts';
-import { ScheduleRequests } from '../agent/autonomous.ts';
-import { PendingCheckpoint } from '../agent/checkpoint.ts';
-import { assembleInstructions } from '../agent/instructions.ts';
-import { rebuildSession, type RebuiltSession } from '../agent/resume.ts';
-import { Watchdog, WATCHDOG_MODES, type WatchdogMode } from '../agent/watchdog.ts';
+import { DEFAULT_MAX_STEPS } from '../agent/agent.ts';
+import { WATCHDOG_MODES } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
-import { createLogger } from '../log.ts';
-import { ModelConfigError } from '../model/model.ts';
-import { resolveModel } from '../model/providers.ts';
-import { ReplayModel } from '../model/replay.ts';
-import type { Prompter } from '../permissions/gate.ts';
-import { ASK_MODES, askerFor, type AskMode } from '../runtime/askers.ts';
-import { recordCalls } from '../runtime/record-calls.ts';
-import { createRuntime, type Runtime } from '../runtime/runtime.ts';
-import { stateDir } from '../runtime/state-dir.ts';
-import { logLevelOf, readEnv, splitList } from '../runtime/settings.ts';
-import type { EventLog } from '../store/event-log.ts';
-import { SessionDbError } from '../store/session-db.ts';
-import { SessionState, type Asker } from '../tools/session.ts';
+import { ASK_MODES } from '../runtime/askers.ts';
+import { splitList, type FlagSettings } from '../runtime/settings.ts';
 import { flagSettings } from './common-options.ts';
-import { FRESH_SESSION_DB_HELP, openSessionLog, sessionDbPath } from './session-db-option.ts';
-import { UsageError, type Io } from './usage.ts';
+import { FRESH_SESSION_DB_HELP } from './session-db-option.ts';
+import { UsageError } from './usage.ts';
 
 /** Options every command that runs the agent takes (run, repl). */
 export const agentOptions = {
@@ -57,36 +42,6 @@ ${FRESH_SESSION_DB_HELP}
 
 type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
 
-export interface AgentSessionOptions {
-  values: Values;
-  io: Io;
-  /** The command, for usage errors. */
-  command: string;
-  /** Defaults that differ between headless and interactive use. */
-  defaults: { watchdog: WatchdogMode; ask: AskMode };
-  /** Who answers permission prompts and ask_user (the REPL brings its own). */
-  prompter?: Prompter | undefined;
-  asker?: Asker | undefined;
-  /** A new session's title (its first prompt). */
-  title: string;
-  /** autonomous runs: the longest wait schedule_next_turn may ask for. */
-  maxDeferMs?: number | undefined;
-  onEvent: (e: AgentEvent) => void;
-  /** An event log the caller owns and closes (watch shares one across its sessions). */
-  log?: EventLog | undefined;
-}
-
-export interface AgentSession {
-  agent: Agent;
-  runtime: Runtime;
-  log: EventLog;
-  sessionId: string;
-  modelSpec: string;
-  session: SessionState;
-  resumed: RebuiltSession | null;
-  schedule: ScheduleRequests | undefined;
-}
-
 export function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string, command: string): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag}: ${unknownName('value', value, allowed)}`, command);
@@ -99,127 +54,39 @@ export function positiveInt(value: string | undefined, fallback: number, flag: s
   return n;
 }
 
-/**
- * Everything between a command line and a running agent: the session services
- * (which decide the session tools), the runtime, the model, the event log, a new
- * or resumed session, the watchdog. The caller closes `log` (the one it passed, or the one returned).
- */
-export async function openAgentSession(o: AgentSessionOptions): Promise<AgentSession> {
-  const { values, io, command } = o;
-  const str = (k: string) => values[k] as string | undefined;
-  const env = readEnv(io.env);
-  const maxSteps = str('max-steps') === undefined ? undefined : positiveInt(str('max-steps'), 0, '--max-steps', command);
-  const watchdogMode =
-    str('watchdog') === undefined ? (env.watchdog ?? o.defaults.watchdog) : oneOf(str('watchdog')!, WATCHDOG_MODES, '--watchdog', command);
-  const checkpointMode = oneOf(str('checkpoint') ?? 'auto', ['auto', 'operator'] as const, '--checkpoint', command);
-  const askMode = str('ask') === undefined ? (env.ask ?? o.defaults.ask) : oneOf(str('ask')!, ASK_MODES, '--ask', command);
-  const resumeId = str('resume');
-  if (values['reset-watchdog'] && resumeId === undefined) throw new UsageError('--reset-watchdog needs --resume ID', command);
+/** The agent options of a command line, checked (usage errors name the flag), as the root takes them. */
+export interface AgentFlags {
+  flags: FlagSettings;
+  checkpoint: 'auto' | 'operator';
+  maxSteps: number | undefined;
+  resume: string | undefined;
+  resetWatchdog: boolean;
+  fresh: boolean;
+}
 
-  const flags = {
+export function agentFlags(values: Values, command: string): AgentFlags {
+  const str = (k: string) => values[k] as string | undefined;
+  const maxSteps = str('max-steps') === undefined ? undefined : positiveInt(str('max-steps'), 0, '--max-steps', command);
+  const watchdog = str('watchdog') === undefined ? undefined : oneOf(str('watchdog')!, WATCHDOG_MODES, '--watchdog', command);
+  const checkpoint = oneOf(str('checkpoint') ?? 'auto', ['auto', 'operator'] as const, '--checkpoint', command);
+  const ask = str('ask') === undefined ? undefined : oneOf(str('ask')!, ASK_MODES, '--ask', command);
+  const resume = str('resume');
+  if (values['reset-watchdog'] && resume === undefined) throw new UsageError('--reset-watchdog needs --resume ID', command);
+  const flags: FlagSettings = {
     ...flagSettings(values),
     allowTools: ((values['allow-tool'] as string[] | undefined) ?? []).flatMap(splitList),
     denyTools: ((values['deny-tool'] as string[] | undefined) ?? []).flatMap(splitList),
+    model: str('model'),
+    sessionDb: str('session-db'),
+    watchdog,
+    ask,
   };
-  const logger = createLogger(logLevelOf(flags, io.env, 'warn'));
-  // Session services decide which session tools the catalog registers.
-  const session = new SessionState();
-  const checkpoints = checkpointMode === 'auto' ? new PendingCheckpoint() : undefined;
-  const schedule = o.maxDeferMs !== undefined ? new ScheduleRequests(o.maxDeferMs) : undefined;
-  const services = {
-    checkpointer: checkpoints,
-    scheduler: schedule,
-    asker: askMode === 'off' ? undefined : (o.asker ?? askerFor(askMode, io.isTty)),
+  return {
+    flags,
+    checkpoint,
+    maxSteps,
+    resume,
+    resetWatchdog: values['reset-watchdog'] === true,
+    fresh: values['fresh-session-db'] === true,
   };
-
-  const log =
-    o.log ??
-    openSessionLog({
-      location: sessionDbPath(str('session-db'), io.env),
-      fresh: values['fresh-session-db'] === true,
-      resume: resumeId,
-      io,
-    });
-  try {
-    // The event log keeps the raw payloads behind digests, under this session's id.
-    const rawStore = {
-      put: (tool: string, rawJson: string) => log.putRaw(session.sessionId!, tool, rawJson),
-      get: (callId: string) => log.getRaw(session.sessionId!, callId),
-    };
-    const runtime = await createRuntime({
-      flags,
-      env: io.env,
-      logger,
-      session,
-      services,
-      prompter: o.prompter,
-      rawStore,
-      stateDir: stateDir(io.env),
-    });
-    const modelSpec = str('model') ?? env.model ?? runtime.recipe.model;
-    if (!modelSpec) {
-      throw new UsageError(
-        'no model: give --model (e.g. replay:script.jsonl or google:gemini-2.5-flash), CORE_AGENT_MODEL, or model: in the recipe',
-        command,
-      );
-    }
-    let model;
-    try {
-      model = await resolveModel(modelSpec, io.env);
-    } catch (err) {
-      if (err instanceof ModelConfigError) throw new UsageError(err.message, command);
-      throw err;
-    }
-    const instructions = await assembleInstructions(runtime.workspace, runtime.recipe.instructions);
-    let sessionId: string;
-    let resumed: RebuiltSession | null = null;
-    if (resumeId !== undefined) {
-      sessionId = resumeId;
-      if (!log.session(sessionId)) throw new UsageError(`no session "${sessionId}" in ${log.location} (core-agent sessions list)`, command);
-      resumed = rebuildSession(log.events(sessionId));
-      if (values['reset-watchdog'] && resumed.watchdog.halted) {
-        // The operator's reset, on the record like the halt it clears.
-        log.append(sessionId, resumed.turn, 'watchdog', { reset: true });
-        resumed.watchdog = { halted: null, cutTurns: 0 };
-      }
-    } else {
-      sessionId = log.createSession({ model: modelSpec, workspace: runtime.workspace, title: o.title.slice(0, 80) });
-      log.append(sessionId, 0, 'session_start', {
-        model: modelSpec,
-        workspace: runtime.workspace,
-        instructions,
-        tools: runtime.catalog.names(),
-      });
-    }
-    session.sessionId = sessionId;
-    // Every tool call from here on is a tool_result event of this session (the dispatcher writes them).
-    runtime.dispatcher.recordTo(recordCalls(log, sessionId, session));
-    const watchdog = new Watchdog(watchdogMode);
-    if (resumed) watchdog.restoreHalt(resumed.watchdog.halted, resumed.watchdog.cutTurns);
-    const agent = new Agent({
-      model,
-      dispatcher: runtime.dispatcher,
-      catalog: runtime.catalog,
-      instructions,
-      log,
-      sessionId,
-      maxSteps: maxSteps ?? runtime.recipe.max_steps,
-      onEvent: o.onEvent,
-      session,
-      checkpoints,
-      watchdog,
-    });
-    if (resumed) {
-      agent.restore(resumed.messages, resumed.turn, resumed.usage);
-      if (model instanceof ReplayModel) model.position = resumed.replayPosition;
-      agent.settleInterrupted(resumed.unanswered);
-    }
-    return { agent, runtime, log, sessionId, modelSpec, session, resumed, schedule };
-  } catch (err) {
-    await session.close();
-    if (!o.log) log.close();
-    // A damaged page found while reading the session back: the advice must know it was a --resume.
-    if (err instanceof SessionDbError) err.resume ??= resumeId;
-    throw err;
-  }
 }

@@ -1,7 +1,4 @@
-import { createLogger } from '../log.ts';
-import { createRuntime } from '../runtime/runtime.ts';
-import { logLevelOf } from '../runtime/settings.ts';
-import { stateDir } from '../runtime/state-dir.ts';
+import { buildSystem } from '../runtime/system.ts';
 import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
@@ -20,6 +17,8 @@ Tools are annotated readOnlyHint / destructiveHint / openWorldHint.
   --token-env NAME     require "Authorization: Bearer <value of NAME>";
                        required when HOST is not a loopback address
   --mode MODE | --yolo permission mode (default ask)             [env CORE_AGENT_MODE]
+  --session-db PATH    record every call in a session of this SQLite event log
+                       (core-agent sessions show ID)      [env CORE_AGENT_SESSION_DB]
 
 ${COMMON_OPTIONS_HELP}`;
 
@@ -32,7 +31,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   if (sub !== 'serve') throw new UsageError(`unknown command "mcp ${sub}"`, 'mcp');
   const { values, positionals } = parse(
     rest,
-    { ...commonOptions, ...modeOptions, http: { type: 'string' }, 'token-env': { type: 'string' } },
+    { ...commonOptions, ...modeOptions, http: { type: 'string' }, 'token-env': { type: 'string' }, 'session-db': { type: 'string' } },
     'mcp serve',
   );
   if (values.help) {
@@ -52,9 +51,17 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     );
   }
 
-  const flags = flagSettings(values);
-  const logger = createLogger(logLevelOf(flags, io.env, 'warn'));
-  const rt = await createRuntime({ flags, env: io.env, logger, stateDir: stateDir(io.env) });
+  const sys = await buildSystem({
+    until: 'dispatcher',
+    flags: { ...flagSettings(values), sessionDb: values['session-db'] },
+    env: io.env,
+    command: 'mcp serve',
+    logLevel: 'warn',
+    say: (text) => io.err(text),
+    stateDir: true,
+    recordAs: listen ? `mcp serve --http ${values.http}` : 'mcp serve',
+  });
+  const { runtime: rt, logger } = sys;
   const { serveHttp, serveStdio } = await import('../mcp/serve.ts');
   try {
     if (!listen) {
@@ -71,7 +78,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     });
     return EXIT.ok;
   } finally {
-    await rt.session.close();
+    await sys.close();
   }
 }
 

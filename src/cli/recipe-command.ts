@@ -1,6 +1,6 @@
 import { recipeJsonSchema } from '../config/recipe-schema.ts';
+import { buildSystem } from '../runtime/system.ts';
 import { BUILTIN_TOOLS } from '../tools/index.ts';
-import { createRuntime } from '../runtime/runtime.ts';
 import { parse } from './common-options.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
@@ -37,7 +37,16 @@ export async function recipeCommand(argv: string[], io: Io): Promise<number> {
     if (file === undefined) throw new UsageError('recipe validate needs a FILE', 'recipe');
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, 'recipe');
     // The same construction a run does, so a recipe that validates is one that boots.
-    const rt = await createRuntime({ flags: { recipe: file, workspace: values.workspace }, env: {}, startMcp: false });
+    // No environment, no MCP servers, no state directory, no store: what the file alone says.
+    const { runtime: rt } = await buildSystem({
+      until: 'dispatcher',
+      flags: { recipe: file, workspace: values.workspace },
+      env: {},
+      command: 'recipe validate',
+      logLevel: 'silent',
+      say: (text) => io.err(text),
+      startMcp: false,
+    });
     const scope = rt.gate.scope.describe();
     io.out(
       `${file}: ok\n` +

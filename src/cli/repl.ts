@@ -1,7 +1,8 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { GateRequest, PromptAnswer, Prompter } from '../permissions/gate.ts';
 import type { Asker } from '../tools/session.ts';
-import { AGENT_OPTIONS_HELP, agentOptions, openAgentSession } from './agent-session.ts';
+import { buildSystem } from '../runtime/system.ts';
+import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { TextRenderer } from './render.ts';
 import { logStoppedMessage } from './session-db-option.ts';
@@ -103,10 +104,14 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: io.isTty });
   const lines = new LineReader(rl, process.stdout);
   const text = new TextRenderer(io, io.isTty);
-  const s = await openAgentSession({
-    values,
-    io,
+  const s = await buildSystem({
+    until: 'agent',
+    ...agentFlags(values, 'repl'),
+    env: io.env,
     command: 'repl',
+    logLevel: 'warn',
+    say: (text) => io.err(text),
+    interactive: io.isTty,
     defaults: { watchdog: 'warn', ask: 'stdin' },
     prompter: new LinePrompter(lines),
     asker: new LineAsker(lines),

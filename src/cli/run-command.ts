@@ -1,7 +1,8 @@
 import type { TurnResult } from '../agent/agent.ts';
 import { runAutonomous } from '../agent/autonomous.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
-import { AGENT_OPTIONS_HELP, agentOptions, oneOf, openAgentSession, positiveInt } from './agent-session.ts';
+import { buildSystem } from '../runtime/system.ts';
+import { AGENT_OPTIONS_HELP, agentFlags, agentOptions, oneOf, positiveInt } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { JsonRenderer, TextRenderer } from './render.ts';
 import { logStoppedMessage } from './session-db-option.ts';
@@ -55,10 +56,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 
   const json = output === 'json' ? new JsonRenderer(io) : null;
   const text = output === 'text' ? new TextRenderer(io, io.isTty && Boolean(process.stderr.isTTY)) : null;
-  const s = await openAgentSession({
-    values,
-    io,
+  const s = await buildSystem({
+    until: 'agent',
+    ...agentFlags(values, 'run'),
+    env: io.env,
     command: 'run',
+    logLevel: 'warn',
+    say: (text) => io.err(text),
+    interactive: io.isTty,
     defaults: { watchdog: 'enforce', ask: 'off' },
     prompter: io.isTty && TtyPrompter.available() ? new TtyPrompter() : undefined,
     title: prompt,

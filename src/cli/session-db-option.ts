@@ -1,35 +1,9 @@
-import { readEnv } from '../runtime/settings.ts';
-import { defaultSessionDb, EventLog, type LogFailure } from '../store/event-log.ts';
-import { moveAside, SessionDbError } from '../store/session-db.ts';
-import type { Io } from './usage.ts';
+import type { LogFailure } from '../store/event-log.ts';
+import type { SessionDbError } from '../store/session-db.ts';
 
 export const FRESH_SESSION_DB_HELP = `      --fresh-session-db      if the session database is damaged, move it aside
                               (PATH.broken-<time>) and start a fresh one; a healthy
                               one is used as it is`;
-
-/** --session-db, then CORE_AGENT_SESSION_DB, then the user's state directory. */
-export function sessionDbPath(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return flag ?? readEnv(env).sessionDb ?? defaultSessionDb(env);
-}
-
-/**
- * The event log for a command that runs sessions. A damaged database is moved
- * aside only when the user said so (--fresh-session-db), only when it is
- * core-agent's own (never another application's file or a directory), and never
- * for --resume, whose session lives in the damaged file.
- */
-export function openSessionLog(o: { location: string; fresh: boolean; resume?: string | undefined; io: Io }): EventLog {
-  try {
-    return EventLog.open(o.location);
-  } catch (err) {
-    if (!(err instanceof SessionDbError)) throw err;
-    err.resume = o.resume;
-    if (!o.fresh || !err.movable || o.resume !== undefined) throw err;
-    const moved = moveAside(o.location);
-    o.io.err(`core-agent: ${err.message}; moved it aside (${moved.join(', ')}) and started a fresh one at ${o.location}\n`);
-    return EventLog.open(o.location);
-  }
-}
 
 /** What the user can do about it, for the command they ran: the second half of the message main prints. */
 export function sessionDbAdvice(err: SessionDbError, command: string): string {

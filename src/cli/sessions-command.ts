@@ -1,6 +1,7 @@
 import { EventLog, type SessionEvent } from '../store/event-log.ts';
 import { parse } from './common-options.ts';
-import { sessionDbPath } from './session-db-option.ts';
+import { resolveSettings } from '../runtime/settings.ts';
+import { sessionDbPath } from '../runtime/store-step.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
 export const SESSIONS_HELP = `Usage: core-agent sessions <command> [--session-db PATH]
@@ -31,7 +32,7 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${SESSIONS_HELP}\n`);
     return EXIT.ok;
   }
-  const log = EventLog.open(sessionDbPath(values['session-db'], io.env));
+  const log = EventLog.open(sessionDbPath(resolveSettings({ sessionDb: values['session-db'] }, io.env), io.env));
   try {
     if (sub === 'list') {
       const sessions = log.sessions();

@@ -1,9 +1,6 @@
 import { FAILURE_KINDS } from '../core/failure.ts';
-import { createLogger } from '../log.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
-import { createRuntime } from '../runtime/runtime.ts';
-import { logLevelOf } from '../runtime/settings.ts';
-import { stateDir } from '../runtime/state-dir.ts';
+import { buildSystem } from '../runtime/system.ts';
 import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
@@ -34,6 +31,9 @@ The kind is one of: ${FAILURE_KINDS.join(', ')}.
 
   --mode MODE   ask (default) | accept-edits | plan | yolo      [env CORE_AGENT_MODE]
   --yolo        Same as --mode yolo
+  --session-db PATH
+                record the call in a new session of this SQLite event log
+                (core-agent sessions show ID)           [env CORE_AGENT_SESSION_DB]
 In ask mode a call that changes state asks on a terminal; without one it is refused.
 
 Examples:
@@ -61,10 +61,17 @@ async function toolsList(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'tools list');
-  const flags = flagSettings(values);
-  const rt = await createRuntime({ flags, env: io.env, logger: createLogger(logLevelOf(flags, io.env, 'warn')) });
+  const sys = await buildSystem({
+    until: 'dispatcher',
+    flags: flagSettings(values),
+    env: io.env,
+    command: 'tools list',
+    logLevel: 'warn',
+    say: (text) => io.err(text),
+  });
+  const rt = sys.runtime;
   // MCP servers started for the listing stop with it.
-  await rt.session.close();
+  await sys.close();
   const tools = rt.catalog.list();
   if (values.json) {
     const out = tools.map((t) => ({
@@ -90,7 +97,7 @@ async function toolsList(argv: string[], io: Io): Promise<number> {
 }
 
 async function toolsCall(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { ...commonOptions, ...modeOptions }, 'tools call');
+  const { values, positionals } = parse(argv, { ...commonOptions, ...modeOptions, 'session-db': { type: 'string' } }, 'tools call');
   if (values.help) {
     io.out(`${TOOLS_CALL_HELP}\n`);
     return EXIT.ok;
@@ -105,16 +112,19 @@ async function toolsCall(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     throw new UsageError(`the arguments are not valid JSON: ${(err as Error).message}`, 'tools call');
   }
-  const flags = flagSettings(values);
-  const rt = await createRuntime({
-    flags,
+  const sys = await buildSystem({
+    until: 'dispatcher',
+    flags: { ...flagSettings(values), sessionDb: values['session-db'] },
     env: io.env,
-    logger: createLogger(logLevelOf(flags, io.env, 'warn')),
+    command: 'tools call',
+    logLevel: 'warn',
+    say: (text) => io.err(text),
     prompter: io.isTty && TtyPrompter.available() ? new TtyPrompter() : undefined,
-    stateDir: stateDir(io.env),
+    stateDir: true,
+    recordAs: `tools call ${name}`,
   });
   // A terminal started by this one call (bash wait: false) ends with it.
-  const outcome = await rt.dispatcher.call(name, args).finally(() => rt.session.close());
+  const outcome = await sys.runtime.dispatcher.call(name, args).finally(() => sys.close());
   if (!outcome.ok) {
     io.out(`${JSON.stringify({ error: outcome.error, kind: outcome.kind }, null, 2)}\n`);
     return EXIT.failure;

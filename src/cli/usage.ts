@@ -1,14 +1,4 @@
-/** A command line that cannot be run as written: exit status 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  constructor(
-    message: string,
-    /** The command whose --help would have helped, for the hint. */
-    readonly command: string = '',
-  ) {
-    super(message);
-  }
-}
+export { UsageError } from '../core/usage-error.ts';
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 

@@ -1,15 +1,7 @@
-import { loadRecipe } from '../config/load-recipe.ts';
-import { BUILTIN_TOOLS } from '../tools/index.ts';
 import { WATCH_DEFAULTS } from '../config/watch-schema.ts';
-import { findCluster, Kube } from '../k8s/cluster.ts';
-import { createLogger } from '../log.ts';
-import { ModelConfigError } from '../model/model.ts';
-import { resolveModel } from '../model/providers.ts';
-import { liveTargets } from '../net/alert-targets.ts';
-import { logLevelOf, readEnv } from '../runtime/settings.ts';
-import { AGENT_OPTIONS_HELP, agentOptions, positiveInt } from './agent-session.ts';
-import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
-import { openSessionLog, sessionDbPath } from './session-db-option.ts';
+import { buildSystem } from '../runtime/system.ts';
+import { AGENT_OPTIONS_HELP, agentFlags, agentOptions, positiveInt } from './agent-session.ts';
+import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
 export const WATCH_HELP = `Usage: core-agent watch -c RECIPE [options]
@@ -50,47 +42,30 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     if (values[flag] !== undefined) throw new UsageError(`--${flag} does not apply to watch (each incident is its own session)`, 'watch');
   }
   if (!values.recipe) throw new UsageError('watch needs a recipe with a watch: section (-c RECIPE)', 'watch');
-  const { listen: listenText, 'shutdown-grace': graceText, help: _help, ...sessionValues } = values;
-  const graceMs = positiveInt(graceText, 25, '--shutdown-grace', 'watch') * 1000;
+  const graceMs = positiveInt(values['shutdown-grace'], 25, '--shutdown-grace', 'watch') * 1000;
   const { parseListen, startHealthServer } = await import('../watch/health-server.ts');
-  const env = readEnv(io.env);
   let listen;
   try {
-    listen = listenText === undefined ? (env.watchListen ?? parseListen('127.0.0.1:9464')) : parseListen(listenText);
+    listen = values.listen === undefined ? undefined : parseListen(values.listen);
   } catch (err) {
     throw new UsageError(`--listen ${(err as Error).message}`, 'watch');
   }
+  const agent = agentFlags(values, 'watch');
+  const w = await buildSystem({
+    until: 'watch',
+    flags: { ...agent.flags, listen },
+    env: io.env,
+    command: 'watch',
+    logLevel: 'info',
+    say: (text) => io.err(text),
+    fresh: agent.fresh,
+    maxSteps: agent.maxSteps,
+  });
+  const { cfg, log, logger, dbPath } = w;
 
-  const flags = flagSettings(values);
-  const logger = createLogger(logLevelOf(flags, io.env, 'info'));
-  const recipe = await loadRecipe(values.recipe, BUILTIN_TOOLS);
-  const cfg = recipe.watch;
-  if (!cfg) throw new UsageError(`${values.recipe} has no watch: section (core-agent recipe schema shows its keys)`, 'watch');
-  const modelSpec = values.model ?? env.model ?? recipe.model;
-  if (!modelSpec) throw new UsageError('no model: give --model, CORE_AGENT_MODEL, or model: in the recipe', 'watch');
-  try {
-    await resolveModel(modelSpec, io.env); // a missing key fails now, not in every session
-  } catch (err) {
-    if (err instanceof ModelConfigError) throw new UsageError(err.message, 'watch');
-    throw err;
-  }
-  const cluster =
-    recipe.kubernetes?.enabled === false ? { unavailable: 'kubernetes.enabled is false' } : findCluster(io.env, recipe.kubernetes);
-  if ('unavailable' in cluster) throw new UsageError(`no cluster to watch: ${cluster.unavailable}`, 'watch');
-
-  let alertTarget;
-  if (cfg.alert_target) {
-    const { live, dropped } = liveTargets(recipe.alerts?.targets ?? {}, io.env);
-    alertTarget = live.find((t) => t.name === cfg.alert_target);
-    const why = dropped.find((d) => d.target === cfg.alert_target)?.reason;
-    if (!alertTarget) logger.warn({ target: cfg.alert_target, reason: why }, 'outcomes will not be sent: the alert target is not live');
-  }
-
-  const dbPath = sessionDbPath(values['session-db'], io.env);
   const { IncidentStore } = await import('../watch/incident-store.ts');
   const { WatchMetrics } = await import('../watch/metrics.ts');
   const { Watcher } = await import('../watch/watcher.ts');
-  const log = openSessionLog({ location: dbPath, fresh: values['fresh-session-db'] === true, io });
   // An Event older than max_event_age is ignored before the seen-check: remembering them that long (and an hour) is enough.
   const maxAgeMs = (cfg.max_event_age_seconds ?? WATCH_DEFAULTS.max_event_age_seconds) * 1000;
   let store;
@@ -103,22 +78,22 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   const metrics = new WatchMetrics();
   const watcher = new Watcher({
     cfg,
-    kube: new Kube(cluster, recipe.kubernetes),
+    kube: w.kube,
     store,
     log,
     metrics,
     logger,
-    io,
-    values: { ...sessionValues, model: modelSpec },
-    alertTarget,
+    say: (text) => io.out(text),
+    startSession: w.startSession,
+    alertTarget: w.alertTarget,
   });
   let server;
   try {
-    server = await startHealthServer(listen, watcher, metrics.registry);
+    server = await startHealthServer(w.listen, watcher, metrics.registry);
   } catch (err) {
     store.close();
     log.close();
-    io.err(`core-agent: cannot listen on ${listen.host}:${listen.port}: ${(err as Error).message}\n`);
+    io.err(`core-agent: cannot listen on ${w.listen.host}:${w.listen.port}: ${(err as Error).message}\n`);
     return EXIT.failure;
   }
   // Kept (not `once`) for the whole shutdown: a second signal, or one re-raised by a
@@ -128,7 +103,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => resolve(sig));
   });
   watcher.start();
-  logger.info({ listen: server.address, session_db: dbPath, model: modelSpec }, 'watching events');
+  logger.info({ listen: server.address, session_db: dbPath, model: w.modelSpec }, 'watching events');
   io.out(`core-agent watch: health and metrics on http://${server.address} (sessions in ${dbPath})\n`);
 
   const signal = await signalled;

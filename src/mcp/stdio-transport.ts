@@ -18,13 +18,11 @@ export interface TooLargeData {
 export interface StdioParams {
   command: string;
   args: string[];
+  /** The server's whole environment: nothing is taken from this process's own (the caller picks what it inherits). */
   env: Record<string, string>;
   cwd: string;
   maxMessageBytes?: number;
 }
-
-/** The variables the SDK's stdio transport passes from this process's own environment (kept as it did). */
-const INHERITED = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
 
 /**
  * The MCP client's stdio transport, with the one difference that matters: a
@@ -62,14 +60,9 @@ export class BoundedStdioTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) throw new Error('the stdio transport is already started');
-    const inherited: Record<string, string> = {};
-    for (const k of INHERITED) {
-      const v = process.env[k];
-      if (v !== undefined && !v.startsWith('()')) inherited[k] = v;
-    }
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, this.params.args, {
-        env: { ...inherited, ...this.params.env },
+        env: this.params.env,
         cwd: this.params.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,

@@ -25,7 +25,7 @@ import { RetryingModel } from './retry.ts';
  */
 export const PROVIDERS = ['replay', 'google', 'vertex', 'openai', 'openai-compatible', 'anthropic'] as const;
 
-export async function resolveModel(spec: string, env: NodeJS.ProcessEnv = process.env): Promise<ChatModel> {
+export async function resolveModel(spec: string, env: NodeJS.ProcessEnv): Promise<ChatModel> {
   const colon = spec.indexOf(':');
   const provider = colon === -1 ? '' : spec.slice(0, colon);
   const id = colon === -1 ? '' : spec.slice(colon + 1);

@@ -31,9 +31,10 @@ export class PathScope {
     private readonly deny: readonly Entry[],
   ) {}
 
-  static async create(workspace: string, cfg: PathScopeConfig = {}): Promise<PathScope> {
-    const allow = await Promise.all((cfg.allow ?? ['.']).map((e) => makeEntry(e, workspace, false)));
-    const deny = await Promise.all((cfg.deny ?? []).map((e) => makeEntry(e, workspace, true)));
+  /** `home`: what `~/` entries are under; without it a `~/` entry is an error (never a guess). */
+  static async create(workspace: string, cfg: PathScopeConfig = {}, opts: { home?: string | undefined } = {}): Promise<PathScope> {
+    const allow = await Promise.all((cfg.allow ?? ['.']).map((e) => makeEntry(e, workspace, false, opts.home)));
+    const deny = await Promise.all((cfg.deny ?? []).map((e) => makeEntry(e, workspace, true, opts.home)));
     return new PathScope(workspace, allow, deny);
   }
 
@@ -75,8 +76,10 @@ function coversOutside(match: (p: string) => boolean, p: string): boolean {
  * covers paths outside the workspace — an extra allowed root, a skill directory —
  * since a deny rule must never be narrower than it reads.
  */
-async function makeEntry(source: string, workspace: string, anywhere: boolean): Promise<Entry> {
-  const expanded = source === '~' || source.startsWith('~/') ? path.join(process.env.HOME ?? '/', source.slice(1)) : source;
+async function makeEntry(source: string, workspace: string, anywhere: boolean, home: string | undefined): Promise<Entry> {
+  const tilde = source === '~' || source.startsWith('~/');
+  if (tilde && home === undefined) throw new Error(`path_scope entry "${source}": ~ has no home directory to stand for here`);
+  const expanded = tilde ? path.join(home!, source.slice(1)) : source;
   if (GLOB_CHARS.test(expanded)) {
     // Globs match the workspace-relative form for relative entries and the
     // absolute form otherwise, and also cover whatever lies under a match.

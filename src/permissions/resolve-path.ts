@@ -1,5 +1,4 @@
 import { lstat, readlink } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import type { FailureKind } from '../core/failure.ts';
 
@@ -44,15 +43,24 @@ const MAX_SYMLINK_HOPS = 40; // Linux's own limit (MAXSYMLINKS)
  * `missing/../link/f` is `link/f` with `link` followed, exactly as `mkdir -p`
  * and then the open would walk it. No `..` is ever applied to a path whose
  * symlinks are not yet known. With `followFinal: false` the last component is
- * left as is, so deleting a symlink deletes the link.
+ * left as is, so deleting a symlink deletes the link. `~` and `~/…` are under
+ * `home`; without one such a path is refused rather than guessed.
  */
-export async function resolvePath(input: string, base: string, opts: { followFinal?: boolean } = {}): Promise<ResolvedPath> {
+export async function resolvePath(
+  input: string,
+  base: string,
+  opts: { followFinal?: boolean; home?: string | undefined } = {},
+): Promise<ResolvedPath> {
   const followFinal = opts.followFinal ?? true;
   if (input.length === 0) throw new PathResolutionError('path is empty', 'invalid_args');
   if (input.includes('\0')) throw new PathResolutionError('path contains a NUL byte', 'invalid_args');
 
   let expanded = input;
-  if (input === '~' || input.startsWith('~/')) expanded = path.join(homedir(), input.slice(1));
+  if (input === '~' || input.startsWith('~/')) {
+    if (opts.home === undefined)
+      throw new PathResolutionError(`${input.slice(0, 64)}: ~ has no home directory to stand for here`, 'invalid_args');
+    expanded = path.join(opts.home, input.slice(1));
+  }
   const start = path.isAbsolute(expanded) ? expanded : `${base}/${expanded}`;
 
   const queue = start.split('/');

@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { WATCHDOG_MODES } from '../agent/watchdog.ts';
+import { WATCHDOG_MODES, type WatchdogMode } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../tools/index.ts';
 import { LOG_LEVELS, type LogLevel } from '../log.ts';
@@ -7,7 +7,7 @@ import { PROVIDERS } from '../model/providers.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/gate.ts';
 import { SEARCH_GATE_MODES, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import { parseListen } from '../watch/listen.ts';
-import { ASK_MODES } from './askers.ts';
+import { ASK_MODES, type AskMode } from './askers.ts';
 
 /** What a command line can set; each is optional and beats the environment and the recipe. */
 export interface FlagSettings {
@@ -29,6 +29,16 @@ export interface FlagSettings {
   noDigest?: boolean | undefined;
   /** --trust-workspace: start the MCP servers the workspace's .agents/mcp.json declares. */
   trustWorkspace?: boolean | undefined;
+  /** -m, --model: provider:model (run, repl, watch). */
+  model?: string | undefined;
+  /** --session-db: the SQLite event log. */
+  sessionDb?: string | undefined;
+  /** --watchdog (run, repl, watch). */
+  watchdog?: WatchdogMode | undefined;
+  /** --ask (run, repl). */
+  ask?: AskMode | undefined;
+  /** --listen (watch). */
+  listen?: { host: string; port: number } | undefined;
 }
 
 /** A setting that cannot be used: the command exits 2 with this message. */
@@ -144,11 +154,14 @@ export function readEnv(env: NodeJS.ProcessEnv): EnvSettings {
   return out as EnvSettings;
 }
 
-/** Flags over environment: the recipe (and defaults) are folded in by the runtime. */
-export function mergeFlagsWithEnv(
-  flags: FlagSettings,
-  env: NodeJS.ProcessEnv,
-): FlagSettings & { envDisable: string[]; envEnable: string[] } {
+/**
+ * The settings step: flags over environment, each CORE_AGENT_* variable read
+ * here, once per command (the recipe and defaults are folded in by later steps).
+ * `ripgrep` has no flag (the recipe's tools.grep.ripgrep_path is the other way).
+ */
+export type Settings = FlagSettings & { envDisable: string[]; envEnable: string[]; ripgrep?: string | undefined };
+
+export function resolveSettings(flags: FlagSettings, env: NodeJS.ProcessEnv): Settings {
   const e = readEnv(env);
   return {
     ...flags,
@@ -159,14 +172,15 @@ export function mergeFlagsWithEnv(
     bashSearchGate: flags.bashSearchGate ?? e.bashSearchGate,
     noDigest: flags.noDigest ?? e.noDigest,
     trustWorkspace: flags.trustWorkspace ?? e.trustWorkspace,
+    model: flags.model ?? e.model,
+    sessionDb: flags.sessionDb ?? e.sessionDb,
+    watchdog: flags.watchdog ?? e.watchdog,
+    ask: flags.ask ?? e.ask,
+    listen: flags.listen ?? e.watchListen,
+    ripgrep: e.ripgrep,
     envDisable: e.disableTools ?? [],
     envEnable: e.enableTools ?? [],
   };
-}
-
-/** The log level: --log-level, then CORE_AGENT_LOG_LEVEL, then the command's default. */
-export function logLevelOf(flags: FlagSettings, env: NodeJS.ProcessEnv, fallback: LogLevel): LogLevel {
-  return flags.logLevel ?? readEnv(env).logLevel ?? fallback;
 }
 
 export function parseMode(value: string, where: string): PermissionMode {

@@ -1,6 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { stateDir } from '../runtime/state-dir.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { EVENT_LOG_SCHEMA } from './schema.ts';
 import { openSessionDb, sessionDbError, SessionDbError } from './session-db.ts';
@@ -36,11 +33,6 @@ export interface SessionSummary {
   turns: number;
   events: number;
   lastAt: string;
-}
-
-/** Where sessions live by default: the user's state directory. */
-export function defaultSessionDb(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(stateDir(env), 'sessions.db');
 }
 
 /** A session whose log stopped at a write failure (see EventLog.onWriteFailure). */

@@ -50,6 +50,8 @@ export interface DispatcherOptions {
   gate: Gate;
   /** The workspace root, symlinks resolved. */
   workspace: string;
+  /** The home directory `~/` in a path argument means (none: such a path is refused). */
+  home?: string | undefined;
   toolOutput?: CapsConfig;
   logger?: Logger;
   /** The longest one call may run before it is aborted. */
@@ -294,7 +296,7 @@ export class Dispatcher {
   private async resolveInScope(p: string, followFinal: boolean): Promise<ResolvedPath | { refused: string; kind: FailureKind }> {
     let r: ResolvedPath;
     try {
-      r = await resolvePath(p, this.opts.workspace, { followFinal });
+      r = await resolvePath(p, this.opts.workspace, { followFinal, home: this.opts.home });
     } catch (err) {
       if (err instanceof PathResolutionError) return { refused: err.message, kind: err.kind };
       throw err;

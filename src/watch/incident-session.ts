@@ -1,6 +1,5 @@
-import type { TurnResult } from '../agent/agent.ts';
-import { openAgentSession } from '../cli/agent-session.ts';
-import type { Io } from '../cli/usage.ts';
+import type { Agent, TurnResult } from '../agent/agent.ts';
+import type { RebuiltSession } from '../agent/resume.ts';
 import { ZERO_USAGE, type Usage } from '../model/pricing.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { JsonObject } from '../core/json.ts';
@@ -17,15 +16,28 @@ export interface SessionOutcome {
   turn: number;
 }
 
-type Values = Record<string, string | boolean | string[] | undefined>;
+/** An agent session as watch drives it: built by the composition root, closed by watch. */
+export interface IncidentAgentSession {
+  readonly sessionId: string;
+  readonly agent: Pick<Agent, 'runTurn' | 'continueTurn' | 'turn'>;
+  /** The session as its event log left it, when it was resumed. */
+  readonly resumed: Pick<RebuiltSession, 'turn' | 'openTurn'> | null;
+  /** Ends what the session started (terminals, MCP servers); the shared log stays open. */
+  close(): Promise<void>;
+}
+
+/**
+ * How watch gets an agent session: the root builds it (recipe, tools, gate,
+ * model) in the shared event log — new with `title`, or `resume`d. Headless:
+ * nobody answers a permission prompt, and the watchdog enforces.
+ */
+export type StartIncidentSession = (o: { title: string; resume?: string | undefined }) => Promise<IncidentAgentSession>;
 
 export interface IncidentSessionOptions {
   incident: Incident;
   /** The prompt's incident facts (enrich.ts), gathered when the session starts. */
   facts: () => Promise<JsonObject>;
-  /** The command line's agent options (recipe, model, workspace, tool filters…), as `run` takes them. */
-  values: Values;
-  io: Io;
+  startSession: StartIncidentSession;
   log: EventLog;
   preamble: string | undefined;
   /** Called as soon as the session exists, before the model is asked anything (so a restart resumes it). */
@@ -36,20 +48,14 @@ export interface IncidentSessionOptions {
 /**
  * One incident, one agent session: a new session with the incident as its prompt,
  * or — when the incident already has one (the watcher was stopped mid-session) —
- * that session resumed where its event log ends. Headless: nobody answers a
- * permission prompt, and the watchdog enforces.
+ * that session resumed where its event log ends.
  */
 export async function runIncidentSession(o: IncidentSessionOptions): Promise<SessionOutcome> {
   const { incident } = o;
   const resume = incident.sessionId && o.log.session(incident.sessionId) ? incident.sessionId : undefined;
-  const s = await openAgentSession({
-    values: { ...o.values, ...(resume ? { resume } : {}) },
-    io: o.io,
-    command: 'watch',
-    defaults: { watchdog: 'enforce', ask: 'off' },
+  const s = await o.startSession({
     title: `incident #${incident.id}: ${incident.reason} ${incident.kind} ${incident.namespace}/${incident.name}`,
-    onEvent: () => undefined,
-    log: o.log,
+    resume,
   });
   try {
     o.onSession(s.sessionId);
@@ -73,7 +79,7 @@ export async function runIncidentSession(o: IncidentSessionOptions): Promise<Ses
       turn: s.agent.turn,
     };
   } finally {
-    await s.session.close();
+    await s.close();
   }
 }
 

@@ -1,5 +1,4 @@
 import type { Logger } from '../log.ts';
-import type { Io } from '../cli/usage.ts';
 import { WATCH_DEFAULTS, type WatchConfig } from '../config/watch-schema.ts';
 import type { Kube } from '../k8s/cluster.ts';
 import type { AlertTarget } from '../net/alert-targets.ts';
@@ -8,7 +7,7 @@ import type { JsonObject } from '../core/json.ts';
 import { sleep } from '../util/sleep.ts';
 import { Enricher } from './enrich.ts';
 import type { Incident, IncidentStore } from './incident-store.ts';
-import { runIncidentSession, type SessionOutcome } from './incident-session.ts';
+import { runIncidentSession, type SessionOutcome, type StartIncidentSession } from './incident-session.ts';
 import { eventFacts, ignoreReason, incidentKey, labelsMatch, parseLabelSelector, type LabelSelector } from './incidents.ts';
 import { runInformer, type Change } from './informer.ts';
 import { OutcomeAlerts } from './outcome-alerts.ts';
@@ -21,9 +20,10 @@ export interface WatcherOptions {
   log: EventLog;
   metrics: WatchMetrics;
   logger: Logger;
-  io: Io;
-  /** The agent options each session is opened with (recipe, model, workspace…). */
-  values: Record<string, string | boolean | string[] | undefined>;
+  /** Progress lines for the operator (one incident opened, resumed, finished). */
+  say: (line: string) => void;
+  /** Builds each incident's agent session (the composition root's). */
+  startSession: StartIncidentSession;
   alertTarget?: AlertTarget | undefined;
 }
 
@@ -204,8 +204,7 @@ export class Watcher {
     const done = runIncidentSession({
       incident,
       facts: () => this.enricher.facts(incident.involved, limits, controller.signal),
-      values: this.o.values,
-      io: this.o.io,
+      startSession: this.o.startSession,
       log: this.o.log,
       preamble: cfg.prompt,
       onSession: (sessionId) => {
@@ -274,6 +273,6 @@ export class Watcher {
   }
 
   private say(line: string): void {
-    this.o.io.out(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+    this.o.say(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
   }
 }

@@ -90,6 +90,8 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
   const rt = await createRuntime({
     flags: { workspace: dir, recipe, ...opts.flags },
     env: opts.env ?? {},
+    // Commands run with this process's environment (PATH), as the CLI's do; the settings see only opts.env.
+    commandEnv: process.env,
     resolver: opts.resolver,
     prompter: opts.prompter,
     afterGate: opts.afterGate,

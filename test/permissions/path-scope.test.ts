@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PathScope } from '../../src/permissions/path-scope.ts';
 import { resolvePath } from '../../src/permissions/resolve-path.ts';
 import { fileTools } from '../helpers/file-tools.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
@@ -133,5 +134,25 @@ describe('resolvePath', () => {
     await expect(resolvePath('', base)).rejects.toThrow(/empty/);
     await expect(resolvePath('a\0b', base)).rejects.toThrow(/NUL/);
     await expect(resolvePath('f/x', base)).rejects.toThrow(/not a directory/);
+  });
+
+  it('expands ~ only to the home it is given; without one it refuses rather than guesses', async () => {
+    const base = await tempDir();
+    const home = await tempDir('core-agent-home-');
+    expect((await resolvePath('~/x', base, { home })).real).toBe(path.join(home, 'x'));
+    expect((await resolvePath('~', base, { home })).real).toBe(home);
+    await expect(resolvePath('~/x', base)).rejects.toThrow(/~ has no home directory/);
+    expect((await resolvePath('~x', base)).real).toBe(path.join(base, '~x'));
+  });
+});
+
+describe('PathScope and ~', () => {
+  it('a ~/ entry is under the given home; without a home it is an error, not a guess', async () => {
+    const ws = await tempDir();
+    const home = await tempDir('core-agent-home-');
+    const scope = await PathScope.create(ws, { allow: ['.', '~/'], deny: ['~/secret'] }, { home });
+    expect(scope.allows(path.join(home, 'notes.txt'))).toBe(true);
+    expect(scope.allows(path.join(home, 'secret', 'key.pem'))).toBe(false);
+    await expect(PathScope.create(ws, { deny: ['~/.ssh'] })).rejects.toThrow(/path_scope entry "~\/.ssh": ~ has no home directory/);
   });
 });

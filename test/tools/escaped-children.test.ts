@@ -16,7 +16,7 @@ import { running } from '../helpers/processes.ts';
  */
 async function withRuntime(body: (ok: (name: string, args: unknown) => Promise<JsonObject>) => Promise<void>): Promise<void> {
   const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'core-agent-escape-')));
-  const rt = await createRuntime({ flags: { workspace: dir, mode: 'yolo' }, env: {} });
+  const rt = await createRuntime({ flags: { workspace: dir, mode: 'yolo' }, env: {}, commandEnv: process.env });
   try {
     await body(async (name, args) => {
       const r = await rt.dispatcher.call(name, args);

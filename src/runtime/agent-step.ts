@@ -1,0 +1,80 @@
+import { recordCalls } from './record-calls.ts';
+import { Agent, type AgentEvent } from '../agent/agent.ts';
+import type { PendingCheckpoint } from '../agent/checkpoint.ts';
+import { assembleInstructions } from '../agent/instructions.ts';
+import { rebuildSession, type RebuiltSession } from '../agent/resume.ts';
+import { Watchdog, type WatchdogMode } from '../agent/watchdog.ts';
+import { UsageError } from '../core/usage-error.ts';
+import type { ChatModel } from '../model/model.ts';
+import { ReplayModel } from '../model/replay.ts';
+import type { EventLog } from '../store/event-log.ts';
+import type { Runtime } from './runtime.ts';
+
+export interface AgentStepOptions {
+  runtime: Runtime;
+  model: ChatModel;
+  modelSpec: string;
+  log: EventLog;
+  /** The command, for usage errors. */
+  command: string;
+  /** A new session's title (its first prompt). */
+  title: string;
+  /** Continue this session (its events rebuild the conversation). */
+  resume?: string | undefined;
+  /** With resume: clear a watchdog halt (an operator's reset). */
+  resetWatchdog?: boolean | undefined;
+  maxSteps?: number | undefined;
+  watchdog: WatchdogMode;
+  checkpoints?: PendingCheckpoint | undefined;
+  onEvent: (e: AgentEvent) => void;
+}
+
+/** The agent step: the instructions, a new or resumed session in the log, the watchdog, the agent. */
+export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; sessionId: string; resumed: RebuiltSession | null }> {
+  const { runtime, log } = o;
+  const instructions = await assembleInstructions(runtime.workspace, runtime.recipe.instructions);
+  let sessionId: string;
+  let resumed: RebuiltSession | null = null;
+  if (o.resume !== undefined) {
+    sessionId = o.resume;
+    if (!log.session(sessionId)) throw new UsageError(`no session "${sessionId}" in ${log.location} (core-agent sessions list)`, o.command);
+    resumed = rebuildSession(log.events(sessionId));
+    if (o.resetWatchdog && resumed.watchdog.halted) {
+      // The operator's reset, on the record like the halt it clears.
+      log.append(sessionId, resumed.turn, 'watchdog', { reset: true });
+      resumed.watchdog = { halted: null, cutTurns: 0 };
+    }
+  } else {
+    sessionId = log.createSession({ model: o.modelSpec, workspace: runtime.workspace, title: o.title.slice(0, 80) });
+    log.append(sessionId, 0, 'session_start', {
+      model: o.modelSpec,
+      workspace: runtime.workspace,
+      instructions,
+      tools: runtime.catalog.names(),
+    });
+  }
+  runtime.session.sessionId = sessionId;
+  // Every tool call from here on is a tool_result event of this session (the dispatcher writes them).
+  runtime.dispatcher.recordTo(recordCalls(log, sessionId, runtime.session));
+  const watchdog = new Watchdog(o.watchdog);
+  if (resumed) watchdog.restoreHalt(resumed.watchdog.halted, resumed.watchdog.cutTurns);
+  const agent = new Agent({
+    model: o.model,
+    dispatcher: runtime.dispatcher,
+    catalog: runtime.catalog,
+    instructions,
+    log,
+    sessionId,
+    maxSteps: o.maxSteps ?? runtime.recipe.max_steps,
+    onEvent: o.onEvent,
+    session: runtime.session,
+    checkpoints: o.checkpoints,
+    watchdog,
+  });
+  if (resumed) {
+    agent.restore(resumed.messages, resumed.turn, resumed.usage);
+    if (o.model instanceof ReplayModel) o.model.position = resumed.replayPosition;
+    agent.settleInterrupted(resumed.unanswered);
+  }
+  return { agent, sessionId, resumed };
+}

@@ -1,0 +1,113 @@
+import type { Recipe } from '../config/recipe-schema.ts';
+import { unknownName } from '../config/did-you-mean.ts';
+import type { Logger } from '../log.ts';
+import { parseRule } from '../permissions/rules.ts';
+import { Catalog, CatalogError } from '../tools/catalog.ts';
+import { BUILTIN_TOOLS } from '../tools/index.ts';
+import { planGated } from '../tools/planning/record-plan.ts';
+import { searchTargets } from '../tools/shell/bash.ts';
+import { searchGatePosture } from '../tools/shell/search-gate.ts';
+import type { Services } from './services.ts';
+import { ENV, foldToolToggles, SettingsError, type Settings } from './settings.ts';
+
+/**
+ * The tools the toggles leave out, folded from lowest to highest layer: the
+ * recipe, the environment, --task, the flags. Checked before anything starts.
+ */
+export function toolToggles(recipe: Recipe, s: Settings): string[] {
+  const layer = (disableFrom: string, disable: readonly string[], enableFrom: string, enable: readonly string[]) => ({
+    disable: { from: disableFrom, names: disable },
+    enable: { from: enableFrom, names: enable },
+  });
+  return foldToolToggles([
+    layer('recipe tools.disable', recipe.tools?.disable ?? [], 'tools.enable', recipe.tools?.enable ?? []),
+    layer(ENV.disableTools.name, s.envDisable, ENV.enableTools.name, s.envEnable),
+    // An investigation task leaves the shell out; --enable-tools bash puts it back.
+    layer('--task', s.task ? ['bash'] : [], '--task', []),
+    layer('--disable-tools', s.disableTools ?? [], '--enable-tools', s.enableTools ?? []),
+  ]);
+}
+
+/**
+ * The catalog step: the built-in definitions, less what the toggles and
+ * --allow-tool / --deny-tool leave out and what the services cannot support.
+ */
+export function buildCatalog(o: {
+  settings: Settings;
+  recipe: Recipe;
+  services: Services;
+  disabled: readonly string[];
+  logger: Logger;
+}): Catalog {
+  const { settings: s, services, logger } = o;
+  const defs = BUILTIN_TOOLS;
+  const disable = [
+    ...o.disabled,
+    ...filteredOut(
+      s,
+      defs.map((t) => t.name),
+    ),
+  ];
+  let catalog: Catalog;
+  try {
+    catalog = Catalog.build(defs, { services: services.tools, disable, settings: o.recipe.tools ?? {} });
+  } catch (err) {
+    if (err instanceof CatalogError) throw new SettingsError(err.message);
+    throw err;
+  }
+  for (const skipped of catalog.skipped) logger.info({ tool: skipped.name, reason: skipped.reason }, 'tool not registered');
+  if (catalog.has('bash')) logSearchGate(catalog, services.tools.searchGate, logger);
+  reportPlanGated(catalog, services);
+  return catalog;
+}
+
+/**
+ * --allow-tool / --deny-tool only ever remove tools (filtering never grants a permission).
+ * MCP names (mcp.<server>.<tool>, mcp.<server>, mcp.*) filter each server's tools as they arrive (mcp-step.ts).
+ */
+function filteredOut(s: Settings, known: readonly string[]): string[] {
+  const builtin = (n: string) => !n.startsWith('mcp.');
+  for (const [flag, names] of [
+    ['--allow-tool', s.allowTools],
+    ['--deny-tool', s.denyTools],
+  ] as const) {
+    for (const n of names ?? []) {
+      if (builtin(n)) {
+        if (!known.includes(n)) throw new SettingsError(`${flag}: ${unknownName('tool', n, known)}`);
+        continue;
+      }
+      try {
+        parseRule(n);
+      } catch (err) {
+        throw new SettingsError(`${flag}: ${(err as Error).message}`);
+      }
+    }
+  }
+  const out: string[] = [];
+  if (s.allowTools && s.allowTools.length > 0) out.push(...known.filter((n) => !s.allowTools!.includes(n)));
+  out.push(...(s.denyTools ?? []).filter(builtin));
+  return out;
+}
+
+/** Every boot says what the search gate does — and says so loudly when it can do nothing. */
+function logSearchGate(catalog: Catalog, searchGate: Services['tools']['searchGate'], logger: Logger): void {
+  const targets = searchTargets((n) => catalog.has(n));
+  const posture = searchGatePosture(searchGate, targets);
+  if (searchGate !== 'allow' && targets.size === 0) logger.warn({ search_gate: searchGate }, posture);
+  else logger.info({ search_gate: searchGate }, posture);
+}
+
+/** plan_mode: the plan recorder knows which tools its gate holds back, now and whenever the catalog changes. */
+function reportPlanGated(catalog: Catalog, services: Services): void {
+  const plans = services.tools.plans;
+  if (!plans) return;
+  const report = () =>
+    plans.setGatedTools(
+      catalog
+        .list()
+        .filter((t) => planGated(t.def))
+        .map((t) => t.name),
+    );
+  report();
+  catalog.onChange(report);
+}

@@ -1,0 +1,30 @@
+import type { Recipe } from '../config/recipe-schema.ts';
+import type { Logger } from '../log.ts';
+import type { Gate } from '../permissions/gate.ts';
+import type { CallLog } from '../tools/call-log.ts';
+import type { Catalog } from '../tools/catalog.ts';
+import { Dispatcher } from '../tools/dispatch.ts';
+import type { Services } from './services.ts';
+
+/** The dispatcher step: the one path every call takes, with the recipe's caps (the catalog holds the tool settings) and, when wired, the store. */
+export function buildDispatcher(o: {
+  catalog: Catalog;
+  gate: Gate;
+  recipe: Recipe;
+  services: Services;
+  logger: Logger;
+  afterGate?: ((tool: string) => void | Promise<void>) | undefined;
+  callLog?: CallLog | undefined;
+}): Dispatcher {
+  return new Dispatcher({
+    catalog: o.catalog,
+    gate: o.gate,
+    workspace: o.services.workspace,
+    home: o.services.home,
+    toolOutput: o.recipe.tool_output ?? {},
+    logger: o.logger,
+    afterGate: o.afterGate,
+    session: o.services.session,
+    callLog: o.callLog,
+  });
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { McpServerConfig } from '../config/mcp-schema.ts';
+import type { Logger } from '../log.ts';
+import { McpManager } from '../mcp/manager.ts';
+import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
+import type { Catalog } from '../tools/catalog.ts';
+import type { Settings } from './settings.ts';
+
+/** Connect the declared MCP servers; a server that fails is reported and retried, never fatal. */
+export async function startMcp(o: {
+  servers: Readonly<Record<string, McpServerConfig>>;
+  catalog: Catalog;
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  settings: Settings;
+}): Promise<McpManager | undefined> {
+  const { servers, settings: s } = o;
+  if (Object.values(servers).every((c) => c.disabled)) return undefined;
+  // The same grammar as permission rules: mcp.<server>, mcp.<server>.<tool>, * anywhere.
+  const parsed = (names: readonly string[]) => names.filter((n) => n.startsWith('mcp.')).map((n) => parseRule(n));
+  const allowRules = parsed(s.allowTools ?? []);
+  const denyRules = parsed(s.denyTools ?? []);
+  const matches = (rules: readonly Rule[], name: string) => rules.some((r) => ruleMatches(r, name, [], 'any'));
+  const allow = s.allowTools && s.allowTools.length > 0 ? allowRules : null;
+  // ${CORE_AGENT_RECIPE_DIR} in a server's args and env finds files shipped beside the recipe.
+  const env = s.recipe ? { ...o.env, CORE_AGENT_RECIPE_DIR: path.dirname(path.resolve(s.recipe)) } : o.env;
+  const manager = new McpManager({
+    servers,
+    catalog: o.catalog,
+    workspace: o.workspace,
+    env,
+    logger: o.logger,
+    keep: (name) => (allow === null || matches(allow, name)) && !matches(denyRules, name),
+  });
+  await manager.start();
+  return manager;
+}

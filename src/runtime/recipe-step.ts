@@ -1,0 +1,28 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { loadRecipe } from '../config/load-recipe.ts';
+import { BUILTIN_TOOLS } from '../tools/index.ts';
+import type { Recipe } from '../config/recipe-schema.ts';
+import { SettingsError, type Settings } from './settings.ts';
+
+/** The recipe step: the file -c / CORE_AGENT_RECIPE names (RecipeError for anything wrong in it), or none. */
+export async function loadRecipeStep(s: Pick<Settings, 'recipe'>): Promise<Recipe> {
+  return s.recipe ? await loadRecipe(s.recipe, BUILTIN_TOOLS) : {};
+}
+
+/** Where files shipped beside the recipe are (skills dirs, ${CORE_AGENT_RECIPE_DIR}); the workspace without one. */
+export function recipeDirOf(s: Pick<Settings, 'recipe'>, workspace: string): string {
+  return s.recipe ? path.dirname(path.resolve(s.recipe)) : workspace;
+}
+
+/** -w / CORE_AGENT_WORKSPACE (default: the current directory), symlinks resolved. */
+export async function resolveWorkspace(dir: string): Promise<string> {
+  const abs = path.resolve(dir);
+  try {
+    if (!(await stat(abs)).isDirectory()) throw new SettingsError(`workspace ${abs} is not a directory`);
+    return await realpath(abs);
+  } catch (err) {
+    if (err instanceof SettingsError) throw err;
+    throw new SettingsError(`workspace ${abs} does not exist`);
+  }
+}

@@ -1,0 +1,104 @@
+import type { Recipe } from '../config/recipe-schema.ts';
+import type { WatchConfig } from '../config/watch-schema.ts';
+import { UsageError } from '../core/usage-error.ts';
+import type { Kube } from '../k8s/cluster.ts';
+import type { Logger } from '../log.ts';
+import type { AlertTarget } from '../net/alert-targets.ts';
+import type { EventLog } from '../store/event-log.ts';
+import type { StartIncidentSession } from '../watch/incident-session.ts';
+import { parseListen } from '../watch/listen.ts';
+import { alertTargetsStep, clusterStep } from './cluster-step.ts';
+import { modelSpecOf, modelStep } from './model-step.ts';
+import { loadRecipeStep } from './recipe-step.ts';
+import type { Settings } from './settings.ts';
+import { openSessionLog, sessionDbPath } from './store-step.ts';
+import type { AgentRequest, AgentSystem, RequestBase } from './system.ts';
+
+/** watch: the recipe's watch: section, the cluster, the model (checked once), the store; each incident's agent later. */
+export interface WatchRequest extends RequestBase {
+  until: 'watch';
+  /** --fresh-session-db. */
+  fresh: boolean;
+  /** --max-steps, for every incident session. */
+  maxSteps?: number | undefined;
+}
+
+export interface WatchSystem {
+  recipe: Recipe;
+  cfg: WatchConfig;
+  kube: Kube;
+  /** watch.alert_target, when it can deliver. */
+  alertTarget: AlertTarget | undefined;
+  /** The event log every incident session shares (the caller closes it). */
+  log: EventLog;
+  dbPath: string;
+  modelSpec: string;
+  logger: Logger;
+  /** Where /healthz, /readyz and /metrics listen. */
+  listen: { host: string; port: number };
+  startSession: StartIncidentSession;
+}
+
+/**
+ * The steps watch needs before its first event — recipe, settings, model,
+ * cluster, alert target, store — each the same step `run` takes, so a
+ * watch that starts is one whose sessions can.
+ */
+export async function prepareWatch(
+  r: WatchRequest,
+  settings: Settings,
+  logger: Logger,
+  build: (req: AgentRequest) => Promise<AgentSystem>,
+): Promise<WatchSystem> {
+  const recipe = await loadRecipeStep(settings);
+  const cfg = recipe.watch;
+  if (!cfg) throw new UsageError(`${settings.recipe} has no watch: section (core-agent recipe schema shows its keys)`, r.command);
+  const modelSpec = modelSpecOf(settings, recipe, r.command);
+  await modelStep(modelSpec, r.env, r.command); // a missing key fails now, not in every session
+  const cluster = clusterStep(recipe, r.env);
+  if ('unavailable' in cluster) throw new UsageError(`no cluster to watch: ${cluster.unavailable}`, r.command);
+
+  let alertTarget: AlertTarget | undefined;
+  if (cfg.alert_target) {
+    const targets = alertTargetsStep(recipe, r.env);
+    alertTarget = targets?.live.find((t) => t.name === cfg.alert_target);
+    const why = targets?.dropped.find((d) => d.target === cfg.alert_target)?.reason;
+    if (!alertTarget) logger.warn({ target: cfg.alert_target, reason: why }, 'outcomes will not be sent: the alert target is not live');
+  }
+  const dbPath = sessionDbPath(settings, r.env);
+  const log = openSessionLog({ location: dbPath, fresh: r.fresh, say: r.say });
+  const sessionSettings: Settings = { ...settings, model: modelSpec };
+  const startSession: StartIncidentSession = async ({ title, resume }) => {
+    const s = await build({
+      until: 'agent',
+      flags: {},
+      settings: sessionSettings,
+      env: r.env,
+      command: r.command,
+      // A session's own log level defaults lower than watch's progress.
+      logLevel: 'warn',
+      say: r.say,
+      defaults: { watchdog: 'enforce', ask: 'off' },
+      checkpoint: 'auto',
+      maxSteps: r.maxSteps,
+      resume,
+      interactive: false,
+      title,
+      onEvent: () => undefined,
+      log,
+    });
+    return { sessionId: s.sessionId, agent: s.agent, resumed: s.resumed, close: () => s.session.close() };
+  };
+  return {
+    recipe,
+    cfg,
+    kube: cluster.kube,
+    alertTarget,
+    log,
+    dbPath,
+    modelSpec,
+    logger,
+    listen: settings.listen ?? parseListen('127.0.0.1:9464'),
+    startSession,
+  };
+}
