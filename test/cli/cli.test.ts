@@ -59,17 +59,17 @@ describe('core-agent CLI (the bundle)', () => {
     const tools = JSON.parse(r.stdout) as Array<{ name: string }>;
     expect(tools.map((t) => t.name)).toEqual([
       'bash',
+      'terminal_kill',
       'terminal_output',
       'terminal_write',
-      'terminal_kill',
       'wait_join',
+      'delete_file',
+      'edit_file',
+      'list_dir',
       'read_file',
       'read_many_files',
-      'write_file',
-      'edit_file',
-      'delete_file',
       'stat',
-      'list_dir',
+      'write_file',
       'glob',
       'grep',
       'json_query',
@@ -165,7 +165,7 @@ describe('core-agent CLI (the bundle)', () => {
     const good = run(['recipe', 'validate', 'good.yaml'], { cwd: dir });
     expect(good.code).toBe(0);
     expect(good.stdout).toMatch(
-      /good.yaml: ok\n {2}tools \(16\): bash, terminal_output, terminal_write, terminal_kill, wait_join, read_file/,
+      /good.yaml: ok\n {2}tools \(16\): bash, terminal_kill, terminal_output, terminal_write, wait_join, delete_file, edit_file, list_dir, read_file/,
     );
     await writeFile(path.join(dir, 'bad.yaml'), 'tools:\n  disable: []\ntool_outptu:\n  max_bytes: 1\n');
     const bad = run(['recipe', 'validate', 'bad.yaml'], { cwd: dir });

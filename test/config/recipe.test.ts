@@ -66,7 +66,7 @@ describe('recipes', () => {
   it('points at the offending value for a bad value', async () => {
     expect(await problems('tools:\n  disable: [read_file, gerp]\n')).toEqual([
       expect.stringMatching(
-        /^r.yaml:2:24: tools.disable.1: unknown tool "gerp" — did you mean "grep"\? Valid: bash, terminal_output, terminal_write, terminal_kill, wait_join, read_file/,
+        /^r.yaml:2:24: tools.disable.1: unknown tool "gerp" — did you mean "grep"\? Valid: bash, terminal_kill, terminal_output, terminal_write, wait_join, delete_file, edit_file/,
       ),
     ]);
     expect((await problems('permissions:\n  mode: sometimes\n'))[0]).toMatch(/^r.yaml:2:9: permissions.mode: /);

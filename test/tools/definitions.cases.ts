@@ -2,8 +2,8 @@ import type { NeedableService } from '../../src/tools/services.ts';
 
 /**
  * Every built-in tool's traits as they were before kinds existed (readOnly,
- * fileEdit, lifecycle, destructive, openWorld), one line per tool in canonical
- * order. A new tool is one line here.
+ * fileEdit, lifecycle, destructive, openWorld), one line per tool (in
+ * the order they had then). A new tool is one line here.
  */
 export interface TraitCase {
   tool: string;

@@ -11,8 +11,8 @@ import { HINT_CASES, NEED_CASES, TRAIT_CASES } from './definitions.cases.ts';
 const traitsOf = (t: ReturnType<typeof kindTraits>) => [t.readOnly, t.fileEdit, t.lifecycle, t.destructive, t.openWorld];
 
 describe('kinds', () => {
-  it('cover every built-in tool, in canonical order', () => {
-    expect(TRAIT_CASES.map((c) => c.tool)).toEqual([...BUILTIN_TOOL_NAMES]);
+  it('cover every built-in tool', () => {
+    expect(TRAIT_CASES.map((c) => c.tool).sort()).toEqual([...BUILTIN_TOOL_NAMES].sort());
   });
 
   for (const c of TRAIT_CASES) {
