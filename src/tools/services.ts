@@ -28,7 +28,7 @@ export interface Asker {
 /**
  * Everything the composition root hands the tools: what the recipe configured,
  * what the environment offers, and the run's services. Tools read it as
- * `ctx.services`; nothing below the root reads `process.env` for them. A tool
+ * `ctx.services`; nothing below the root reads the environment itself. A tool
  * declares the services it cannot work without (`needs`), and is registered
  * only when they are here.
  */
