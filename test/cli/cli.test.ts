@@ -56,26 +56,9 @@ describe('core-agent CLI (the bundle)', () => {
   it('tools list --json is the model-facing contract (snapshot)', async () => {
     const r = run(['tools', 'list', '--json'], { cwd: await tempDir() });
     expect(r.code).toBe(0);
-    const tools = JSON.parse(r.stdout) as Array<{ name: string }>;
-    expect(tools.map((t) => t.name)).toEqual([
-      'bash',
-      'terminal_kill',
-      'terminal_output',
-      'terminal_write',
-      'wait_join',
-      'delete_file',
-      'edit_file',
-      'list_dir',
-      'read_file',
-      'read_many_files',
-      'stat',
-      'write_file',
-      'glob',
-      'grep',
-      'json_query',
-      'wait_and_verify',
-      'todo',
-    ]);
+    // The names, descriptions and schemas are all in the snapshot; here only that no name repeats.
+    const names = (JSON.parse(r.stdout) as Array<{ name: string }>).map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
     await expect(r.stdout).toMatchFileSnapshot('__snapshots__/tools-list.json');
   });
 

