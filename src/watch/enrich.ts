@@ -1,4 +1,5 @@
 import type { Kube } from '../k8s/cluster.ts';
+import { KubeError, type KubeErrorKind } from '../k8s/kube-error.ts';
 import { eventSummary, summarize } from '../k8s/summary.ts';
 import type { JsonObject, JsonValue } from '../core/json.ts';
 import type { ObjectRef } from './incidents.ts';
@@ -113,8 +114,10 @@ export class Enricher {
   }
 }
 
-/** An answer that will not change on a retry: the object is gone, its kind unknown, denied, or forbidden. */
+/** The kinds of answer that will not change on a retry: the object is gone, its kind unknown, denied, or forbidden. */
+const FINAL_KINDS: ReadonlySet<KubeErrorKind> = new Set(['not_found', 'denied', 'forbidden', 'unauthorized']);
+
+/** An answer that will not change on a retry (anything else — the API unreachable, a 5xx — may). */
 function isFinal(err: unknown): boolean {
-  const message = (err as Error | null)?.message ?? '';
-  return /^not found \(404\)|serves no resource|are not readable here|^forbidden \(403|^unauthorized \(401/.test(message);
+  return err instanceof KubeError && FINAL_KINDS.has(err.kind);
 }

@@ -48,13 +48,14 @@ const definition = defineTool({
         ctx.signal,
       );
     } catch (err) {
-      // The API's "a container name must be specified" (a 400): say which there are.
-      if (err instanceof KubeError && /container name must be specified|choose one of/i.test(err.message)) {
+      // A request the API rejects as written, with no container named: a pod of several
+      // containers needs one (the API's 400). Said with the names, from the pod itself.
+      if (err instanceof KubeError && err.kind === 'invalid' && args.container === undefined) {
         const pod = await k.get(base, {}, 'json', ctx.signal);
         const names = (((pod.spec as JsonObject | undefined)?.containers as JsonValue[] | undefined) ?? []).map(
           (c) => (c as JsonObject).name,
         );
-        throw new ToolError(`${args.pod} has several containers; give container: one of ${names.join(', ')}`);
+        if (names.length > 1) throw new ToolError(`${args.pod} has several containers; give container: one of ${names.join(', ')}`);
       }
       throw err;
     }
