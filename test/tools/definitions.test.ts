@@ -32,10 +32,21 @@ describe('kinds', () => {
 });
 
 describe('needs', () => {
-  it('every conditional tool is in the matrix, and every other tool needs nothing', () => {
-    const conditional = BUILTIN_TOOLS.filter((t) => (t.needs ?? []).length > 0).map((t) => t.name);
-    expect([...new Set(NEED_CASES.map((c) => c.tool))].sort()).toEqual(conditional.sort());
+  it('the matrix names only tools that need what it says (its reasons are pinned below)', () => {
+    for (const c of NEED_CASES) expect(BUILTIN_TOOLS.find((t) => t.name === c.tool)?.needs ?? [], c.tool).toContain(c.missing);
   });
+
+  // Every tool, the matrix's and a new one alike: each need it declares keeps it out, with a reason, when missing.
+  for (const tool of BUILTIN_TOOLS.filter((t) => (t.needs ?? []).length > 0)) {
+    for (const need of tool.needs!) {
+      it(`${tool.name} is registered with ${need} and left out without it, with a reason`, () => {
+        expect(Catalog.build(BUILTIN_TOOLS, { services: everyService() }).has(tool.name)).toBe(true);
+        const without = Catalog.build(BUILTIN_TOOLS, { services: everyService({ [need]: need === 'shell' ? false : undefined }) });
+        expect(without.has(tool.name)).toBe(false);
+        expect(without.skipped.find((s) => s.name === tool.name)?.reason).toMatch(/\w/);
+      });
+    }
+  }
 
   for (const c of NEED_CASES) {
     it(`${c.tool} is left out without ${c.missing}, saying why`, () => {
