@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Commit subjects of at most 72 characters (CONTRIBUTING.md, "Commits").
 #
-#   check-commit-subjects.sh BASE            every non-merge commit after BASE up to HEAD
+#   check-commit-subjects.sh BASE            every commit after BASE up to HEAD, merges too
 #   check-commit-subjects.sh --message FILE  one commit message (the commit-msg hook)
 #
 # CI passes the base pinned in .ci/run, so history from before the rule is never
-# judged by it. Merge commits are left out: their subjects are git's own.
+# judged by it. Merge commits count: their subjects are written like any other.
 set -euo pipefail
 MAX=72
 # Count characters, not bytes, so a subject with "—" or "→" is measured as written.
@@ -51,7 +51,7 @@ while IFS= read -r -d '' record; do
     echo "${hash:0:12}: ${#subject} characters (at most $MAX): ${subject:0:100}$([[ ${#subject} -gt 100 ]] && echo …)" >&2
     bad=1
   fi
-done < <(git log --no-merges --format='%H %s%x00' "$base..HEAD" | tr -d '\n')
+done < <(git log --format='%H %s%x00' "$base..HEAD" | tr -d '\n')
 
 if (( bad )); then
   echo "check-commit-subjects: reword these subjects to $MAX characters or fewer (git rebase -i $base, then 'reword'); the why goes in the body" >&2
