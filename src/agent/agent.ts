@@ -86,7 +86,7 @@ export class Agent {
     this.session = opts.session ?? opts.dispatcher.session;
     // The dispatcher writes the tool results (the one writer of every call); unrecorded,
     // a session could not be resumed, so that is refused here rather than found out later.
-    if (!opts.dispatcher.recording) throw new Error('the agent needs a dispatcher that records its calls (DispatcherOptions.callLog)');
+    if (!opts.dispatcher.recording) throw new Error('the agent needs a dispatcher that records its calls (Dispatcher.recordTo)');
   }
 
   get usage(): Usage {
@@ -269,6 +269,9 @@ export class Agent {
     const started = performance.now();
     // The dispatcher records the result (tool_result) under the model's call id.
     const outcome = await this.opts.dispatcher.call(call.toolName, call.input, signal, { callId: call.toolCallId, source: 'model' });
+    // A result the log could not keep ends the turn, as any failed write does: going on would leave a hole in the session.
+    const lost = this.opts.dispatcher.takeRecordFailure();
+    if (lost) throw lost;
     const ms = Math.round(performance.now() - started);
     this.opts.onEvent?.({
       type: 'tool_end',

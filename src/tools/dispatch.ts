@@ -144,14 +144,31 @@ export class Dispatcher {
     return outcome;
   }
 
-  /** A store that fails (a full disk) loses the record, never the call: the tool has already acted. */
+  /**
+   * A store that fails (a full disk) loses the record, never the call: the tool
+   * has already acted. Recording then stops for good, so the log keeps a gap-free
+   * prefix (a later record after a lost one would be a hole --resume cannot
+   * replay truthfully), and the failure waits in takeRecordFailure for a caller
+   * that must not go on unrecorded (the agent ends its turn with it).
+   */
   private write(call: CallRecord): void {
     if (!this.callLog) return;
     try {
       this.callLog.record(call);
     } catch (err) {
-      this.log.error({ tool: call.name.slice(0, 256), error: (err as Error).message }, 'tool call not recorded');
+      this.callLog = undefined;
+      this.recordFailure ??= err instanceof Error ? err : new Error(String(err));
+      this.log.error({ tool: call.name.slice(0, 256), error: this.recordFailure.message }, 'tool call not recorded; recording stopped');
     }
+  }
+
+  private recordFailure: Error | undefined;
+
+  /** The error that stopped recording, once (undefined while recording works). */
+  takeRecordFailure(): Error | undefined {
+    const err = this.recordFailure;
+    this.recordFailure = undefined;
+    return err;
   }
 
   /**

@@ -119,4 +119,20 @@ describe('--resume with polls and direct calls on the record', () => {
         new Agent({ model: new ReplayModel([], 'test'), dispatcher: rt.dispatcher, catalog: rt.catalog, instructions: '', log, sessionId }),
     ).toThrow(/records its calls/);
   });
+
+  it('a tool result the log cannot keep ends the turn with that error, as any failed write does', async () => {
+    const rt = await setup({ tree: { 'a.txt': 'x\n' }, flags: { mode: 'yolo' } });
+    const log = EventLog.open(':memory:');
+    const sessionId = log.createSession({ model: 'replay:test', workspace: rt.dir, title: 't' });
+    rt.dispatcher.recordTo({
+      record: () => {
+        throw new Error('disk full');
+      },
+    });
+    const model = new ReplayModel([{ tool_calls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { text: 'never' }], 'test');
+    const agent = new Agent({ model, dispatcher: rt.dispatcher, catalog: rt.catalog, instructions: 'i', log, sessionId, stream: false });
+    await expect(agent.runTurn('go')).rejects.toThrow('disk full');
+    // The model was not asked again after the lost result.
+    expect(model.position).toBe(1);
+  });
 });

@@ -127,14 +127,25 @@ describe('the dispatcher records every call', () => {
     ]);
   });
 
-  it('a store that fails loses the record, never the call', async () => {
+  it('a store that fails loses the record, never the call; recording then stops, so the log keeps no hole', async () => {
     const rt = await setup({ tree: { 'a.txt': 'alpha\n' }, flags: { mode: 'yolo' } });
+    let attempts = 0;
+    let full = true;
     rt.dispatcher.recordTo({
       record: () => {
-        throw new Error('disk full');
+        attempts += 1;
+        if (full) throw new Error('disk full');
       },
     });
     expect(await rt.dispatcher.call('read_file', { path: 'a.txt' })).toMatchObject({ ok: true });
+    expect(rt.dispatcher.recording).toBe(false);
+    // Space frees up: the next call is still not recorded, since the one before it is missing.
+    full = false;
+    expect(await rt.dispatcher.call('read_file', { path: 'a.txt' })).toMatchObject({ ok: true });
+    expect(attempts).toBe(1);
+    // The failure is handed over once, to the caller that must not go on unrecorded.
+    expect(rt.dispatcher.takeRecordFailure()?.message).toBe('disk full');
+    expect(rt.dispatcher.takeRecordFailure()).toBeUndefined();
   });
 
   it('a call settled without running (interrupted) goes through the same log', async () => {
