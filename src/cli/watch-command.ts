@@ -60,6 +60,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     say: (text) => io.err(text),
     fresh: agent.fresh,
     maxSteps: agent.maxSteps,
+    interactive: io.isTty,
   });
   const { cfg, log, logger, dbPath } = w;
 

@@ -3,9 +3,10 @@ import { findCluster, Kube } from '../k8s/cluster.ts';
 import { liveTargets, type AlertTarget } from '../net/alert-targets.ts';
 
 /** The cluster the recipe and environment point at, or why there is none (the k8s tools say it; watch refuses to start). */
-export function clusterStep(recipe: Recipe, env: NodeJS.ProcessEnv): { kube: Kube } | { unavailable: string } {
+export function clusterStep(recipe: Recipe, env: NodeJS.ProcessEnv, home: string): { kube: Kube } | { unavailable: string } {
   if (recipe.kubernetes?.enabled === false) return { unavailable: 'kubernetes.enabled is false' };
-  const cluster = findCluster(env, recipe.kubernetes);
+  // ~/.kube/config under the home the root resolved (HOME, else the account's own).
+  const cluster = findCluster(env, recipe.kubernetes, home);
   return 'unavailable' in cluster ? cluster : { kube: new Kube(cluster, recipe.kubernetes) };
 }
 

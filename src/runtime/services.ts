@@ -87,7 +87,7 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
     );
   }
   const digests = o.rawStore && s.noDigest !== true && mcpConfig.digest !== false ? new DigestWrap(o.rawStore) : undefined;
-  const cluster = clusterStep(recipe, env);
+  const cluster = clusterStep(recipe, env, o.home);
   const scope = await PathScope.create(workspace, recipe.permissions?.path_scope ?? {}, { home: o.home });
   const tools = toolServices({
     env: o.commandEnv ?? env,

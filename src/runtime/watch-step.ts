@@ -11,6 +11,7 @@ import { alertTargetsStep, clusterStep } from './cluster-step.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
 import { loadRecipeStep } from './recipe-step.ts';
 import type { Settings } from './settings.ts';
+import { homeOf } from './state-dir.ts';
 import { openSessionLog, sessionDbPath } from './store-step.ts';
 import type { AgentRequest, AgentSystem, RequestBase } from './system.ts';
 
@@ -21,6 +22,8 @@ export interface WatchRequest extends RequestBase {
   fresh: boolean;
   /** --max-steps, for every incident session. */
   maxSteps?: number | undefined;
+  /** Whether a person is at a terminal: --ask auto asks there (else answers as unattended). */
+  interactive: boolean;
 }
 
 export interface WatchSystem {
@@ -55,7 +58,7 @@ export async function prepareWatch(
   if (!cfg) throw new UsageError(`${settings.recipe} has no watch: section (core-agent recipe schema shows its keys)`, r.command);
   const modelSpec = modelSpecOf(settings, recipe, r.command);
   await modelStep(modelSpec, r.env, r.command); // a missing key fails now, not in every session
-  const cluster = clusterStep(recipe, r.env);
+  const cluster = clusterStep(recipe, r.env, homeOf(r.env));
   if ('unavailable' in cluster) throw new UsageError(`no cluster to watch: ${cluster.unavailable}`, r.command);
 
   let alertTarget: AlertTarget | undefined;
@@ -82,7 +85,7 @@ export async function prepareWatch(
       checkpoint: 'auto',
       maxSteps: r.maxSteps,
       resume,
-      interactive: false,
+      interactive: r.interactive,
       title,
       onEvent: () => undefined,
       log,
