@@ -150,11 +150,26 @@ describe('incident end to end (replayed model, real tools)', () => {
 
       const log = EventLog.open(db);
       const id = log.sessions()[0]!.id;
-      const results = log
+      type Result = {
+        name: string;
+        ok: boolean;
+        shown: Record<string, unknown>;
+        source?: string;
+        call_id: string;
+        parent_call_id?: string;
+      };
+      const all = log
         .events(id)
         .filter((e) => e.kind === 'tool_result')
-        .map((e) => e.data as { name: string; ok: boolean; shown: Record<string, unknown> });
+        .map((e) => e.data as Result);
       log.close();
+      // The model's calls; wait_and_verify's polls are on the record too, under their parent.
+      const results = all.filter((x) => x.source !== 'poll');
+      const polls = all.filter((x) => x.source === 'poll');
+      const wait = results.find((x) => x.name === 'wait_and_verify')!;
+      expect(polls.length).toBeGreaterThan(0);
+      expect(polls.every((p) => p.name === 'k8s_rollout_status' && p.parent_call_id === wait.call_id)).toBe(true);
+      expect(polls.at(-1)!.shown).toMatchObject({ converged: true });
       // Every call succeeded. Read-only calls of one response run concurrently and are logged
       // as they finish; the rest keep the script's order.
       expect(results.filter((x) => !x.ok)).toEqual([]);

@@ -40,7 +40,8 @@ describe('hostile configuration files, through the built CLI', () => {
     await mkdir(path.dirname(abs), { recursive: true });
     const cleanup = await c.make(abs, ws);
     try {
-      const args = c.args.map((a) => a.replace('FILE', abs).replace('WS', ws));
+      // One pass over the template: a temporary path that happens to contain "WS" is not rewritten again.
+      const args = c.args.map((a) => a.replace(/FILE|WS/g, (m) => (m === 'FILE' ? abs : ws)));
       const r = await runBounded(args, ws, path.join(ws, '.rss'));
       expect(r.timedOut, 'finished before the deadline').toBe(false);
       expect(r.stderr, 'no stack frames').not.toMatch(/^\s+at /m);
