@@ -19,6 +19,8 @@ Tools are annotated readOnlyHint / destructiveHint / openWorldHint.
   --mode MODE | --yolo permission mode (default ask)             [env CORE_AGENT_MODE]
   --session-db PATH    record every call in a session of this SQLite event log
                        (core-agent sessions show ID)      [env CORE_AGENT_SESSION_DB]
+  --fresh-session-db   if that database is damaged, move it aside
+                       (PATH.broken-<time>) and start a fresh one
 
 ${COMMON_OPTIONS_HELP}`;
 
@@ -31,7 +33,14 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   if (sub !== 'serve') throw new UsageError(`unknown command "mcp ${sub}"`, 'mcp');
   const { values, positionals } = parse(
     rest,
-    { ...commonOptions, ...modeOptions, http: { type: 'string' }, 'token-env': { type: 'string' }, 'session-db': { type: 'string' } },
+    {
+      ...commonOptions,
+      ...modeOptions,
+      http: { type: 'string' },
+      'token-env': { type: 'string' },
+      'session-db': { type: 'string' },
+      'fresh-session-db': { type: 'boolean' },
+    },
     'mcp serve',
   );
   if (values.help) {
@@ -60,6 +69,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     say: (text) => io.err(text),
     stateDir: true,
     recordAs: listen ? `mcp serve --http ${values.http}` : 'mcp serve',
+    fresh: values['fresh-session-db'] === true,
   });
   const { runtime: rt, logger } = sys;
   const { serveHttp, serveStdio } = await import('../mcp/serve.ts');

@@ -34,6 +34,9 @@ The kind is one of: ${FAILURE_KINDS.join(', ')}.
   --session-db PATH
                 record the call in a new session of this SQLite event log
                 (core-agent sessions show ID)           [env CORE_AGENT_SESSION_DB]
+  --fresh-session-db
+                if that database is damaged, move it aside (PATH.broken-<time>)
+                and start a fresh one; a healthy one is used as it is
 In ask mode a call that changes state asks on a terminal; without one it is refused.
 
 Examples:
@@ -97,7 +100,11 @@ async function toolsList(argv: string[], io: Io): Promise<number> {
 }
 
 async function toolsCall(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { ...commonOptions, ...modeOptions, 'session-db': { type: 'string' } }, 'tools call');
+  const { values, positionals } = parse(
+    argv,
+    { ...commonOptions, ...modeOptions, 'session-db': { type: 'string' }, 'fresh-session-db': { type: 'boolean' } },
+    'tools call',
+  );
   if (values.help) {
     io.out(`${TOOLS_CALL_HELP}\n`);
     return EXIT.ok;
@@ -122,6 +129,7 @@ async function toolsCall(argv: string[], io: Io): Promise<number> {
     prompter: io.isTty && TtyPrompter.available() ? new TtyPrompter() : undefined,
     stateDir: true,
     recordAs: `tools call ${name}`,
+    fresh: values['fresh-session-db'] === true,
   });
   // A terminal started by this one call (bash wait: false) ends with it.
   const outcome = await sys.runtime.dispatcher.call(name, args).finally(() => sys.close());

@@ -46,6 +46,8 @@ export interface ToolsRequest extends RequestBase {
    * no default here), every call is recorded in a new session of this title.
    */
   recordAs?: string | undefined;
+  /** --fresh-session-db: a damaged database is moved aside and a fresh one started. */
+  fresh?: boolean | undefined;
 }
 
 export interface ToolsSystem {
@@ -115,7 +117,7 @@ async function toolsSystem(r: ToolsRequest, settings: Settings, logger: Logger):
   // Only a database the user named: a one-off call does not fill the default one.
   const log =
     r.recordAs !== undefined && settings.sessionDb !== undefined
-      ? openSessionLog({ location: settings.sessionDb, fresh: false, say: r.say })
+      ? openSessionLog({ location: settings.sessionDb, fresh: r.fresh === true, say: r.say })
       : undefined;
   let runtime: Runtime;
   try {

@@ -85,7 +85,7 @@ export const CASES: DamageCase[] = [
   { name: 'a text file', make: (db) => writeFile(db, 'these are my notes, not a database\n'.repeat(10)), expect: 'damaged', cause: /does not start with the SQLite header/ },
   { name: 'a zero-filled file', make: (db) => writeFile(db, Buffer.alloc(16_384)), expect: 'damaged', cause: /first bytes are all zeros/ },
   { name: 'the sessions table page smashed', make: (db, real) => smashTable(db, real, 'sessions'), expect: 'damaged', cause: /malformed/ },
-  { name: 'an events page in the middle smashed', make: smashEventsMiddle, expect: 'damaged', cause: /malformed/, unaffected: ['run'] },
+  { name: 'an events page in the middle smashed', make: smashEventsMiddle, expect: 'damaged', cause: /malformed/, unaffected: ['run', 'tools call'] },
   { name: 'a directory at the path', make: (db) => mkdir(db), expect: 'not-a-file', cause: /it is a directory/ },
   { name: "another application's database", make: async (db) => sqliteFile(db, "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT); INSERT INTO moz_places (url) VALUES ('x');"), expect: 'foreign', cause: /tables core-agent never creates \(moz_places\)/ },
   { name: 'a sessions table of another shape', make: async (db) => sqliteFile(db, 'CREATE TABLE sessions (token TEXT, user TEXT);'), expect: 'foreign', cause: /table sessions has no column id, created_at, model, workspace, title/ },

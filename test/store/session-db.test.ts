@@ -40,13 +40,15 @@ function cli(args: string[], cwd: string, opts: { until?: RegExp } = {}): Promis
   });
 }
 
-type Command = 'sessions list' | 'sessions show' | 'run' | 'run --resume' | 'watch';
+type Command = 'sessions list' | 'sessions show' | 'run' | 'run --resume' | 'watch' | 'tools call';
 const COMMANDS: Record<Command, (db: string, id: string) => string[]> = {
   'sessions list': (db) => ['sessions', 'list', '--session-db', db],
   'sessions show': (db, id) => ['sessions', 'show', id, '--session-db', db],
   run: (db) => ['run', '-m', 'replay:script.jsonl', '--session-db', db, 'hello'],
   'run --resume': (db, id) => ['run', '-m', 'replay:script.jsonl', '--session-db', db, '--resume', id, 'and again'],
   watch: (db) => ['watch', '-c', 'watch.yaml', '-m', 'replay:script.jsonl', '--listen', '127.0.0.1:0', '--session-db', db],
+  // Records its one call in a new session of the database it is given.
+  'tools call': (db) => ['tools', 'call', '--session-db', db, 'stat', '{"path": "."}'],
 };
 /** Waiting out a lock costs 5 s a command: two commands (a reader, a writer) show it. */
 const ONLY: Partial<Record<Expectation, Command[]>> = { locked: ['sessions list', 'run'] };
@@ -207,6 +209,15 @@ describe('--fresh-session-db', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/moved it aside/);
     expect((await cli(COMMANDS['sessions list'](db, ''), dir)).stdout).toContain(real.id);
+  });
+
+  it('tools call --fresh-session-db moves a damaged database aside and records the call in a fresh one', async () => {
+    const { dir, db } = await caseDir(CASES.find((c) => c.name === 'garbage bytes')!);
+    const r = await cli([...COMMANDS['tools call'](db, ''), '--fresh-session-db'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/moved it aside \(.*\.broken-\d{8}T\d{6}Z\) and started a fresh one/);
+    const list = await cli(COMMANDS['sessions list'](db, ''), dir);
+    expect(list.stdout).toContain('tools call stat');
   });
 
   it('watch --fresh-session-db moves a damaged database aside and starts', async () => {
