@@ -1,6 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { GateRequest, PromptAnswer, Prompter } from '../permissions/gate.ts';
-import type { Asker } from '../tools/session.ts';
+import type { Asker } from '../tools/services.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';

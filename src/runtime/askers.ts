@@ -1,4 +1,4 @@
-import type { Asker } from '../tools/session.ts';
+import type { Asker } from '../tools/services.ts';
 
 export const ASK_MODES = ['off', 'stdin', 'auto'] as const;
 export type AskMode = (typeof ASK_MODES)[number];

@@ -1,12 +1,11 @@
 import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
 import type { Gate } from '../permissions/gate.ts';
-import type { CallLog } from '../tools/call-log.ts';
 import type { Catalog } from '../tools/catalog.ts';
 import { Dispatcher } from '../tools/dispatch.ts';
 import type { Services } from './services.ts';
 
-/** The dispatcher step: the one path every call takes, with the recipe's caps (the catalog holds the tool settings) and, when wired, the store. */
+/** The dispatcher step: the one path every call takes, with the recipe's caps (the catalog holds the tool settings); the store is wired later (recordTo). */
 export function buildDispatcher(o: {
   catalog: Catalog;
   gate: Gate;
@@ -14,7 +13,6 @@ export function buildDispatcher(o: {
   services: Services;
   logger: Logger;
   afterGate?: ((tool: string) => void | Promise<void>) | undefined;
-  callLog?: CallLog | undefined;
 }): Dispatcher {
   return new Dispatcher({
     catalog: o.catalog,
@@ -25,6 +23,5 @@ export function buildDispatcher(o: {
     logger: o.logger,
     afterGate: o.afterGate,
     session: o.services.session,
-    callLog: o.callLog,
   });
 }

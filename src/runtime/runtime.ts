@@ -3,7 +3,6 @@ import { silentLogger, type Logger } from '../log.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import type { Resolver } from '../net/guarded-fetch.ts';
 import type { Gate, Prompter } from '../permissions/gate.ts';
-import type { CallLog } from '../tools/call-log.ts';
 import type { Catalog } from '../tools/catalog.ts';
 import type { RawStore } from '../tools/digest-wrap.ts';
 import type { Dispatcher } from '../tools/dispatch.ts';
@@ -46,13 +45,13 @@ export interface RuntimeOptions {
   afterGate?: (tool: string) => void | Promise<void>;
   /** Test seam: the DNS resolver the SSRF guard uses (default: the system's). */
   resolver?: Resolver;
-  /**
-   * The session the tools serve. Its services decide which session tools exist:
-   * a checkpointer (mark_task_done), a scheduler (schedule_next_turn), an asker
-   * (ask_user). The plan recorder is added here from permissions.plan_mode.
-   */
+  /** The session the tools serve: its turn, todo list, terminals and identity. */
   session?: SessionState;
-  /** The agent session's own services: an asker, a checkpointer, a scheduler. */
+  /**
+   * The agent session's own services, which decide the session tools: an asker
+   * (ask_user), a checkpointer (mark_task_done), a scheduler (schedule_next_turn).
+   * The plan recorder (record_plan) comes from permissions.plan_mode.
+   */
   services?: SessionServices | undefined;
   /** The environment commands (bash) start from; default `env`. */
   commandEnv?: NodeJS.ProcessEnv | undefined;
@@ -62,8 +61,6 @@ export interface RuntimeOptions {
    * safe while retrieve_raw can undo it.
    */
   rawStore?: RawStore | undefined;
-  /** Where the dispatcher records every call (the store step's session), when one is wired. */
-  callLog?: CallLog | undefined;
   /** false: declare but do not start MCP servers (recipe validate). */
   startMcp?: boolean;
   /**
@@ -106,7 +103,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { session, tools } = services;
   const catalog = buildCatalog({ settings, recipe, services, disabled, logger });
   const gate = buildGate({ settings, recipe, services, prompter: opts.prompter, logger });
-  const dispatcher = buildDispatcher({ catalog, gate, recipe, services, logger, afterGate: opts.afterGate, callLog: opts.callLog });
+  const dispatcher = buildDispatcher({ catalog, gate, recipe, services, logger, afterGate: opts.afterGate });
   const mcp =
     opts.startMcp === false
       ? undefined

@@ -38,8 +38,6 @@ export interface CatalogSelection {
   readonly disable?: readonly string[];
   /** Canonical names to put back after a disable from a lower layer. */
   readonly enable?: readonly string[];
-  /** A further filter: a tool for which this returns a reason is left out (and the reason reported). */
-  readonly unavailable?: (tool: AnyTool) => string | null;
 }
 
 /**
@@ -81,8 +79,7 @@ export class Catalog {
     for (const name of selection.enable ?? []) disabled.delete(name);
 
     const services = selection.services ?? toolServices();
-    const unavailable = (d: AnyTool): string | null =>
-      missingNeed(d.needs ?? [], services) ?? d.available?.(services) ?? selection.unavailable?.(d) ?? null;
+    const unavailable = (d: AnyTool): string | null => missingNeed(d.needs ?? [], services) ?? d.available?.(services) ?? null;
     const skipped: Array<{ name: string; reason: string }> = [];
     const chosen = defs.filter((d) => {
       if (disabled.has(d.name)) return false;

@@ -56,7 +56,7 @@ export interface DispatcherOptions {
   logger?: Logger;
   /** The longest one call may run before it is aborted. */
   deadlineMs?: number;
-  /** The session the calls belong to (turn, todo list, plans, …). */
+  /** The session the calls belong to (turn, todo list, terminals, …). */
   session?: SessionState;
   /** Where every call is recorded (the session's event log), when a store is wired. */
   callLog?: CallLog;

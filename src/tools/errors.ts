@@ -1,6 +1,5 @@
-// The system-failure sentences live in util/ (net/ needs them too); the tools
-// import them from here, beside the jq-specific ones below.
-export { describeFailure } from '../util/failure-sentences.ts';
+// jq's failures as sentences, for json_query and wait_and_verify's expect_jq. The
+// system-failure sentences every layer shares are in util/failure-sentences.ts.
 
 /**
  * Why a jq worker died rather than answered: jq-wasm has no error for running out

@@ -1,8 +1,5 @@
 import { TerminalManager } from './shell/terminals.ts';
 
-// The session-bound services are ToolServices now; their interfaces are still found here.
-export type { Asker, Checkpointer, TurnScheduler } from './services.ts';
-
 export interface TodoItem {
   id: number;
   status: 'pending' | 'in_progress' | 'completed';

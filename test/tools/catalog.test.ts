@@ -36,10 +36,20 @@ describe('the built-in catalog', () => {
     expect(build(BUILTIN_TOOLS, { disable: ['grep'], enable: ['grep'] }).has('grep')).toBe(true);
   });
 
-  it('leaves out a tool whose registration condition fails, and reports why', () => {
-    const cat = build(BUILTIN_TOOLS, { unavailable: (t) => (t.name === 'json_query' ? 'no jq here' : null) });
-    expect(cat.has('json_query')).toBe(false);
-    expect(cat.skipped).toEqual([{ name: 'json_query', reason: 'no jq here' }]);
+  it('leaves out a tool whose own registration condition (available) fails, and reports why', () => {
+    const picky = defineTool({
+      name: 'picky',
+      description: 'needs a cluster with a name',
+      kind: 'read',
+      narrowHint: '',
+      args: z.strictObject({}),
+      available: (s) => (s.kube ? null : 'no cluster here'),
+      run: async () => ({}),
+    }) as AnyTool;
+    const cat = Catalog.build([...DEFS, picky], { services: everyService({ kube: undefined }) });
+    expect(cat.has('picky')).toBe(false);
+    expect(cat.skipped).toContainEqual({ name: 'picky', reason: 'no cluster here' });
+    expect(Catalog.build([...DEFS, picky], { services: everyService() }).has('picky')).toBe(true);
   });
 
   it('gives every tool a draft-7 JSON Schema with no extra properties allowed', () => {
