@@ -133,6 +133,14 @@ export const KUBE_ERROR_CASES: readonly KubeErrorCase[] = [
     failure: 'tool_error',
   },
   {
+    what: "the same, where the pod itself cannot be read: the API's own answer",
+    tool: 'k8s_logs',
+    args: { pod: 'guarded' },
+    message: /^k8s_logs: .*a container name must be specified for pod guarded, choose one of: \[app sidecar\]/,
+    kube: 'invalid',
+    failure: 'tool_error',
+  },
+  {
     what: 'an API nobody answers',
     tool: 'k8s_get',
     args: { kind: 'pod', name: 'x' },

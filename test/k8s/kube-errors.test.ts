@@ -67,11 +67,15 @@ function fakeApi(): Server {
     if (url.pathname === '/apis') return send(200, { groups: [{ name: 'apps', preferredVersion: { groupVersion: 'apps/v1' } }] });
     if (url.pathname === '/apis/apps/v1') return send(200, { resources: [resource('deployments', 'Deployment', ['deploy'])] });
     const pod = /^\/api\/v1\/namespaces\/default\/pods\/([^/]+)(\/log)?$/.exec(url.pathname);
-    if (pod?.[2] && pod[1] === 'multi') {
+    // guarded: RBAC lets core-agent read the log but not the pod, and the log needs a container.
+    if (pod && !pod[2] && pod[1] === 'guarded') {
+      return send(403, { kind: 'Status', reason: 'Forbidden', message: 'pods "guarded" is forbidden: cannot get resource "pods"' });
+    }
+    if (pod?.[2] && (pod[1] === 'multi' || pod[1] === 'guarded')) {
       return send(400, {
         kind: 'Status',
         reason: 'BadRequest',
-        message: 'a container name must be specified for pod multi, choose one of: [app sidecar]',
+        message: `a container name must be specified for pod ${pod[1]}, choose one of: [app sidecar]`,
       });
     }
     const answer = pod ? PODS[pod[1]!] : undefined;

@@ -51,8 +51,9 @@ const definition = defineTool({
       // A request the API rejects as written, with no container named: a pod of several
       // containers needs one (the API's 400). Said with the names, from the pod itself.
       if (err instanceof KubeError && err.kind === 'invalid' && args.container === undefined) {
-        const pod = await k.get(base, {}, 'json', ctx.signal);
-        const names = (((pod.spec as JsonObject | undefined)?.containers as JsonValue[] | undefined) ?? []).map(
+        // If the pod cannot be read (RBAC may allow pods/log and not get), the API's own answer stands.
+        const pod = await k.get(base, {}, 'json', ctx.signal).catch(() => undefined);
+        const names = (((pod?.spec as JsonObject | undefined)?.containers as JsonValue[] | undefined) ?? []).map(
           (c) => (c as JsonObject).name,
         );
         if (names.length > 1) throw new ToolError(`${args.pod} has several containers; give container: one of ${names.join(', ')}`);
