@@ -1,4 +1,5 @@
 import type { AgentEvent, TurnResult } from '../agent/agent.ts';
+import type { PlanStep } from '../tools/session.ts';
 import type { Io } from './usage.ts';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -55,6 +56,11 @@ export class TextRenderer {
         this.clearSpinner();
         this.io.err(`· checkpoint recorded: ${e.detail.slice(0, 100)}\n`);
         break;
+      case 'plan':
+        // One plain block per change, under the calls so far (not a redrawn live region).
+        this.clearSpinner();
+        this.io.err(planLines(e.plan, e.explanation));
+        break;
     }
   };
 
@@ -83,6 +89,14 @@ export class TextRenderer {
   private clearSpinner(): void {
     if (this.live) this.io.err('\r\x1b[2K');
   }
+}
+
+const PLAN_MARKS = { pending: '○', in_progress: '▶', completed: '✓' } as const;
+
+/** update_plan's checklist as the operator sees it: a heading, then one marked line per step. */
+export function planLines(plan: readonly PlanStep[], explanation: string | undefined): string {
+  const head = `· plan${explanation ? ` — ${abbreviate(explanation)}` : ''}\n`;
+  return head + plan.map((s) => `  ${PLAN_MARKS[s.status]} ${abbreviate(s.step)}\n`).join('');
 }
 
 function abbreviate(args: string): string {

@@ -1,5 +1,6 @@
 import type { Kube } from '../k8s/cluster.ts';
 import type { AlertTarget } from '../net/alert-targets.ts';
+import type { PermissionMode } from '../permissions/gate.ts';
 import type { NetworkAccess } from '../net/network-access.ts';
 import type { SearchProvider } from '../net/search-providers.ts';
 import type { Skill } from '../skills/skills.ts';
@@ -50,6 +51,8 @@ export interface ToolServices {
   /** Plan-first's recorder (record_plan), absent when permissions.plan_mode is off. */
   readonly plans?: PlanRecorder | undefined;
   readonly planMode: PlanMode;
+  /** The permission mode the run starts in (update_plan is not offered in "plan"). */
+  readonly permissionMode: PermissionMode;
   /** What bash does with search-shaped commands. */
   readonly searchGate: SearchGateMode;
   /** web_search's provider, and its result count when a call gives none. */
@@ -77,6 +80,7 @@ export function toolServices(given: Partial<ToolServices> = {}): ToolServices {
     home: '/',
     shell: false,
     planMode: 'advisory',
+    permissionMode: 'ask',
     searchGate: 'enforce',
     searchResults: 5,
     alertTargets: [],
