@@ -1,6 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { GateRequest, PromptAnswer, Prompter } from '../permissions/gate.ts';
-import type { Asker } from '../tools/services.ts';
+import { chooseOnLines } from '../runtime/choices.ts';
+import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
@@ -10,8 +11,8 @@ import { COMMON_OPTIONS_HELP, EXIT, type Io } from './usage.ts';
 
 export const REPL_HELP = `Usage: core-agent repl [options]     (also: core-agent with no command, on a terminal)
 
-An interactive session: each line you type is a turn. Permission prompts and
-ask_user questions are answered in the same place: once, always (this tool, for
+An interactive session: each line you type is a turn. Permission prompts,
+ask_user and request_user_input questions are answered in the same place: once, always (this tool, for
 the session) or deny. Commands:
 
   /stats          usage so far: turns, tokens, cost
@@ -92,6 +93,11 @@ class LineAsker implements Asker {
   async ask(question: string): Promise<{ answer: string } | { unavailable: string }> {
     const answer = await this.lines.read(`? ${question}\n> `);
     return answer === null ? { unavailable: 'the operator closed the input' } : { answer: answer.trim() };
+  }
+
+  /** request_user_input: numbered choices on this terminal, through the one reader. */
+  choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
+    return chooseOnLines(questions, (prompt) => this.lines.read(prompt));
   }
 }
 

@@ -1,4 +1,5 @@
-import type { Asker } from '../tools/services.ts';
+import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
+import { chooseOnLines } from './choices.ts';
 
 export const ASK_MODES = ['off', 'stdin', 'auto'] as const;
 export type AskMode = (typeof ASK_MODES)[number];
@@ -20,12 +21,36 @@ export class StdinAsker implements Asker {
       rl.close();
     }
   }
+
+  /** request_user_input: the numbered lists on stderr, the replies from stdin. */
+  async choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
+    const { createInterface } = await import('node:readline/promises');
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+    let closed = false;
+    rl.once('close', () => (closed = true));
+    try {
+      return await chooseOnLines(questions, (prompt) =>
+        closed
+          ? Promise.resolve(null)
+          : new Promise<string | null>((resolve) => {
+              rl.once('close', () => resolve(null));
+              rl.question(`\n${prompt}`).then(resolve, () => resolve(null));
+            }),
+      );
+    } finally {
+      rl.close();
+    }
+  }
 }
 
 /** Headless: never blocks — a clean refusal the model can act on. */
 export class UnattendedAsker implements Asker {
   async ask(): Promise<{ unavailable: string }> {
     return { unavailable: UNATTENDED };
+  }
+
+  async choose(): Promise<{ unavailable: string }> {
+    return { unavailable: 'running unattended' };
   }
 }
 

@@ -21,9 +21,23 @@ export interface TurnScheduler {
   request(wakeAt: Date, nextPrompt: string | undefined, detail: string | undefined): string | null;
 }
 
-/** Asks the operator a question (ask_user). */
+/** One multiple-choice question of request_user_input. */
+export interface ChoiceQuestion {
+  readonly id: string;
+  readonly header: string;
+  readonly question: string;
+  readonly options: readonly { readonly label: string; readonly description: string }[];
+}
+
+/** The operator's reply to one question: an offered label, or "None of the above" with their note. */
+export type ChoiceAnswer =
+  { readonly id: string; readonly choice: string } | { readonly id: string; readonly none: true; readonly note: string };
+
+/** Asks the operator a question (ask_user), or a few multiple-choice ones (request_user_input). */
 export interface Asker {
   ask(question: string): Promise<{ answer: string } | { unavailable: string }>;
+  /** Absent where no one can pick from a list (the client adds "None of the above" and a note). */
+  choose?(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }>;
 }
 
 /**

@@ -30,6 +30,8 @@ export class SessionState {
   readonly todos: TodoItem[] = [];
   /** update_plan's checklist for the current turn; the agent clears it when the turn ends. */
   plan: TurnPlan = { explanation: undefined, steps: [], revision: 0 };
+  /** request_user_input's questions nobody could answer (headless): `run` ends failed naming them. */
+  readonly unansweredQuestions: { id: string; header: string; question: string }[] = [];
   /** Background commands started by bash with wait: false; they die with the session. */
   readonly terminals = new TerminalManager();
 
