@@ -9,6 +9,8 @@ export class TextRenderer {
   private running = new Map<string, { name: string; args: string; started: number }>();
   private timer: NodeJS.Timeout | null = null;
   private frame = 0;
+  /** A spinner frame is on the current line: only then is there something of ours to erase. */
+  private drawn = false;
   /** Text of the current response already printed as it streamed. */
   private streamed = false;
 
@@ -84,10 +86,14 @@ export class TextRenderer {
     const secs = ((performance.now() - oldest) / 1000).toFixed(1);
     this.frame = (this.frame + 1) % FRAMES.length;
     this.io.err(`\r\x1b[2K${FRAMES[this.frame]} ${names} ${secs}s`);
+    this.drawn = true;
   }
 
+  /** Erase the spinner's line — never a line of streamed answer text, which shares the terminal. */
   private clearSpinner(): void {
-    if (this.live) this.io.err('\r\x1b[2K');
+    if (!this.live || !this.drawn) return;
+    this.io.err('\r\x1b[2K');
+    this.drawn = false;
   }
 }
 

@@ -42,6 +42,8 @@ class LineReader {
   constructor(
     private readonly rl: Interface,
     private readonly output: NodeJS.WritableStream,
+    /** Before a prompt is shown: the working indicator stops, or it would redraw over the question. */
+    private readonly beforePrompt: () => void,
   ) {
     rl.on('line', (line) => {
       if (this.waiting) {
@@ -59,6 +61,7 @@ class LineReader {
 
   /** The next line, or null when input has ended. */
   read(prompt: string): Promise<string | null> {
+    this.beforePrompt();
     this.output.write(prompt);
     const queued = this.queue.shift();
     if (queued !== undefined) return Promise.resolve(queued);
@@ -108,8 +111,8 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: io.isTty });
-  const lines = new LineReader(rl, process.stdout);
   const text = new TextRenderer(io, io.isTty);
+  const lines = new LineReader(rl, process.stdout, () => text.stopSpinner());
   const s = await buildSystem({
     until: 'agent',
     ...agentFlags(values, 'repl'),
