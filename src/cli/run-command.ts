@@ -146,5 +146,5 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 /** The failure a headless request_user_input leaves: each question by id, so the caller can answer it in the next prompt. */
 function unansweredMessage(questions: readonly { id: string; header: string; question: string }[]): string {
   const listed = questions.map((q) => `[${q.id}] ${q.header}: ${q.question.length > 200 ? `${q.question.slice(0, 197)}...` : q.question}`);
-  return `the model asked ${questions.length === 1 ? 'a question' : 'questions'} nobody could answer here (no terminal, or --ask off): ${listed.join('; ')}. Answer in the prompt, or run it in the REPL.`;
+  return `the model asked ${questions.length === 1 ? 'a question' : 'questions'} nobody answered here (no terminal, --ask off, or the input ended): ${listed.join('; ')}. Answer in the prompt, or run it in the REPL.`;
 }

@@ -1,5 +1,5 @@
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
-import { chooseOnLines } from './choices.ts';
+import { chooseOnLines, queuedLines } from './choices.ts';
 
 export const ASK_MODES = ['off', 'stdin', 'auto'] as const;
 export type AskMode = (typeof ASK_MODES)[number];
@@ -24,19 +24,10 @@ export class StdinAsker implements Asker {
 
   /** request_user_input: the numbered lists on stderr, the replies from stdin. */
   async choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
-    const { createInterface } = await import('node:readline/promises');
+    const { createInterface } = await import('node:readline');
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
-    let closed = false;
-    rl.once('close', () => (closed = true));
     try {
-      return await chooseOnLines(questions, (prompt) =>
-        closed
-          ? Promise.resolve(null)
-          : new Promise<string | null>((resolve) => {
-              rl.once('close', () => resolve(null));
-              rl.question(`\n${prompt}`).then(resolve, () => resolve(null));
-            }),
-      );
+      return await chooseOnLines(questions, queuedLines(rl, process.stderr));
     } finally {
       rl.close();
     }

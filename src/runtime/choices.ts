@@ -7,6 +7,39 @@ export const NONE_OF_THE_ABOVE = 'None of the above';
 export type ReadLine = (prompt: string) => Promise<string | null>;
 
 /**
+ * A ReadLine over a readline interface that keeps every line: piped input arrives
+ * all at once, and a line that comes while no question is pending (rl.question
+ * only catches the next one) must wait for the next question, not be dropped.
+ */
+export function queuedLines(
+  rl: { on(event: 'line', f: (line: string) => void): unknown; on(event: 'close', f: () => void): unknown },
+  output: { write(s: string): unknown },
+): ReadLine {
+  const queue: string[] = [];
+  let waiting: ((line: string | null) => void) | null = null;
+  let ended = false;
+  rl.on('line', (line) => {
+    if (waiting) {
+      const w = waiting;
+      waiting = null;
+      w(line);
+    } else queue.push(line);
+  });
+  rl.on('close', () => {
+    ended = true;
+    waiting?.(null);
+    waiting = null;
+  });
+  return (prompt) => {
+    output.write(prompt);
+    const next = queue.shift();
+    if (next !== undefined) return Promise.resolve(next);
+    if (ended) return Promise.resolve(null);
+    return new Promise((resolve) => (waiting = resolve));
+  };
+}
+
+/**
  * request_user_input on a line terminal: each question as a numbered list, the
  * options then "None of the above", which asks for a free note. A reply that is
  * not a number is taken as that note (typing the answer is quicker than "3",

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,7 +125,7 @@ describe('request_user_input with nobody to answer', () => {
     const r = await cli(['run', '-m', 'replay:s.jsonl', '--session-db', ':memory:', ...extra, 'set up the server'], ws);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(
-      /core-agent: the model asked questions nobody could answer here .*\[port\] Port: Which port should the server listen on\?; \[db\] Database: Keep the existing database\?/,
+      /core-agent: the model asked questions nobody answered here .*\[port\] Port: Which port should the server listen on\?; \[db\] Database: Keep the existing database\?/,
     );
     // The model's answer is still printed: the failure is about the run, not the text.
     expect(r.stdout).toMatch(/I need to know the port/);
@@ -145,7 +145,7 @@ describe('request_user_input with nobody to answer', () => {
     expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ name: 'request_user_input', ok: false });
     expect(events.at(-2)).toMatchObject({
       type: 'unanswered_questions',
-      message: expect.stringMatching(/asked a question nobody could answer/),
+      message: expect.stringMatching(/asked a question nobody answered/),
       questions: [{ id: 'port', header: 'Port', question: 'Which port should the server listen on?' }],
     });
     expect(events.at(-1)).toMatchObject({ type: 'exit', status: 1 });
@@ -161,6 +161,79 @@ describe('request_user_input with nobody to answer', () => {
       timeout: 30_000,
     });
     expect(r.status, r.stderr).toBe(0);
+  });
+});
+
+describe('request_user_input with --ask stdin (run, answers piped in)', () => {
+  it('reads every answer, even when the lines arrive before the questions', async () => {
+    const ws = await tempDir();
+    await replayScript(ws, QUESTIONS);
+    const r = await cli(['run', '-m', 'replay:s.jsonl', '--ask', 'stdin', '--session-db', 'db', 'go'], ws, '1\nkeep only users\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('? [Database] Keep the existing database?');
+    const id = /session (s-[\w-]+)/.exec(r.stderr)![1]!;
+    const log = EventLog.open(path.join(ws, 'db'));
+    const result = log.events(id).find((e) => e.kind === 'tool_result');
+    log.close();
+    expect(JSON.stringify(result?.data)).toContain(
+      JSON.stringify({
+        answers: [
+          { id: 'port', choice: '8080' },
+          { id: 'db', choice: null, note: 'keep only users' },
+        ],
+      }),
+    );
+  });
+});
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+describe.skipIf(!hasTmux)('request_user_input in the REPL on a real terminal (tmux)', () => {
+  it('the numbered list on the terminal; the choice and the note reach the model', async () => {
+    const ws = await tempDir();
+    await replayScript(ws, QUESTIONS);
+    // A private tmux server (its own socket), so nothing else running tmux is touched.
+    const socket = `core-agent-test-${process.pid}`;
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+    const screen = () => tmux('capture-pane', '-p', '-t', 't', '-S', '-200');
+    const until = async (text: string) => {
+      const deadline = Date.now() + 20_000;
+      while (!screen().includes(text)) {
+        if (Date.now() > deadline) throw new Error(`the terminal never showed ${JSON.stringify(text)}:\n${screen()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const command = [process.execPath, bundle, 'repl', '-m', 'replay:s.jsonl', '--session-db', 'db'].map((a) => `'${a}'`).join(' ');
+    tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '50', '-c', ws, `env HOME='${ws}' ${command}; echo "repl exited $?"; sleep 30`);
+    try {
+      await until('\n›');
+      tmux('send-keys', '-t', 't', 'set up the server', 'Enter');
+      await until('Choose 1-3:'); // capture-pane drops trailing spaces
+      expect(screen()).toContain('  2) 443 — behind TLS');
+      tmux('send-keys', '-t', 't', '2', 'Enter');
+      await until('? [Database] Keep the existing database?');
+      tmux('send-keys', '-t', 't', '3', 'Enter');
+      await until('Your answer:');
+      tmux('send-keys', '-t', 't', 'keep the users table only', 'Enter');
+      await until('I need to know the port.');
+      tmux('send-keys', '-t', 't', '/exit', 'Enter');
+      await until('repl exited 0');
+    } finally {
+      tmux('kill-server');
+    }
+    const log = EventLog.open(path.join(ws, 'db'));
+    const [session] = log.sessions();
+    const events = session ? log.events(session.id) : [];
+    log.close();
+    const result = events.find((e) => e.kind === 'tool_result');
+    expect(JSON.stringify(result?.data)).toContain(
+      JSON.stringify({
+        answers: [
+          { id: 'port', choice: '443' },
+          { id: 'db', choice: null, note: 'keep the users table only' },
+        ],
+      }),
+    );
   });
 });
 
