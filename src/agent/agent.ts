@@ -11,7 +11,7 @@ import type { EventLog } from '../store/event-log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { streamGenerate } from '../model/stream.ts';
 import { addUsage, usageOf, ZERO_USAGE, type Usage } from '../model/pricing.ts';
-import type { SessionState } from '../tools/session.ts';
+import type { PlanStep, SessionState } from '../tools/session.ts';
 import { completionRecord, type PendingCheckpoint } from './checkpoint.ts';
 import type { Alert, Watchdog } from './watchdog.ts';
 
@@ -24,7 +24,9 @@ export type AgentEvent =
   | { type: 'tool_end'; id: string; name: string; ok: boolean; ms: number; error?: string }
   | { type: 'step_limit'; steps: number }
   | { type: 'watchdog'; alert: Alert; action: 'logged' | 'feedback' | 'cut' }
-  | { type: 'checkpoint'; detail: string };
+  | { type: 'checkpoint'; detail: string }
+  /** update_plan replaced the turn's checklist (it is gone when the turn ends). */
+  | { type: 'plan'; plan: PlanStep[]; explanation?: string };
 
 /**
  * done: the model answered. step_limit: it answered after the step limit took its
@@ -142,6 +144,8 @@ export class Agent {
   private endTurn(status: TurnStatus, text: string, steps: number, usage: Usage, cut: Alert | null): TurnResult {
     this.sessionUsage = addUsage(this.sessionUsage, usage);
     this.record('turn_end', { status, text, steps, usage });
+    // update_plan's checklist belongs to this turn only (the seed: it disappears when the turn ends).
+    this.session.plan = { explanation: undefined, steps: [], revision: this.session.plan.revision + 1 };
     const watchdog = this.opts.watchdog;
     if (watchdog) {
       const halt = watchdog.turnEnded(cut);
@@ -267,6 +271,7 @@ export class Agent {
   ): Promise<{ part: LanguageModelV4ToolResultPart; ok: boolean; result: unknown }> {
     this.opts.onEvent?.({ type: 'tool_start', id: call.toolCallId, name: call.toolName, args: call.input });
     const started = performance.now();
+    const planRevision = this.session.plan.revision;
     // The dispatcher records the result (tool_result) under the model's call id.
     const outcome = await this.opts.dispatcher.call(call.toolName, call.input, signal, { callId: call.toolCallId, source: 'model' });
     // A result the log could not keep ends the turn, as any failed write does: going on would leave a hole in the session.
@@ -281,6 +286,13 @@ export class Agent {
       ms,
       ...(outcome.ok ? {} : { error: outcome.error }),
     });
+    const plan = this.session.plan;
+    if (plan.revision !== planRevision)
+      this.opts.onEvent?.({
+        type: 'plan',
+        plan: plan.steps.map((s) => ({ ...s })),
+        ...(plan.explanation ? { explanation: plan.explanation } : {}),
+      });
     return { part: toolResultPart(call, outcome), ok: outcome.ok, result: outcome.ok ? outcome.result : null };
   }
 

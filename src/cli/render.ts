@@ -1,4 +1,5 @@
 import type { AgentEvent, TurnResult } from '../agent/agent.ts';
+import type { PlanStep } from '../tools/session.ts';
 import type { Io } from './usage.ts';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -8,6 +9,8 @@ export class TextRenderer {
   private running = new Map<string, { name: string; args: string; started: number }>();
   private timer: NodeJS.Timeout | null = null;
   private frame = 0;
+  /** A spinner frame is on the current line: only then is there something of ours to erase. */
+  private drawn = false;
   /** Text of the current response already printed as it streamed. */
   private streamed = false;
 
@@ -55,6 +58,11 @@ export class TextRenderer {
         this.clearSpinner();
         this.io.err(`· checkpoint recorded: ${e.detail.slice(0, 100)}\n`);
         break;
+      case 'plan':
+        // One plain block per change, under the calls so far (not a redrawn live region).
+        this.clearSpinner();
+        this.io.err(planLines(e.plan, e.explanation));
+        break;
     }
   };
 
@@ -78,11 +86,23 @@ export class TextRenderer {
     const secs = ((performance.now() - oldest) / 1000).toFixed(1);
     this.frame = (this.frame + 1) % FRAMES.length;
     this.io.err(`\r\x1b[2K${FRAMES[this.frame]} ${names} ${secs}s`);
+    this.drawn = true;
   }
 
+  /** Erase the spinner's line — never a line of streamed answer text, which shares the terminal. */
   private clearSpinner(): void {
-    if (this.live) this.io.err('\r\x1b[2K');
+    if (!this.live || !this.drawn) return;
+    this.io.err('\r\x1b[2K');
+    this.drawn = false;
   }
+}
+
+const PLAN_MARKS = { pending: '○', in_progress: '▶', completed: '✓' } as const;
+
+/** update_plan's checklist as the operator sees it: a heading, then one marked line per step. */
+export function planLines(plan: readonly PlanStep[], explanation: string | undefined): string {
+  const head = `· plan${explanation ? ` — ${abbreviate(explanation)}` : ''}\n`;
+  return head + plan.map((s) => `  ${PLAN_MARKS[s.status]} ${abbreviate(s.step)}\n`).join('');
 }
 
 function abbreviate(args: string): string {

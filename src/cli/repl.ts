@@ -1,6 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { GateRequest, PromptAnswer, Prompter } from '../permissions/gate.ts';
-import type { Asker } from '../tools/services.ts';
+import { chooseOnLines } from '../runtime/choices.ts';
+import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
@@ -10,8 +11,8 @@ import { COMMON_OPTIONS_HELP, EXIT, type Io } from './usage.ts';
 
 export const REPL_HELP = `Usage: core-agent repl [options]     (also: core-agent with no command, on a terminal)
 
-An interactive session: each line you type is a turn. Permission prompts and
-ask_user questions are answered in the same place: once, always (this tool, for
+An interactive session: each line you type is a turn. Permission prompts,
+ask_user and request_user_input questions are answered in the same place: once, always (this tool, for
 the session) or deny. Commands:
 
   /stats          usage so far: turns, tokens, cost
@@ -41,6 +42,8 @@ class LineReader {
   constructor(
     private readonly rl: Interface,
     private readonly output: NodeJS.WritableStream,
+    /** Before a prompt is shown: the working indicator stops, or it would redraw over the question. */
+    private readonly beforePrompt: () => void,
   ) {
     rl.on('line', (line) => {
       if (this.waiting) {
@@ -58,6 +61,7 @@ class LineReader {
 
   /** The next line, or null when input has ended. */
   read(prompt: string): Promise<string | null> {
+    this.beforePrompt();
     this.output.write(prompt);
     const queued = this.queue.shift();
     if (queued !== undefined) return Promise.resolve(queued);
@@ -93,6 +97,11 @@ class LineAsker implements Asker {
     const answer = await this.lines.read(`? ${question}\n> `);
     return answer === null ? { unavailable: 'the operator closed the input' } : { answer: answer.trim() };
   }
+
+  /** request_user_input: numbered choices on this terminal, through the one reader. */
+  choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
+    return chooseOnLines(questions, (prompt) => this.lines.read(prompt));
+  }
 }
 
 export async function replCommand(argv: string[], io: Io): Promise<number> {
@@ -102,8 +111,8 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: io.isTty });
-  const lines = new LineReader(rl, process.stdout);
   const text = new TextRenderer(io, io.isTty);
+  const lines = new LineReader(rl, process.stdout, () => text.stopSpinner());
   const s = await buildSystem({
     until: 'agent',
     ...agentFlags(values, 'repl'),

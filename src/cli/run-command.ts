@@ -25,7 +25,7 @@ With --resume and no PROMPT, run finishes the session's interrupted turn.
 The watchdog defaults to enforce here.
 
 Exit status: 0 the turn finished, 1 a runtime or model-provider failure (or the
-watchdog cut the turn), 2 a usage, recipe or model-configuration error.
+watchdog cut the turn, or request_user_input had nobody to answer), 2 a usage, recipe or model-configuration error.
 
 ${COMMON_OPTIONS_HELP}`;
 
@@ -112,7 +112,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     // A turn the watchdog cut, or a halted agent, did not finish: that is a runtime failure.
     // So is a session log that stopped short: the answer is there, its record is not.
     const stopped = log.failure(sessionId);
-    const status = result.status === 'cut' || result.status === 'halted' || stopped ? EXIT.failure : EXIT.ok;
+    // request_user_input with nobody to answer: the run did not do what was asked, and says what it needed.
+    const unanswered = s.session.unansweredQuestions;
+    const failed = result.status === 'cut' || result.status === 'halted' || stopped || unanswered.length > 0;
+    const status = failed ? EXIT.failure : EXIT.ok;
     if (json) {
       json.line({
         type: 'turn_end',
@@ -123,11 +126,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         session_usage: agent.usage,
       });
       if (stopped) json.line({ type: 'log_error', message: logStoppedMessage(stopped, 'end') });
+      if (unanswered.length > 0) json.line({ type: 'unanswered_questions', message: unansweredMessage(unanswered), questions: unanswered });
       json.line({ type: 'exit', status, session: sessionId });
     } else {
       if (result.status === 'cut' || result.status === 'halted') io.err(`core-agent: ${result.text}\n`);
       text!.finish(result);
       if (stopped) io.err(`core-agent: ${logStoppedMessage(stopped, 'end')}; the answer above is complete.\n`);
+      if (unanswered.length > 0) io.err(`core-agent: ${unansweredMessage(unanswered)}\n`);
       io.err(`session ${sessionId}\n`);
     }
     return status;
@@ -136,4 +141,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     await s.session.close();
     log.close();
   }
+}
+
+/** The failure a headless request_user_input leaves: each question by id, so the caller can answer it in the next prompt. */
+function unansweredMessage(questions: readonly { id: string; header: string; question: string }[]): string {
+  const listed = questions.map((q) => `[${q.id}] ${q.header}: ${q.question.length > 200 ? `${q.question.slice(0, 197)}...` : q.question}`);
+  return `the model asked ${questions.length === 1 ? 'a question' : 'questions'} nobody answered here (no terminal, --ask off, or the input ended): ${listed.join('; ')}. Answer in the prompt, or run it in the REPL.`;
 }

@@ -1,4 +1,5 @@
-import type { Asker } from '../tools/services.ts';
+import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
+import { chooseOnLines, queuedLines } from './choices.ts';
 
 export const ASK_MODES = ['off', 'stdin', 'auto'] as const;
 export type AskMode = (typeof ASK_MODES)[number];
@@ -20,12 +21,27 @@ export class StdinAsker implements Asker {
       rl.close();
     }
   }
+
+  /** request_user_input: the numbered lists on stderr, the replies from stdin. */
+  async choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
+    const { createInterface } = await import('node:readline');
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+    try {
+      return await chooseOnLines(questions, queuedLines(rl, process.stderr));
+    } finally {
+      rl.close();
+    }
+  }
 }
 
 /** Headless: never blocks — a clean refusal the model can act on. */
 export class UnattendedAsker implements Asker {
   async ask(): Promise<{ unavailable: string }> {
     return { unavailable: UNATTENDED };
+  }
+
+  async choose(): Promise<{ unavailable: string }> {
+    return { unavailable: 'running unattended' };
   }
 }
 

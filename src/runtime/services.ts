@@ -99,6 +99,8 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
     digests,
     plans: planMode ? new PlanRecorder(planMode, workspace) : undefined,
     planMode: planMode ?? 'advisory',
+    // The same precedence as the gate step's (flag/environment, then the recipe).
+    permissionMode: s.mode ?? recipe.permissions?.mode ?? 'ask',
     searchGate: s.bashSearchGate ?? recipe.safety?.bash_search_gate ?? 'enforce',
     ...search,
     ...(alertTargets ? { alertTargets } : {}),

@@ -1,5 +1,6 @@
 import type { Kube } from '../k8s/cluster.ts';
 import type { AlertTarget } from '../net/alert-targets.ts';
+import type { PermissionMode } from '../permissions/gate.ts';
 import type { NetworkAccess } from '../net/network-access.ts';
 import type { SearchProvider } from '../net/search-providers.ts';
 import type { Skill } from '../skills/skills.ts';
@@ -20,9 +21,23 @@ export interface TurnScheduler {
   request(wakeAt: Date, nextPrompt: string | undefined, detail: string | undefined): string | null;
 }
 
-/** Asks the operator a question (ask_user). */
+/** One multiple-choice question of request_user_input. */
+export interface ChoiceQuestion {
+  readonly id: string;
+  readonly header: string;
+  readonly question: string;
+  readonly options: readonly { readonly label: string; readonly description: string }[];
+}
+
+/** The operator's reply to one question: an offered label, or "None of the above" with their note. */
+export type ChoiceAnswer =
+  { readonly id: string; readonly choice: string } | { readonly id: string; readonly none: true; readonly note: string };
+
+/** Asks the operator a question (ask_user), or a few multiple-choice ones (request_user_input). */
 export interface Asker {
   ask(question: string): Promise<{ answer: string } | { unavailable: string }>;
+  /** Absent where no one can pick from a list (the client adds "None of the above" and a note). */
+  choose?(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }>;
 }
 
 /**
@@ -50,6 +65,8 @@ export interface ToolServices {
   /** Plan-first's recorder (record_plan), absent when permissions.plan_mode is off. */
   readonly plans?: PlanRecorder | undefined;
   readonly planMode: PlanMode;
+  /** The permission mode the run starts in (update_plan is not offered in "plan"). */
+  readonly permissionMode: PermissionMode;
   /** What bash does with search-shaped commands. */
   readonly searchGate: SearchGateMode;
   /** web_search's provider, and its result count when a call gives none. */
@@ -77,6 +94,7 @@ export function toolServices(given: Partial<ToolServices> = {}): ToolServices {
     home: '/',
     shell: false,
     planMode: 'advisory',
+    permissionMode: 'ask',
     searchGate: 'enforce',
     searchResults: 5,
     alertTargets: [],

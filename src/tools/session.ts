@@ -6,6 +6,19 @@ export interface TodoItem {
   text: string;
 }
 
+/** One step of update_plan's checklist (Codex's shape). */
+export interface PlanStep {
+  step: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+/** update_plan's checklist: the latest snapshot, and a revision the agent watches to report changes. */
+export interface TurnPlan {
+  explanation: string | undefined;
+  steps: readonly PlanStep[];
+  revision: number;
+}
+
 /**
  * True session state — what changes while the session runs: the turn counter,
  * the todo list, background terminals, the session's identity and what to stop
@@ -15,6 +28,10 @@ export class SessionState {
   /** The current turn; the agent advances it. */
   turn = 0;
   readonly todos: TodoItem[] = [];
+  /** update_plan's checklist for the current turn; the agent clears it when the turn ends. */
+  plan: TurnPlan = { explanation: undefined, steps: [], revision: 0 };
+  /** request_user_input's questions nobody could answer (headless): `run` ends failed naming them. */
+  readonly unansweredQuestions: { id: string; header: string; question: string }[] = [];
   /** Background commands started by bash with wait: false; they die with the session. */
   readonly terminals = new TerminalManager();
 
