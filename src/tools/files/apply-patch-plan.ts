@@ -41,7 +41,7 @@ export interface PatchPlan {
   files: PlannedFile[];
 }
 
-async function snapshot(target: ResolvedPath): Promise<Snapshot> {
+async function snapshot(target: ResolvedPath, shown: string): Promise<Snapshot> {
   let st;
   try {
     st = await lstat(target.real);
@@ -50,7 +50,7 @@ async function snapshot(target: ResolvedPath): Promise<Snapshot> {
     throw err;
   }
   if (st.isSymbolicLink()) return { exists: true, link: await readlink(target.real) };
-  if (st.isDirectory()) throw new ToolError(`${target.real} is a directory; apply_patch edits files`);
+  if (st.isDirectory()) throw new ToolError(`${shown} is a directory; apply_patch edits files`);
   const bytes = await readChecked(target.real, MAX_PATCH_FILE_BYTES);
   return { exists: true, bytes, mode: st.mode & 0o7777 };
 }
@@ -61,7 +61,7 @@ function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
   return a.bytes.equals(b.bytes);
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // ignoreBOM: keep it, so the file keeps it;
 
 /** The text of a file the patch updates or deletes: refused when binary, not UTF-8 or a link. */
 function textOf(snap: Snapshot, shown: string, line: number): string {
@@ -117,7 +117,7 @@ export async function planPatch(
   const files: PlannedFile[] = [];
   for (const { op, source, dest } of planned) {
     const shown = display(source.real);
-    const before = await snapshot(source);
+    const before = await snapshot(source, shown);
     if (op.kind === 'add') {
       if (op.content.includes('\0'))
         throw new ToolError(`patch line ${op.line}: the content for ${shown} holds a NUL byte; apply_patch writes text`);
@@ -162,7 +162,7 @@ export async function planPatch(
     let shownDest: string | undefined;
     if (dest) {
       shownDest = display(dest.real);
-      if ((await snapshot(dest).catch(() => ({ exists: true }) as Snapshot)).exists) {
+      if ((await snapshot(dest, shownDest).catch(() => ({ exists: true }) as Snapshot)).exists) {
         throw new ToolError(
           `patch line ${op.moveLine ?? op.line}: the move destination ${shownDest} already exists; refused (delete it first, or update it instead)`,
         );
@@ -209,8 +209,8 @@ export interface CommitResult {
 export async function commitPlan(plan: PatchPlan, journal: PendingWrites | undefined): Promise<CommitResult> {
   for (const f of plan.files) {
     if (f.action === 'unchanged') continue;
-    if (!sameSnapshot(f.before, await snapshot(f.source))) throw changedSince(f);
-    if (f.dest && (await snapshot(f.dest)).exists) {
+    if (!sameSnapshot(f.before, await snapshot(f.source, f.shown))) throw changedSince(f);
+    if (f.dest && (await snapshot(f.dest, f.shownDest!).catch(() => ({ exists: true }) as Snapshot)).exists) {
       throw new ToolError(
         `the move destination ${f.shownDest} appeared after the patch was planned (patch line ${f.op.line}); nothing was written`,
       );
