@@ -1,3 +1,5 @@
+import { LIMITS } from '../limits.ts';
+
 /**
  * The apply_patch envelope, parsed into file operations before anything is read.
  *
@@ -67,6 +69,8 @@ function isFileHeader(line: string): boolean {
 function pathOf(rest: string, line: number): string {
   const p = rest.trim();
   if (p === '') throw new PatchParseError(line, 'expected a file path after the header, got nothing');
+  if (p.length > LIMITS.path) throw new PatchParseError(line, `expected a path of at most ${LIMITS.path} characters, got ${p.length}`);
+  if (p.includes('\0')) throw new PatchParseError(line, 'expected a path without a NUL byte');
   return p;
 }
 
@@ -94,9 +98,10 @@ export function parsePatch(text: string): PatchOp[] {
   let i = first + 1;
   while (i < last) {
     const raw = lines[i]!;
-    const header = raw.trim();
+    // `*** Delete File:` with the path missing is still that header: the error should say the path is missing.
+    const header = raw.trim().endsWith(':') ? `${raw.trim()} ` : raw.trim();
     const lineNo = i + 1;
-    if (header === '') {
+    if (header.trim() === '') {
       i++;
       continue;
     }
