@@ -149,6 +149,16 @@ describe('apply_patch: the snapshot guard and partial failures', () => {
 });
 
 describe('apply_patch: input limits and the result', () => {
+  it('deletes a symlink itself, never its target, and refuses to update or move through one', async () => {
+    const rt = await setup({ ...yolo, tree: { 'real.txt': 'r\n', 'link.txt': { symlink: 'real.txt' } } });
+    expect(
+      await rt.refused('apply_patch', { patch: envelope('*** Update File: link.txt', '*** Move to: m.txt', '@@', '-r', '+x') }),
+    ).toMatch(/link\.txt is a symlink/);
+    expect(await rt.ok('apply_patch', { patch: envelope('*** Delete File: link.txt') })).toMatchObject({ deleted: ['link.txt'] });
+    expect((await readdir(rt.dir)).sort()).toEqual(['real.txt']);
+    expect(await read(rt.dir, 'real.txt')).toBe('r\n');
+  });
+
   it('refuses a file above 16 MiB without reading it', async () => {
     const rt = await setup({ ...yolo, tree: { 'big.txt': '' } });
     await truncate(path.join(rt.dir, 'big.txt'), 16 * 1024 * 1024 + 1); // sparse: no 16 MiB written

@@ -33,12 +33,10 @@ export const applyPatchTool = defineTool({
   paths(a) {
     const claims: PathClaim[] = [];
     parseOrRefuse(a.patch).forEach((op, i) => {
-      claims.push({ arg: opKey(i), path: op.path, access: 'write', followFinal: op.kind !== 'delete' });
-      if (op.kind === 'update' && op.movePath !== undefined) {
-        claims.push({ arg: opKey(i, true), path: op.movePath, access: 'write' });
-        // The source of a move is removed: its link, not what it points to.
-        claims[claims.length - 2]!.followFinal = false;
-      }
+      const moved = op.kind === 'update' && op.movePath !== undefined;
+      // A deleted or moved-away file is removed: its link, never what the link points to.
+      claims.push({ arg: opKey(i), path: op.path, access: 'write', followFinal: op.kind !== 'delete' && !moved });
+      if (moved) claims.push({ arg: opKey(i, true), path: op.movePath!, access: 'write' });
     });
     return claims;
   },
