@@ -105,6 +105,7 @@ async function bundleHarnesses(): Promise<{
   mcp: string;
   verify: string;
   incident: string;
+  patch: string;
 }> {
   const out = {
     verify: path.join(cache, 'verify-harness.mjs'),
@@ -113,7 +114,9 @@ async function bundleHarnesses(): Promise<{
     baseline: path.join(cache, 'js-baseline.mjs'),
     steps: path.join(cache, 'steps-harness.mjs'),
     mcp: path.join(cache, 'mcp-harness.mjs'),
+    patch: path.join(cache, 'patch-bench.mjs'),
   };
+  await build({ ...(await esbuildOptions(path.join(root, 'bench/patch-bench.ts'), out.patch)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/mcp-harness.ts'), out.mcp)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/verify-harness.ts'), out.verify)), logLevel: 'error' });
   await build({ ...(await esbuildOptions(path.join(root, 'bench/incident-bench.ts'), out.incident)), logLevel: 'error' });
@@ -129,7 +132,9 @@ const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed
 // `npm run bench -- --only steps,cold` runs a subset; the default is everything.
 const onlyArg = process.argv.indexOf('--only');
 const only = new Set(
-  onlyArg === -1 ? ['grep', 'glob', 'cold', 'bash', 'steps', 'digest', 'mcp', 'verify'] : (process.argv[onlyArg + 1] ?? '').split(','),
+  onlyArg === -1
+    ? ['grep', 'glob', 'cold', 'bash', 'steps', 'digest', 'mcp', 'verify', 'patch']
+    : (process.argv[onlyArg + 1] ?? '').split(','),
 );
 
 await mkdir(cache, { recursive: true });
@@ -385,6 +390,31 @@ if (only.has('verify')) {
       [`wait_and_verify polling stat, per attempt, expect_not_contains`, { ms: m.perAttemptContainsMs, maxRssKb: null }],
     ],
     { attempts: m.attempts },
+  );
+}
+
+if (only.has('patch')) {
+  // bench/patch-bench.ts: apply_patch on a 1 MB file with 50 hunks, in one process, medians inside.
+  const r = spawnSync(node, [harnesses.patch, String(RUNS)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`patch bench failed: ${r.stderr}`);
+  const m = JSON.parse(r.stdout) as {
+    bytes: number;
+    patchBytes: number;
+    hunks: number;
+    applyPatchMs: number;
+    editFile50Ms: number;
+    floorMs: number;
+    maxRssKb: number;
+  };
+  const mb = `${(m.bytes / 1e6).toFixed(1)} MB`;
+  group(
+    'patch',
+    [`read + splice + write in JS, ${mb}, ${m.hunks} changes`, { ms: m.floorMs, maxRssKb: null }],
+    [
+      [`apply_patch, ${mb}, ${m.hunks} hunks (${m.patchBytes} B patch)`, { ms: m.applyPatchMs, maxRssKb: m.maxRssKb }],
+      [`edit_file × ${m.hunks}, ${mb}`, { ms: m.editFile50Ms, maxRssKb: null }],
+    ],
+    { bytes: m.bytes, patchBytes: m.patchBytes, hunks: m.hunks },
   );
 }
 
