@@ -41,6 +41,7 @@ export const GATED_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   write_file: { path: 'new.txt', content: 'n' },
   edit_file: { path: 'a.txt', old_string: 'alpha', new_string: 'beta' },
   delete_file: { path: 'del.txt' },
+  apply_patch: { patch: '*** Begin Patch\n*** Add File: new2.txt\n+n\n*** End Patch\n' },
   k8s_get: { kind: 'Pod', name: 'web-0', namespace: 'default' },
   k8s_list: { kind: 'pods', namespace: 'default' },
   k8s_events: { namespace: 'default' },
