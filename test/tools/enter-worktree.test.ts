@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/runtime.ts';
 import { findOnPath } from '../../src/tools/workspace/vcs.ts';
 import { git, initRepo } from '../helpers/git-repo.ts';
-import { setup, tempDir } from '../helpers/workspace.ts';
+import { setup, tempDir, writeTree } from '../helpers/workspace.ts';
 import { BASE_CASES, REFUSAL_CASES, type RepoCommit } from './enter-worktree.cases.ts';
 
 /** The repository of enter-worktree.cases.ts, and a runtime over it. */
@@ -51,6 +51,16 @@ describe('enter_worktree: a new branch at the base, entered', () => {
     expect(existsSync(path.join(rt.dir, '.agents/worktrees/wt/new.txt'))).toBe(true);
     expect((await rt.ok('change_working_directory', { path: '.' })).cwd).toBe('.');
     expect((await rt.ok('bash', { command: 'git branch --show-current' })).output).toBe('feature\n');
+  });
+
+  it.each(['ripgrep', 're2'])('%s: the search tools see the worktree even where the workspace ignores .agents/', async (engine) => {
+    const { rt } = await repo('yolo', `tools:\n  grep:\n    engine: ${engine}\n  glob:\n    engine: ${engine}\n`);
+    await writeTree(rt.dir, { '.gitignore': '.agents/\n' });
+    await rt.ok('enter_worktree', { name: 'wt' });
+    expect((await rt.ok('grep', { pattern: 'first' })).matches).toEqual([
+      { path: '.agents/worktrees/wt/src/a.txt', line: 1, text: 'first' },
+    ]);
+    expect((await rt.ok('glob', { pattern: '*.txt' })).paths).toEqual(['.agents/worktrees/wt/src/a.txt']);
   });
 
   it('a generated name when neither name nor path is given', async () => {
