@@ -92,6 +92,17 @@ describe('change_working_directory: outside the workspace', () => {
     );
   });
 
+  it('plan mode: refused (it allows read-only tools only), though a move inside the workspace is allowed there', async () => {
+    const outside = await tempDir('core-agent-outside-');
+    const rt = await setup({
+      tree: CWD_TREE,
+      flags: { mode: 'plan' },
+      recipe: `permissions:\n  path_scope:\n    allow: [".", "${outside}"]\n`,
+    });
+    expect(await rt.refused('change_working_directory', { path: outside })).toMatch(/permission mode "plan" allows read-only tools only/);
+    expect((await rt.ok('change_working_directory', { path: 'sub' })).cwd).toBe('sub');
+  });
+
   it('yolo: allowed when path_scope allows it; relative paths then resolve there, shown absolute', async () => {
     const { rt, outside } = await withOutside('yolo');
     expect(await rt.ok('change_working_directory', { path: outside })).toEqual({
