@@ -113,7 +113,7 @@ describe('record_plan and plan_mode', () => {
       outcome: 'recorded',
       sequence: 1,
       message: expect.stringMatching(
-        /Now unblocked for this session: bash, terminal_kill, terminal_write, delete_file, edit_file, write_file\./,
+        /Now unblocked for this session: bash, terminal_kill, terminal_write, delete_file, edit_file, write_file, enter_worktree\./,
       ),
     });
     expect(write!.data.ok).toBe(true);
@@ -169,7 +169,9 @@ describe('record_plan and plan_mode', () => {
   it('the required description names only the gated tools this build registered', async () => {
     const rt = await setup({ recipe: `${required}tools:\n  disable: [delete_file]\n` });
     const d = rt.catalog.get('record_plan')!.description;
-    expect(d).toMatch(/call this BEFORE any `bash` \/ `terminal_kill` \/ `terminal_write` \/ `edit_file` \/ `write_file` call/);
+    expect(d).toMatch(
+      /call this BEFORE any `bash` \/ `terminal_kill` \/ `terminal_write` \/ `edit_file` \/ `write_file` \/ `enter_worktree` call/,
+    );
     expect(d).not.toMatch(/delete_file/);
   });
 
