@@ -17,6 +17,7 @@ import { toolServices, type Asker, type Checkpointer, type ToolServices, type Tu
 import { SessionState } from '../tools/session.ts';
 import { shellAvailable } from '../tools/shell/run-shell.ts';
 import { GroupRecords, reapStaleGroups } from '../tools/shell/group-records.ts';
+import { findOnPath } from '../tools/workspace/vcs.ts';
 import { alertTargetsStep, clusterStep } from './cluster-step.ts';
 import { takeScrubWarning } from './environ-scrub.ts';
 import { SettingsError, type Settings } from './settings.ts';
@@ -108,6 +109,9 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
     ...o.sessionServices,
     ...recorded,
     ripgrepPath: s.ripgrep,
+    // Looked up once, on the PATH bash's commands get: enter_worktree runs exactly these binaries.
+    git: findOnPath('git', o.commandEnv ?? env),
+    jj: findOnPath('jj', o.commandEnv ?? env),
   });
   return { env, home: o.home, workspace, session, scope, tools, mcpConfig };
 }

@@ -313,7 +313,8 @@ export class Dispatcher {
   private async resolveInScope(p: string, followFinal: boolean): Promise<ResolvedPath | { refused: string; kind: FailureKind }> {
     let r: ResolvedPath;
     try {
-      r = await resolvePath(p, this.opts.workspace, { followFinal, home: this.opts.home });
+      // Relative paths start from the conversation's current directory (change_working_directory).
+      r = await resolvePath(p, this.session.cwd ?? this.opts.workspace, { followFinal, home: this.opts.home });
     } catch (err) {
       if (err instanceof PathResolutionError) return { refused: err.message, kind: err.kind };
       throw err;
@@ -329,6 +330,9 @@ export class Dispatcher {
     const decision = await this.opts.gate.check({
       ...(def ? gateTraits(def) : { fileEdit: false }),
       readOnly: access === 'read' && def !== undefined && kindTraits(def.kind).readOnly,
+      // A session tool acting on a further path (change_working_directory leaving the workspace)
+      // is gated as a change: only its own bookkeeping is exempt from asking.
+      lifecycle: access === 'read' && def !== undefined && kindTraits(def.kind).lifecycle,
       tool,
       subjects: [this.subjectOf(r.real)],
     });

@@ -8,6 +8,7 @@ import { tools as shell } from './shell/index.ts';
 import { tools as skills } from './skills/index.ts';
 import type { AnyTool } from './tool.ts';
 import { tools as verify } from './verify/index.ts';
+import { tools as workspace } from './workspace/index.ts';
 
 /**
  * Every built-in tool, in canonical catalog order: the families one after the
@@ -20,6 +21,7 @@ export const BUILTIN_TOOLS: readonly AnyTool[] = [
   ...shell,
   ...files,
   ...search,
+  ...workspace,
   ...data,
   ...verify,
   ...k8s,

@@ -83,6 +83,10 @@ export interface ToolServices {
   readonly pendingWrites?: PendingWrites | undefined;
   /** Where the shells' process groups are recorded, so a later start can stop those of a killed run. */
   readonly groupRecords?: GroupRecorder | undefined;
+  /** The git binary on the PATH commands run with (enter_worktree); absent when there is none. */
+  readonly git?: string | undefined;
+  /** The jj (Jujutsu) binary on that PATH, if any: enter_worktree makes a jj workspace in a jj repository. */
+  readonly jj?: string | undefined;
   /** An rg binary to prefer over the bundled one (CORE_AGENT_RIPGREP). */
   readonly ripgrepPath?: string | undefined;
 }
@@ -122,6 +126,7 @@ const MISSING = {
   asker: () => '--ask is off',
   checkpointer: () => 'no session checkpoints here (tools call, or --checkpoint=operator)',
   scheduler: () => 'not an autonomous run (run --autonomous)',
+  git: () => 'git is not on the PATH commands run with, so enter_worktree is not registered',
 } satisfies Partial<Record<keyof ToolServices, (s: ToolServices) => string>>;
 
 /** A service counts as present when it is set, true, or a non-empty list. */

@@ -35,6 +35,14 @@ export class SessionState {
   /** Background commands started by bash with wait: false; they die with the session. */
   readonly terminals = new TerminalManager();
 
+  /**
+   * The conversation's current directory (physical), which every relative path
+   * argument and bash start from; undefined: the launch directory (the workspace).
+   * change_working_directory and enter_worktree set it. The workspace stays the
+   * workspace: path_scope, display paths and the project are still the launch directory.
+   */
+  cwd: string | undefined;
+
   /** Set once the session exists in the event log; undefined for one-off calls. */
   sessionId: string | undefined;
 

@@ -26,6 +26,7 @@ export function everyService(given: Partial<ToolServices> = {}): ToolServices {
     asker: { ask: async () => ({ unavailable: 'test' }) },
     checkpointer: { request: () => {} },
     scheduler: { request: () => null },
+    git: '/usr/bin/git',
     ...given,
   });
 }

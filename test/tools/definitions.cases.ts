@@ -73,6 +73,7 @@ export const NEED_CASES: readonly NeedCase[] = [
   { tool: 'ask_user', missing: 'asker', reason: '--ask is off' },
   { tool: 'mark_task_done', missing: 'checkpointer', reason: 'no session checkpoints here (tools call, or --checkpoint=operator)' },
   { tool: 'schedule_next_turn', missing: 'scheduler', reason: 'not an autonomous run (run --autonomous)' },
+  { tool: 'enter_worktree', missing: 'git', reason: 'git is not on the PATH commands run with, so enter_worktree is not registered' },
 ];
 
 /** MCP hints → traits (readOnly, destructive, openWorld in; the five traits out). */

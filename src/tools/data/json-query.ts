@@ -32,7 +32,7 @@ export const jsonQueryTool = defineTool({
   args: z
     .strictObject({
       expression: z.string().min(1).max(LIMITS.jqExpression).describe('The jq program, e.g. ".items[] | .name".'),
-      path: pathArg('A JSON file to read, relative to the workspace root (or absolute).').optional(),
+      path: pathArg('A JSON file to read, relative to the current directory (or absolute).').optional(),
       data: z.unknown().optional().describe('Inline input: a string holding JSON text, or any JSON value.'),
     })
     .refine((a) => (a.path === undefined) !== (a.data === undefined), {

@@ -10,7 +10,7 @@ export const deleteFileTool = defineTool({
   kind: 'edit',
   narrowHint: '',
   args: z.strictObject({
-    path: pathArg('File to delete, relative to the workspace root (or absolute).'),
+    path: pathArg('File to delete, relative to the current directory (or absolute).'),
   }),
   // The link itself is what gets removed, so the last component is not followed.
   paths: (a) => [{ arg: 'path', path: a.path, access: 'write', followFinal: false }],

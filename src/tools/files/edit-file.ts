@@ -12,7 +12,7 @@ export const editFileTool = defineTool({
   kind: 'edit',
   narrowHint: '',
   args: z.strictObject({
-    path: pathArg('File to edit, relative to the workspace root (or absolute).'),
+    path: pathArg('File to edit, relative to the current directory (or absolute).'),
     old_string: z
       .string()
       .max(LIMITS.fileContent)

@@ -12,7 +12,7 @@ export const listDirTool = defineTool({
   digest: true,
   narrowHint: 'List a subdirectory, or find files by name pattern instead.',
   args: z.strictObject({
-    path: pathArg('Directory to list, relative to the workspace root (or absolute). Default: the workspace root.').optional(),
+    path: pathArg('Directory to list, relative to the current directory (or absolute). Default: the current directory.').optional(),
   }),
   paths: (a) => [{ arg: 'path', path: a.path ?? '.', access: 'read' }],
   async run(_args, ctx) {

@@ -15,7 +15,7 @@ export const readFileTool = defineTool({
   caps: { maxBytes: 256 * 1024, maxLines: 2000 },
   narrowHint: 'Read the rest with offset/limit.',
   args: z.strictObject({
-    path: pathArg('File to read, relative to the workspace root (or absolute).'),
+    path: pathArg('File to read, relative to the current directory (or absolute).'),
     offset: z.int().min(0).max(1_000_000_000).optional().describe('First line to return, 1-based (0 is treated as 1). Default: 1.'),
     limit: z
       .int()

@@ -31,14 +31,14 @@ export const readManyFilesTool = defineTool({
         .array(z.string().min(1).max(LIMITS.path))
         .max(1000)
         .optional()
-        .describe('Files to read, relative to the workspace root (or absolute).'),
+        .describe('Files to read, relative to the current directory (or absolute).'),
       pattern: z
         .string()
         .min(1)
         .max(LIMITS.namePattern)
         .optional()
         .describe('Also read files whose name matches this pattern under `path`, e.g. "*.md" or "src/**/*.ts".'),
-      path: pathArg('Directory the pattern is matched under. Default: the workspace root.').optional(),
+      path: pathArg('Directory the pattern is matched under. Default: the current directory.').optional(),
     })
     .refine((a) => (a.paths?.length ?? 0) > 0 || a.pattern !== undefined, {
       message: 'give "paths" (a list of files), "pattern" (a file-name pattern), or both',

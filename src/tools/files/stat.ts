@@ -10,7 +10,7 @@ export const statTool = defineTool({
   kind: 'read',
   narrowHint: '',
   args: z.strictObject({
-    path: pathArg('File or directory to inspect, relative to the workspace root (or absolute).'),
+    path: pathArg('File or directory to inspect, relative to the current directory (or absolute).'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'read' }],
   async run(_args, ctx) {

@@ -10,7 +10,7 @@ export const writeFileTool = defineTool({
   kind: 'edit',
   narrowHint: '',
   args: z.strictObject({
-    path: pathArg('File to write, relative to the workspace root (or absolute).'),
+    path: pathArg('File to write, relative to the current directory (or absolute).'),
     content: z.string().max(LIMITS.fileContent).describe('The complete new content of the file.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'write' }],

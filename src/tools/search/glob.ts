@@ -21,7 +21,7 @@ export const globTool = defineTool({
       .min(1)
       .max(LIMITS.namePattern)
       .describe('File-name pattern, e.g. "*.go"; with a "/" it matches the relative path, e.g. "cmd/**/main.go".'),
-    path: pathArg('Directory to search, relative to the workspace root (or absolute). Default: the workspace root.').optional(),
+    path: pathArg('Directory to search, relative to the current directory (or absolute). Default: the current directory.').optional(),
   }),
   paths: (a) => [{ arg: 'path', path: a.path ?? '.', access: 'read' }],
   async run(args, ctx) {

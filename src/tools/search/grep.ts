@@ -30,7 +30,9 @@ export const grepTool = defineTool({
   narrowHint: 'Narrow the pattern, `path` or `include`.',
   args: z.strictObject({
     pattern: z.string().min(1).max(LIMITS.regex).describe('Regular expression (RE2 syntax) matched against each line.'),
-    path: pathArg('File or directory to search, relative to the workspace root (or absolute). Default: the workspace root.').optional(),
+    path: pathArg(
+      'File or directory to search, relative to the current directory (or absolute). Default: the current directory.',
+    ).optional(),
     include: z
       .string()
       .min(1)

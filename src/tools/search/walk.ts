@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -18,11 +19,13 @@ interface IgnoreLayer {
  */
 export async function* walkFiles(root: string, signal: AbortSignal, ignoreFrom?: string): AsyncGenerator<string> {
   const layers: IgnoreLayer[] = [];
-  if (ignoreFrom && root !== ignoreFrom && root.startsWith(`${ignoreFrom}/`)) {
+  // A repository's root (a worktree's, entered by enter_worktree) is a boundary, as for git and rg:
+  // the ignore files above it are another repository's.
+  if (ignoreFrom && root !== ignoreFrom && root.startsWith(`${ignoreFrom}/`) && !existsSync(`${root}/.git`)) {
     for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
       const layer = await loadIgnore(dir);
       if (layer) layers.unshift(layer);
-      if (dir === ignoreFrom || dir === '/') break;
+      if (dir === ignoreFrom || dir === '/' || existsSync(`${dir}/.git`)) break;
     }
   }
   yield* walkDir(root, layers, signal);

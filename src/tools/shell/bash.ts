@@ -88,7 +88,7 @@ export const bashTool = defineTool({
       .min(1)
       .max(LIMITS.command)
       .superRefine(argvSafe('/bin/sh', 'write long content to a file first and run that'))
-      .describe('The command line, run with /bin/sh -c in the workspace root.'),
+      .describe('The command line, run with /bin/sh -c in the current directory (the workspace root unless changed).'),
     timeout: z.number().positive().max(86_400).optional().describe('Seconds before the command is stopped.'),
     wait: z
       .boolean()
@@ -115,7 +115,7 @@ export const bashTool = defineTool({
       throw new ToolError(`timeout ${timeout} s is above the operator's maximum of ${max} s (tools.bash.max_timeout_seconds)`);
     const keepBytes = Math.max(1024, ctx.caps.maxBytes - 2048);
     const r = await runShell(args.command, {
-      cwd: ctx.workspace,
+      cwd: ctx.session.cwd ?? ctx.workspace,
       env: shellEnv(ctx.services.env, ctx.settings.pass_env),
       timeoutMs: timeout * 1000,
       keepBytes,
@@ -181,7 +181,7 @@ function startTerminal(command: string, timeout: number | undefined, max: number
   let t;
   try {
     t = ctx.session.terminals.start(command, {
-      cwd: ctx.workspace,
+      cwd: ctx.session.cwd ?? ctx.workspace,
       env: shellEnv(ctx.services.env, ctx.settings.pass_env),
       retainBytes: ctx.settings.terminal_retain_bytes,
       maxTerminals: ctx.settings.max_terminals,

@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import { ToolError } from '../tool.ts';
+
+/**
+ * The executable `name` on `env`'s PATH, as a spawn with that environment would
+ * find it, or undefined. A stat per PATH entry instead of spawning `which`: the
+ * composition root asks once per run, and nothing is started to find out.
+ */
+export function findOnPath(name: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  for (const dir of (env.PATH ?? '').split(':')) {
+    // An empty entry is the current directory to a shell; a tool's binary is never looked up there.
+    if (dir === '' || !path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, name);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here: the next PATH entry.
+    }
+  }
+  return undefined;
+}
+
+/** How long one git or jj command may take: a worktree checkout of a large repository, not a hang on a lock. */
+export const VCS_TIMEOUT_MS = 120_000;
+
+export interface VcsRun {
+  /** The binary (ToolServices.git or .jj). */
+  readonly bin: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Run one git or jj command and return its stdout, trimmed. A failure becomes a
+ * sentence naming the command and the tool's own first error line (`fatal: …`),
+ * bounded: what the model can act on, never a stack or a whole stderr.
+ */
+export async function runVcs(run: VcsRun, args: readonly string[]): Promise<string> {
+  const tool = path.basename(run.bin);
+  return new Promise((resolve, reject) => {
+    execFile(
+      run.bin,
+      args,
+      { cwd: run.cwd, env: run.env, timeout: VCS_TIMEOUT_MS, signal: run.signal, maxBuffer: 1024 * 1024, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout.trim());
+        const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
+        if (e.name === 'AbortError') return reject(e);
+        const what = `${tool} ${args.slice(0, 2).join(' ')}`;
+        if (e.killed && e.signal) return reject(new ToolError(`${what} did not finish within ${VCS_TIMEOUT_MS / 1000} s and was stopped`));
+        const detail = firstErrorLine(stderr) ?? e.message;
+        reject(new ToolError(`${what} failed: ${detail.slice(0, 400)}`));
+      },
+    );
+  });
+}
+
+/** The line that says what went wrong: git's `fatal:`/`error:` line, else the first non-empty one. */
+function firstErrorLine(stderr: string): string | undefined {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  return lines.find((l) => /^(fatal|error):/i.test(l)) ?? lines[0];
+}
