@@ -43,10 +43,12 @@ export const OUTLINE_CASES: readonly OutlineCase[] = [
     fixture: 'broken-unrecovered.ts',
     language: 'TypeScript',
     analysis: 'parsed',
-    errors: [9],
+    errors: [17],
     recovered: false,
     note: /starts on line 3.*did not recover/,
   },
+  // A file cut off mid-declaration (a write in progress): what precedes the cut is outlined.
+  { fixture: 'broken-tail.go', language: 'Go', analysis: 'parsed', errors: [11], recovered: true },
   { fixture: 'broken-garbage.cpp', language: 'C++', analysis: 'parsed', errors: [3], recovered: true },
   { fixture: 'broken-python.py', language: 'Python', analysis: 'parsed', errors: [4], recovered: true },
 ];

@@ -73,19 +73,17 @@ function syntaxErrorLines(root: Node): number[] {
 
 /**
  * Whether the parser got back in step after its errors, so the declarations it
- * found around them are the file's: no broken top-level node runs to the end
- * of the file (an unclosed brace or string swallows everything after it), and
- * broken nodes cover at most a quarter of the file (or ten lines of a short one).
+ * found around them are the file's: the broken top-level nodes cover at most a
+ * quarter of the file (or ten lines of a short one). An unclosed brace or string
+ * swallows everything after it into one broken node, and fails this.
  */
 function recoveredCleanly(root: Node, source: string): boolean {
-  const lastRow = source.trimEnd().split('\n').length - 1;
+  const rows = source.trimEnd().split('\n').length;
   let brokenRows = 0;
   for (const n of root.children) {
-    if (!n || !(n.hasError || n.isError || n.isMissing)) continue;
-    if (n.endPosition.row >= lastRow) return false;
-    brokenRows += n.endPosition.row - n.startPosition.row + 1;
+    if (n && (n.hasError || n.isError || n.isMissing)) brokenRows += n.endPosition.row - n.startPosition.row + 1;
   }
-  return brokenRows <= Math.max(10, (lastRow + 1) / 4);
+  return brokenRows <= Math.max(10, rows / 4);
 }
 
 /** Renders the declarations under a node, one entry per declaration, bodies elided. */
@@ -97,14 +95,19 @@ class Outliner {
 
   members(parent: Node, depth: number): string[] {
     const out: string[] = [];
-    // What follows an ERROR on the line it ends on is the parser resuming mid-text
-    // (`int template(int this) {…}` leaves `int this) {…}` as a "function"): not listed.
-    let errorEndRow = -1;
-    for (const child of parent.namedChildren) {
-      if (!child) continue;
-      if (child.isError || child.isMissing) errorEndRow = child.endPosition.row;
-      else if (child.startPosition.row > errorEndRow) out.push(...this.declaration(child, depth));
-    }
+    const children = parent.namedChildren.filter((c): c is Node => c !== null);
+    const broken = (n: Node | undefined) => n !== undefined && (n.isError || n.isMissing);
+    // Text that shares a line with an ERROR is the parser's guess at where it got back in
+    // step (`int template(int this) {…}` leaves `int this) {…}` as a "function"; a Go
+    // func cut off before its body reads as a bodiless declaration): not listed.
+    children.forEach((child, i) => {
+      if (broken(child)) return;
+      const before = children[i - 1];
+      const after = children[i + 1];
+      if (broken(before) && before!.endPosition.row >= child.startPosition.row) return;
+      if (broken(after) && after!.startPosition.row <= child.endPosition.row) return;
+      out.push(...this.declaration(child, depth));
+    });
     return out;
   }
 
