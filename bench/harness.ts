@@ -12,11 +12,13 @@ const warm = await rt.dispatcher.call(tool!, args);
 if (!warm.ok) throw new Error(warm.error);
 const times: number[] = [];
 let count: unknown;
+let bytes = 0;
 for (let i = 0; i < runs; i++) {
   const t0 = performance.now();
   const r = await rt.dispatcher.call(tool!, args);
   times.push(performance.now() - t0);
   if (!r.ok) throw new Error(r.error);
   count = r.result.count;
+  bytes = Buffer.byteLength(JSON.stringify(r.result));
 }
-process.stdout.write(JSON.stringify({ times, count, maxRssKb: process.resourceUsage().maxRSS }));
+process.stdout.write(JSON.stringify({ times, count, bytes, maxRssKb: process.resourceUsage().maxRSS }));

@@ -91,11 +91,60 @@ function repeat(cmd: string, args: string[], cwd: string, runs = RUNS) {
   };
 }
 
-function harness(script: string, args: string[]): { ms: number; maxRssKb: number; count: unknown } {
+function harness(script: string, args: string[]): { ms: number; maxRssKb: number; count: unknown; bytes: number } {
   const r = spawnSync(node, [script, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`${script} failed: ${r.stderr}`);
-  const out = JSON.parse(r.stdout) as { times: number[]; maxRssKb: number; count: unknown };
-  return { ms: median(out.times), maxRssKb: out.maxRssKb, count: out.count };
+  const out = JSON.parse(r.stdout) as { times: number[]; maxRssKb: number; count: unknown; bytes: number };
+  return { ms: median(out.times), maxRssKb: out.maxRssKb, count: out.count, bytes: out.bytes };
+}
+
+/**
+ * A TypeScript file of `lines` lines, shaped like application code: per ~60 lines an
+ * interface, a class with three methods and a function, bodies of 10–12 lines.
+ */
+function generatedTypeScript(lines: number): string {
+  const out = ["import { readFile } from 'node:fs/promises';", "import path from 'node:path';", ''];
+  const body = (n: number, i: number) =>
+    Array.from({ length: n }, (_, k) => `    const step${k} = ${k} * ${i} + Math.floor(Math.random() * ${k + 1}); // work ${k}`);
+  const block = (i: number) => [
+    `export interface Record${i} {`,
+    '  id: string;',
+    `  value${i}: number;`,
+    '}',
+    '',
+    `export class Service${i} {`,
+    `  private cache = new Map<string, Record${i}>();`,
+    '',
+    `  async load(id: string): Promise<Record${i} | undefined> {`,
+    ...body(10, i),
+    `    return JSON.parse(await readFile(path.join('data', id), 'utf8')) as Record${i};`,
+    '  }',
+    '',
+    `  store(id: string, record: Record${i}): void {`,
+    ...body(10, i),
+    '    this.cache.set(id, record);',
+    '  }',
+    '',
+    '  clear(): void {',
+    ...body(10, i),
+    '    this.cache.clear();',
+    '  }',
+    '}',
+    '',
+    `export function compute${i}(a: number, b: number): number {`,
+    '  let total = a;',
+    ...body(10, i).map((l) => l.slice(2)),
+    '  return total + b;',
+    '}',
+    '',
+  ];
+  for (let i = 0; ; i++) {
+    const next = block(i);
+    if (out.length + next.length > lines) break;
+    out.push(...next);
+  }
+  while (out.length < lines) out.push(`// padding ${out.length}`);
+  return `${out.join('\n')}\n`;
 }
 
 async function bundleHarnesses(): Promise<{
@@ -133,7 +182,7 @@ const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed
 const onlyArg = process.argv.indexOf('--only');
 const only = new Set(
   onlyArg === -1
-    ? ['grep', 'glob', 'cold', 'bash', 'steps', 'digest', 'mcp', 'verify', 'patch']
+    ? ['grep', 'glob', 'cold', 'bash', 'steps', 'digest', 'mcp', 'verify', 'patch', 'outline']
     : (process.argv[onlyArg + 1] ?? '').split(','),
 );
 
@@ -415,6 +464,41 @@ if (only.has('patch')) {
       [`edit_file × ${m.hunks}, ${mb}`, { ms: m.editFile50Ms, maxRssKb: null }],
     ],
     { bytes: m.bytes, patchBytes: m.patchBytes, hunks: m.hunks },
+  );
+}
+
+if (only.has('outline')) {
+  // What "what is in this file" costs: view_file_outline of a 5,000-line TypeScript file
+  // against read_file of it, in process (warm: the grammar already loaded) and as a
+  // `tools call` process (cold: the outline chunk decoded and the grammar loaded in it).
+  // The bytes are the result the model would read; read_file's stops at its output cap.
+  const ws = path.join(cache, 'outline-ws');
+  await mkdir(ws, { recursive: true });
+  const source = generatedTypeScript(5000);
+  await writeFile(path.join(ws, 'big.ts'), source);
+  const outlineArgs = JSON.stringify({ path: 'big.ts' });
+  const readIn = harness(harnesses.inproc, [ws, 'read_file', outlineArgs, String(RUNS)]);
+  const outlineIn = harness(harnesses.inproc, [ws, 'view_file_outline', outlineArgs, String(RUNS)]);
+  const cli = (tool: string) => repeat(node, [bundle, 'tools', 'call', tool, outlineArgs, '--workspace', ws], root);
+  const readCli = cli('read_file');
+  const outlineCli = cli('view_file_outline');
+  group(
+    'outline',
+    ['read_file big.ts (5,000 lines), in process', readIn],
+    [
+      ['view_file_outline big.ts, in process', outlineIn],
+      ['read_file big.ts, `tools call` CLI', readCli],
+      ['view_file_outline big.ts, `tools call` CLI', outlineCli],
+    ],
+    {
+      lines: 5000,
+      fileBytes: Buffer.byteLength(source),
+      resultBytes: { read_file: readIn.bytes, view_file_outline: outlineIn.bytes },
+      cliStdoutBytes: { read_file: Buffer.byteLength(readCli.stdout), view_file_outline: Buffer.byteLength(outlineCli.stdout) },
+    },
+  );
+  console.log(
+    `outline: file ${Buffer.byteLength(source)} bytes; result bytes read_file ${readIn.bytes} (first output cap's worth), view_file_outline ${outlineIn.bytes}\n`,
   );
 }
 

@@ -23,6 +23,8 @@ export const EMBEDDED = {
   'virtual:re2-chunk': src('tools/search/re2-entry.ts'),
   // tree-sitter with the bash grammar (WebAssembly), loaded on the first bash parse.
   'virtual:bash-parser-chunk': src('tools/shell/bash-parser-entry.ts'),
+  // tree-sitter with the grammars view_file_outline parses (WebAssembly), loaded on the first outline.
+  'virtual:outline-chunk': src('tools/files/outline-entry.ts'),
   // undici (an HTTP client whose connections the SSRF guard can pin), loaded on the first fetch.
   'virtual:undici-chunk': src('net/undici-entry.ts'),
   // turndown and html-to-text, loaded when web_fetch converts a page.

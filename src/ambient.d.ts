@@ -22,6 +22,9 @@ declare module 'virtual:re2-chunk' {
 declare module 'virtual:bash-parser-chunk' {
   export default function embeddedSource(): string;
 }
+declare module 'virtual:outline-chunk' {
+  export default function embeddedSource(): string;
+}
 declare module 'virtual:undici-chunk' {
   export default function embeddedSource(): string;
 }
