@@ -10,5 +10,9 @@ export const fileTools = (p: string) =>
     ['glob', { pattern: '*', path: p }],
     ['grep', { pattern: 'secret', path: p }],
     ['json_query', { expression: '.', path: p }],
+    ['view_file_outline', { path: p }],
+    ['apply_patch', { patch: `*** Begin Patch\n*** Update File: ${p}\n@@\n-secret\n+pwned\n*** End Patch\n` }],
+    ['apply_patch', { patch: `*** Begin Patch\n*** Add File: ${p}\n+pwned\n*** End Patch\n` }],
+    ['change_working_directory', { path: p }],
     ['delete_file', { path: p }], // last: on a link it removes the link
   ] as const;
