@@ -44,6 +44,18 @@ pid_of() {
   printf '%s\n' "$pid"
 }
 
+# starting NAME: the process start() launched is still there — running NAME, or
+# a moment before it execs NAME: still the forked shell, or setsid (a loaded
+# machine shows that window, and pid_of alone then reads it as an exit).
+starting() {
+  local name="$1" pidfile="$CLUSTER_DIR/run/$1.pid" pid exe
+  pid_of "$name" >/dev/null && return 0
+  [[ -f "$pidfile" ]] || return 1
+  pid="$(<"$pidfile")"
+  exe="$(readlink "/proc/$pid/exe" 2>/dev/null || true)"
+  case "$(basename "${exe% (deleted)}")" in bash | setsid) return 0 ;; *) return 1 ;; esac
+}
+
 # kubectl for the local cluster, as the admin identity.
 local_kubectl() {
   "$K8S_BIN/kubectl" --kubeconfig "$CLUSTER_DIR/kubeconfig" "$@"

@@ -192,7 +192,7 @@ wait_for() {
   local what="$1" timeout="$2" comp="$3"; shift 3
   local deadline=$((SECONDS + timeout))
   until "$@" >/dev/null 2>&1; do
-    pid_of "$comp" >/dev/null || fail "$comp exited while waiting for $what"
+    starting "$comp" || fail "$comp exited while waiting for $what"
     (( SECONDS < deadline )) || fail "timed out after ${timeout}s waiting for $what"
     sleep 0.3
   done
