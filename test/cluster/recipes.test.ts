@@ -9,7 +9,8 @@ import { kindTraits } from '../../src/tools/kinds.ts';
 
 const recipes = fileURLToPath(new URL('../../recipes/', import.meta.url));
 /** Tools that change nothing in the cluster although they are not read-only: session bookkeeping and the escalation. */
-const NOT_CLUSTER_WRITES = new Set(['todo', 'record_plan', 'alert']);
+// Session bookkeeping and the alert: they change nothing in the cluster or the workspace.
+const NOT_CLUSTER_WRITES = new Set(['todo', 'record_plan', 'update_plan', 'change_working_directory', 'alert']);
 
 describe('recipes/k8s-incident.yaml', () => {
   it('has no tool that can write to the cluster or read a Secret — built-in or MCP', async () => {

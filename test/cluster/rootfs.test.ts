@@ -334,7 +334,8 @@ describe('the image root filesystem (scripts/rootfs.sh)', () => {
     expect(host.code, host.stderr).toBe(0);
     const hostNames = (JSON.parse(host.stdout) as Array<{ name: string }>).map((t) => t.name);
     expect(hostNames).toEqual(expect.arrayContaining(SHELL_TOOLS)); // the host has /bin/sh
-    expect(names).toEqual(hostNames.filter((n) => !SHELL_TOOLS.includes(n)));
+    // No shell and no git in the image: the shell tools and enter_worktree are not registered there.
+    expect(names).toEqual(hostNames.filter((n) => !SHELL_TOOLS.includes(n) && n !== 'enter_worktree'));
     expect(names).toEqual(expect.arrayContaining(['read_file', 'grep', 'glob', 'json_query', 'wait_and_verify']));
 
     // grep with engine: ripgrep (the recipe) fails unless /app/rg runs here.

@@ -22,7 +22,7 @@ export const viewFileOutlineTool = defineTool({
   caps: { maxBytes: 64 * 1024, maxLines: 2000 },
   narrowHint: 'Read the part you need with read_file offset/limit, from the line numbers above.',
   args: z.strictObject({
-    path: pathArg('File to outline, relative to the workspace root (or absolute).'),
+    path: pathArg('File to outline, relative to the current directory (or absolute).'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'read' }],
   async run(args, ctx) {
