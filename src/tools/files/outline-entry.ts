@@ -2,6 +2,7 @@
 // apart and embedded as data (scripts/embedded.mjs): nothing here loads until the
 // first outline, and each grammar is instantiated only when a file needs it.
 import bashGrammar from '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm';
+import cGrammar from 'tree-sitter-c/tree-sitter-c.wasm';
 import cppGrammar from '@vscode/tree-sitter-wasm/wasm/tree-sitter-cpp.wasm';
 import goGrammar from '@vscode/tree-sitter-wasm/wasm/tree-sitter-go.wasm';
 import javaGrammar from '@vscode/tree-sitter-wasm/wasm/tree-sitter-java.wasm';
@@ -18,6 +19,7 @@ const { Language, Parser } = require('web-tree-sitter') as typeof import('web-tr
 
 const GRAMMARS = {
   bash: bashGrammar,
+  c: cGrammar,
   cpp: cppGrammar,
   go: goGrammar,
   java: javaGrammar,

@@ -32,10 +32,10 @@ export interface ParsedLanguage {
   readonly language: string;
   readonly grammar: GrammarId;
   readonly rules: OutlineRules;
-  /** `'heuristic'` when the grammar is not the language's own, so a clean parse may still misread it. */
-  readonly analysis?: 'heuristic';
   /** Said with every outline of this extension (a grammar used outside its language). */
   readonly note?: string;
+  /** Parsed with instead when this grammar finds syntax errors and the alternative finds none. */
+  readonly alternative?: ParsedLanguage;
 }
 
 const set = (...types: string[]) => new Set(types);
@@ -227,6 +227,29 @@ const CPP_RULES: OutlineRules = {
   values: { init_declarator: 'value' },
 };
 
+// C with its own grammar: unlike C++, it reads a K&R definition as one function and
+// `class` or `new` as plain identifiers.
+const C_RULES: OutlineRules = {
+  leaf: set(
+    'preproc_include',
+    'preproc_def',
+    'preproc_function_def',
+    'type_definition',
+    'declaration',
+    'field_declaration',
+    'function_definition',
+    'enum_specifier',
+  ),
+  container: { struct_specifier: 'body', union_specifier: 'body' },
+  wrap: {},
+  transparent: set('preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef'),
+  bodies: set('compound_statement'),
+  values: { init_declarator: 'value' },
+};
+
+const C_LANGUAGE: ParsedLanguage = { language: 'C', grammar: 'c', rules: C_RULES };
+const CPP_LANGUAGE: ParsedLanguage = { language: 'C++', grammar: 'cpp', rules: CPP_RULES };
+
 /** Extension → the grammar that parses it. */
 export const PARSED: Readonly<Record<string, ParsedLanguage>> = {
   '.go': { language: 'Go', grammar: 'go', rules: GO_RULES },
@@ -244,27 +267,18 @@ export const PARSED: Readonly<Record<string, ParsedLanguage>> = {
   '.java': { language: 'Java', grammar: 'java', rules: JAVA_RULES },
   '.sh': { language: 'Bash', grammar: 'bash', rules: BASH_RULES },
   '.bash': { language: 'Bash', grammar: 'bash', rules: BASH_RULES },
-  '.cpp': { language: 'C++', grammar: 'cpp', rules: CPP_RULES },
-  '.cc': { language: 'C++', grammar: 'cpp', rules: CPP_RULES },
-  '.cxx': { language: 'C++', grammar: 'cpp', rules: CPP_RULES },
-  '.hpp': { language: 'C++', grammar: 'cpp', rules: CPP_RULES },
-  '.hh': { language: 'C++', grammar: 'cpp', rules: CPP_RULES },
-  '.hxx': { language: 'C++', grammar: 'cpp', rules: CPP_RULES },
+  '.cpp': CPP_LANGUAGE,
+  '.cc': CPP_LANGUAGE,
+  '.cxx': CPP_LANGUAGE,
+  '.hpp': CPP_LANGUAGE,
+  '.hh': CPP_LANGUAGE,
+  '.hxx': CPP_LANGUAGE,
+  // A header's language is not in its name: C first (the stricter reading of what
+  // both languages share), C++ when C cannot parse it cleanly.
   '.h': {
-    language: 'C++',
-    grammar: 'cpp',
-    rules: CPP_RULES,
-    note: 'A .h file is read as C++. If it is a C header, C that C++ reads differently (an old-style K&R definition) may be listed as the wrong declarations.',
+    ...C_LANGUAGE,
+    alternative: CPP_LANGUAGE,
+    note: 'A .h file is outlined as C when it parses as C, else as C++ (the language field says which).',
   },
-  // No C grammar ships with @vscode/tree-sitter-wasm, and C is not a subset of C++ a
-  // parser can rely on: the C++ grammar reads `int f(a, b) int a; int b; { … }` (K&R)
-  // cleanly as a prototype and two globals, and `int class = 1;` as a variable. So C is
-  // read with it but labelled a heuristic, with the caveat in the note.
-  '.c': {
-    language: 'C',
-    grammar: 'cpp',
-    rules: CPP_RULES,
-    analysis: 'heuristic',
-    note: 'Read with the C++ grammar (there is no C grammar here), so this is a heuristic: C that C++ reads differently — an old-style K&R definition, an identifier that is a C++ keyword — can be listed as the wrong declarations or missed without any syntax error. Confirm anything load-bearing by reading the lines.',
-  },
+  '.c': C_LANGUAGE,
 };

@@ -58,8 +58,13 @@ export const viewFileOutlineTool = defineTool({
         note: HEURISTIC_NOTE,
       };
     }
-    const result: JsonObject = { path: shown, language: parsed.language, analysis: parsed.analysis ?? 'parsed' };
-    const outline = await parseOutline(source, parsed);
+    let language = parsed;
+    let outline = await parseOutline(source, language);
+    if (outline.kind === 'errors' && language.alternative) {
+      const other = await parseOutline(source, language.alternative);
+      if (other.kind === 'outline') [language, outline] = [language.alternative, other];
+    }
+    const result: JsonObject = { path: shown, language: language.language, analysis: 'parsed' };
     const notes: string[] = [];
     if (outline.kind === 'gave_up') {
       throw new ToolError(`${shown} took too long to parse; no outline rather than a partial one. Use grep for the declarations you need.`);
