@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/runtime.ts';
@@ -137,5 +137,78 @@ describe('enter_worktree: a new branch at the base, entered', () => {
     const r = await rt.ok('enter_worktree', { name: 'jw', base: 'head' });
     expect(r).toMatchObject({ vcs: 'jj', workspace: 'jw', cwd: '.agents/worktrees/jw' });
     expect(existsSync(path.join(rt.dir, '.agents/worktrees/jw/a.txt'))).toBe(true);
+  });
+});
+
+/**
+ * The jj path where no jj binary can be had (none of this machine's registries
+ * carries Jujutsu): a stand-in `jj` first on the commands PATH records its argv
+ * and makes the destination, or fails as jj does. It pins what enter_worktree
+ * asks of jj — `jj workspace add --name N --revision R DEST`, run in the
+ * workspace — and what it makes of the answer; the real-jj test above checks
+ * that jj itself agrees.
+ */
+describe('enter_worktree in a Jujutsu repository (a stand-in jj)', () => {
+  async function jjRepo(script: string) {
+    const bin = await tempDir('core-agent-fake-jj-');
+    const log = path.join(bin, 'argv.json');
+    await writeTree(bin, { jj: `#!/bin/sh\n${script.replaceAll('$LOG', log)}\n` });
+    chmodSync(path.join(bin, 'jj'), 0o755);
+    const dir = await tempDir();
+    await writeTree(dir, { 'a.txt': 'a\n', '.jj/repo/store/type': 'git' });
+    initRepo(dir);
+    const rt = await createRuntime({
+      flags: { workspace: dir, mode: 'yolo' },
+      env: {},
+      commandEnv: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
+    return { rt, dir, log };
+  }
+  async function pwd(rt: Awaited<ReturnType<typeof createRuntime>>): Promise<string> {
+    const r = await rt.dispatcher.call('bash', { command: 'pwd' });
+    if (!r.ok) throw new Error(r.error);
+    return String(r.result.output).trim();
+  }
+  // Records "$PWD" and every argument, one JSON string per line, then makes the destination.
+  const RECORD = `for a in "$PWD" "$@"; do printf '%s\\n' "$a"; done > $LOG\neval "dest=\\\${$#}"\nmkdir -p "$dest"`;
+
+  it.each([
+    { base: undefined, revision: 'trunk()' },
+    { base: 'fresh', revision: 'trunk()' },
+    { base: 'head', revision: '@' },
+    { base: 'v1', revision: 'v1' },
+  ])('base $base → jj workspace add --revision $revision, and the workspace is entered', async ({ base, revision }) => {
+    const { rt, dir, log } = await jjRepo(RECORD);
+    try {
+      const r = await rt.dispatcher.call('enter_worktree', { name: 'jw', ...(base === undefined ? {} : { base }) });
+      if (!r.ok) throw new Error(r.error);
+      const dest = path.join(dir, '.agents/worktrees/jw');
+      expect(readFileSync(log, 'utf8').split('\n').slice(0, -1)).toEqual([
+        dir,
+        'workspace',
+        'add',
+        '--name',
+        'jw',
+        '--revision',
+        revision,
+        dest,
+      ]);
+      expect(r.result).toMatchObject({ vcs: 'jj', workspace: 'jw', base: base ?? 'fresh', cwd: '.agents/worktrees/jw' });
+      expect(await pwd(rt)).toBe(dest);
+    } finally {
+      await rt.session.close();
+    }
+  });
+
+  it("jj's own error line is the refusal, and nothing is entered", async () => {
+    const { rt, dir } = await jjRepo(`echo 'Error: Revision "nope" doesn'"'"'t exist' >&2\nexit 1`);
+    try {
+      const r = await rt.dispatcher.call('enter_worktree', { name: 'jw', base: 'nope' });
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.error).toMatch(/jj workspace add failed: Error: Revision "nope" doesn't exist/);
+      expect(await pwd(rt)).toBe(dir);
+    } finally {
+      await rt.session.close();
+    }
   });
 });
