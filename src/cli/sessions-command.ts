@@ -1,4 +1,6 @@
-import { EventLog, type SessionEvent } from '../store/event-log.ts';
+import { EventLog, type SessionEvent, type SessionSummary } from '../store/event-log.ts';
+import { resolveWorkspace } from '../runtime/recipe-step.ts';
+import { localTime, parseAge } from './local-time.ts';
 import { parse } from './common-options.ts';
 import { resolveSettings } from '../runtime/settings.ts';
 import { sessionDbPath } from '../runtime/store-step.ts';
@@ -7,15 +9,39 @@ import { EXIT, UsageError, type Io } from './usage.ts';
 export const SESSIONS_HELP = `Usage: core-agent sessions <command> [--session-db PATH]
 
 Commands:
-  list [--json]        Sessions in the event log, newest first
+  list [--all] [--json]
+                       This workspace's sessions, newest activity first: when
+                       each started and was last active (local time), status
+                       (done, interrupted, halted, …), turns, model and title.
+                       --all: every workspace's, with its directory
   show ID [--json]     Every event of one session: prompts, model responses,
                        tool calls with the result the caller saw, usage.
                        A call not made by the model is tagged: (tools call),
                        (mcp serve), or (poll of CALL), indented, for the calls
                        a tool made (wait_and_verify's polls); a failure says
                        its kind (error [not_found], error [denied], …)
+  rm ID...             Delete these sessions and everything recorded of them
+                       (all or none: an unknown ID deletes nothing)
+  prune --older-than AGE [--all] [--dry-run]
+                       Delete this workspace's sessions (--all: every one) with
+                       no activity for AGE (30d, 12h, 2w, 90m); --dry-run lists
+                       them and deletes nothing
 
---session-db PATH defaults to ~/.local/state/core-agent/sessions.db [env CORE_AGENT_SESSION_DB].`;
+Options:
+  -w, --workspace DIR  The workspace list and prune look at (default: the
+                       current directory) [env CORE_AGENT_WORKSPACE]
+  --session-db PATH    defaults to ~/.local/state/core-agent/sessions.db
+                       [env CORE_AGENT_SESSION_DB]`;
+
+const OPTIONS = {
+  'session-db': { type: 'string' },
+  workspace: { type: 'string', short: 'w' },
+  all: { type: 'boolean' },
+  json: { type: 'boolean' },
+  'older-than': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
@@ -23,29 +49,28 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${SESSIONS_HELP}\n`);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  const { values, positionals } = parse(
-    rest,
-    { 'session-db': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    `sessions ${sub}`,
-  );
+  const { values, positionals } = parse(rest, OPTIONS, `sessions ${sub}`);
   if (values.help) {
     io.out(`${SESSIONS_HELP}\n`);
     return EXIT.ok;
   }
-  const log = EventLog.open(sessionDbPath(resolveSettings({ sessionDb: values['session-db'] }, io.env), io.env));
+  if (!['list', 'show', 'rm', 'prune'].includes(sub)) throw new UsageError(`unknown command "sessions ${sub}"`, 'sessions');
+  const settings = resolveSettings({ sessionDb: values['session-db'], workspace: values.workspace }, io.env);
+  // list and prune look at one workspace unless --all: the directory a run there would record.
+  const workspace = values.all ? undefined : await resolveWorkspace(settings.workspace ?? process.cwd());
+  const log = EventLog.open(sessionDbPath(settings, io.env));
   try {
     if (sub === 'list') {
-      const sessions = log.sessions();
+      const sessions = log.sessions({ workspace });
       if (values.json) io.out(`${JSON.stringify(sessions, null, 2)}\n`);
-      else if (sessions.length === 0) io.out(`no sessions in ${log.location}\n`);
-      else {
-        io.out('ID               CREATED               TURNS  EVENTS  MODEL / TITLE\n');
-        for (const s of sessions) {
-          io.out(
-            `${s.id.padEnd(16)} ${s.createdAt.slice(0, 19).padEnd(21)} ${String(s.turns).padStart(5)}  ${String(s.events).padStart(6)}  ${s.model} — ${s.title}\n`,
-          );
-        }
-      }
+      else if (sessions.length === 0) {
+        const others = workspace === undefined ? 0 : log.sessions().length;
+        io.out(
+          workspace === undefined
+            ? `no sessions in ${log.location}\n`
+            : `no sessions of ${workspace} in ${log.location}${others > 0 ? ` (${others} in other workspaces: sessions list --all)` : ''}\n`,
+        );
+      } else io.out(sessionTable(sessions, workspace === undefined, io.env));
       return EXIT.ok;
     }
     if (sub === 'show') {
@@ -58,15 +83,76 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
         io.out(`${JSON.stringify({ session, events }, null, 2)}\n`);
         return EXIT.ok;
       }
-      io.out(`session ${session.id}  model ${session.model}  workspace ${session.workspace}\n`);
+      io.out(
+        `session ${session.id}  model ${session.model}  workspace ${session.workspace}  started ${localTime(session.createdAt, io.env)}  ${session.status}\n`,
+      );
       const polls = pollCounts(events);
-      for (const e of events) io.out(`${describe(e, polls)}\n`);
+      for (const e of events) io.out(`${describe(e, polls, io.env)}\n`);
       return EXIT.ok;
     }
-    throw new UsageError(`unknown command "sessions ${sub}"`, 'sessions');
+    if (sub === 'rm') {
+      if (positionals.length === 0) throw new UsageError('sessions rm needs one or more IDs (sessions list shows them)', 'sessions');
+      const ids = [...new Set(positionals)];
+      const unknown = ids.filter((id) => !log.session(id));
+      if (unknown.length > 0) {
+        const named = unknown.slice(0, 5).map((id) => `"${id.slice(0, 64)}"`);
+        throw new UsageError(
+          `no session ${named.join(', ')}${unknown.length > 5 ? ` (and ${unknown.length - 5} more)` : ''} in ${log.location}; nothing was deleted`,
+          'sessions',
+        );
+      }
+      log.deleteSessions(ids);
+      io.out(`deleted ${ids.length} session${ids.length === 1 ? '' : 's'}: ${ids.join(' ')}\n`);
+      return EXIT.ok;
+    }
+    // prune
+    const ageText = values['older-than'];
+    if (ageText === undefined) throw new UsageError('sessions prune needs --older-than AGE (e.g. 30d, 12h, 2w, 90m)', 'sessions');
+    const age = parseAge(ageText);
+    if (age === undefined)
+      throw new UsageError(
+        `--older-than: "${ageText.slice(0, 40)}" is not an age; give a number and m, h, d or w (30d, 12h, 2w, 90m)`,
+        'sessions',
+      );
+    const cutoff = Date.now() - age;
+    const stale = log.sessions({ workspace }).filter((x) => Date.parse(x.lastAt) < cutoff);
+    const scope = workspace === undefined ? 'in any workspace' : `of ${workspace}`;
+    if (stale.length === 0) {
+      io.out(`no sessions ${scope} older than ${ageText}\n`);
+      return EXIT.ok;
+    }
+    if (values['dry-run']) {
+      io.out(`would delete ${stale.length} session${stale.length === 1 ? '' : 's'} ${scope} older than ${ageText}:\n`);
+      io.out(sessionTable(stale, workspace === undefined, io.env));
+      return EXIT.ok;
+    }
+    log.deleteSessions(stale.map((x) => x.id));
+    io.out(`deleted ${stale.length} session${stale.length === 1 ? '' : 's'} ${scope} older than ${ageText}\n`);
+    return EXIT.ok;
   } finally {
     log.close();
   }
+}
+
+/** The list as a table: local times with their zone; the workspace column only when several can appear. */
+function sessionTable(sessions: readonly SessionSummary[], withWorkspace: boolean, env: Io['env']): string {
+  const rows = sessions.map((x) => [
+    x.id,
+    localTime(x.createdAt, env),
+    localTime(x.lastAt, env),
+    x.status,
+    String(x.turns),
+    ...(withWorkspace ? [x.workspace] : []),
+    `${x.model} — ${x.title}`,
+  ]);
+  const header = ['ID', 'STARTED', 'LAST ACTIVE', 'STATUS', 'TURNS', ...(withWorkspace ? ['WORKSPACE'] : []), 'MODEL — TITLE'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : i === 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return `${[header, ...rows].map(line).join('\n')}\n`;
 }
 
 /** How many polls each call made, by its call id (the polls are recorded before the call that made them ends). */
@@ -102,8 +188,9 @@ function describeCall(head: string, d: Record<string, unknown>, polls: ReadonlyM
   return d.source === 'poll' ? `  ${line}` : line;
 }
 
-function describe(e: SessionEvent, polls: ReadonlyMap<string, number>): string {
-  const head = `#${e.seq} t${e.turn} ${e.at.slice(11, 19)} ${e.kind}`;
+function describe(e: SessionEvent, polls: ReadonlyMap<string, number>, env: Io['env']): string {
+  // The time of day only (the header has the date and zone), in local time like the rest.
+  const head = `#${e.seq} t${e.turn} ${localTime(e.at, env, true).split(' ')[1]} ${e.kind}`;
   const d = e.data;
   switch (e.kind) {
     case 'user':

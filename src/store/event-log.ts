@@ -24,6 +24,12 @@ export interface SessionEvent {
   readonly data: Record<string, unknown>;
 }
 
+/**
+ * Where a session stands: `interrupted` (a prompt with no turn_end after it: --resume
+ * finishes that turn), `new` (no turn yet), or how its last turn ended (agent.ts TurnStatus).
+ */
+export type SessionStatus = 'interrupted' | 'new' | 'done' | 'step_limit' | 'script_ended' | 'cut' | 'halted' | (string & {});
+
 export interface SessionSummary {
   id: string;
   createdAt: string;
@@ -33,6 +39,7 @@ export interface SessionSummary {
   turns: number;
   events: number;
   lastAt: string;
+  status: SessionStatus;
 }
 
 /** A session whose log stopped at a write failure (see EventLog.onWriteFailure). */
@@ -175,8 +182,30 @@ export class EventLog {
     return this.summaries('WHERE s.id = ?', [id])[0];
   }
 
-  sessions(): SessionSummary[] {
-    return this.summaries('', []);
+  /** Newest activity first; with `workspace`, only the sessions started in that directory. */
+  sessions(filter: { workspace?: string | undefined } = {}): SessionSummary[] {
+    return filter.workspace === undefined ? this.summaries('', []) : this.summaries('WHERE s.workspace = ?', [filter.workspace]);
+  }
+
+  /**
+   * Remove sessions whole — their events, raw payloads and the session row — in one
+   * transaction, so a failure leaves every one of them as it was. Ids not in the log
+   * are the caller's to check first (`session`); they delete nothing.
+   */
+  deleteSessions(ids: readonly string[]): void {
+    this.guard(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const table of ['events', 'raw_payloads'] as const)
+          for (const id of ids) this.db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(id);
+        for (const id of ids) this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+        this.db.exec('COMMIT');
+      } catch (err) {
+        this.db.exec('ROLLBACK');
+        throw err;
+      }
+      for (const id of ids) this.lastSeq.delete(id);
+    });
   }
 
   close(): void {
@@ -212,11 +241,15 @@ export class EventLog {
         this.db
           .prepare(
             `SELECT s.id, s.created_at, s.model, s.workspace, s.title,
-                COALESCE(MAX(e.turn), 0) AS turns, COUNT(e.seq) AS events, COALESCE(MAX(e.at), s.created_at) AS last_at
+                COALESCE(MAX(e.turn), 0) AS turns, COUNT(e.seq) AS events, COALESCE(MAX(e.at), s.created_at) AS last_at,
+                MAX(CASE WHEN e.kind = 'user' THEN e.seq END) AS last_user,
+                MAX(CASE WHEN e.kind = 'turn_end' THEN e.seq END) AS last_end,
+                (SELECT json_extract(t.data, '$.status') FROM events t
+                  WHERE t.session_id = s.id AND t.kind = 'turn_end' ORDER BY t.seq DESC LIMIT 1) AS last_status
          FROM sessions s LEFT JOIN events e ON e.session_id = s.id ${where}
-         GROUP BY s.id ORDER BY s.created_at DESC`,
+         GROUP BY s.id ORDER BY last_at DESC, s.created_at DESC, s.rowid DESC`,
           )
-          .all(...params) as Array<Record<string, string | number>>,
+          .all(...params) as Array<Record<string, string | number | null>>,
     );
     return rows.map((r) => ({
       id: String(r.id),
@@ -227,8 +260,14 @@ export class EventLog {
       turns: Number(r.turns),
       events: Number(r.events),
       lastAt: String(r.last_at),
+      status: statusOf(r.last_user, r.last_end, r.last_status),
     }));
   }
+}
+
+function statusOf(lastUser: unknown, lastEnd: unknown, lastStatus: unknown): SessionStatus {
+  if (lastUser !== null && (lastEnd === null || Number(lastUser) > Number(lastEnd))) return 'interrupted';
+  return lastEnd === null ? 'new' : String(lastStatus);
 }
 
 function now(): string {
