@@ -3,6 +3,7 @@ import { DEFAULT_MAX_STEPS } from '../agent/agent.ts';
 import { WATCHDOG_MODES } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
 import { ASK_MODES } from '../runtime/askers.ts';
+import { LATEST } from '../runtime/resume-step.ts';
 import { splitList, type FlagSettings } from '../runtime/settings.ts';
 import { flagSettings } from './common-options.ts';
 import { FRESH_SESSION_DB_HELP } from './session-db-option.ts';
@@ -14,6 +15,7 @@ export const agentOptions = {
   'session-db': { type: 'string' },
   'fresh-session-db': { type: 'boolean' },
   resume: { type: 'string' },
+  continue: { type: 'boolean', short: 'C' },
   'max-steps': { type: 'string' },
   'allow-tool': { type: 'string', multiple: true },
   'deny-tool': { type: 'string', multiple: true },
@@ -28,7 +30,10 @@ export const AGENT_OPTIONS_HELP = `  -m, --model PROVIDER:MODEL  replay:FILE, go
       --session-db PATH       SQLite event log (default ~/.local/state/core-agent/
                               sessions.db; ":memory:" keeps nothing)  [env CORE_AGENT_SESSION_DB]
 ${FRESH_SESSION_DB_HELP}
-      --resume ID             continue a session
+      --resume ID|latest      continue a session, in its workspace and on its model
+                              unless -w / --model say otherwise (latest: the newest
+                              session of this workspace)
+  -C, --continue              the same as --resume latest
       --max-steps N           model calls with tools per turn (default ${DEFAULT_MAX_STEPS})
       --allow-tool a,b        register only these tools (repeatable)
       --deny-tool a,b         never register these (repeatable; wins)
@@ -70,8 +75,9 @@ export function agentFlags(values: Values, command: string): AgentFlags {
   const watchdog = str('watchdog') === undefined ? undefined : oneOf(str('watchdog')!, WATCHDOG_MODES, '--watchdog', command);
   const checkpoint = oneOf(str('checkpoint') ?? 'auto', ['auto', 'operator'] as const, '--checkpoint', command);
   const ask = str('ask') === undefined ? undefined : oneOf(str('ask')!, ASK_MODES, '--ask', command);
-  const resume = str('resume');
-  if (values['reset-watchdog'] && resume === undefined) throw new UsageError('--reset-watchdog needs --resume ID', command);
+  if (values.continue && str('resume') !== undefined) throw new UsageError('give --resume ID or --continue, not both', command);
+  const resume = values.continue ? LATEST : str('resume');
+  if (values['reset-watchdog'] && resume === undefined) throw new UsageError('--reset-watchdog needs --resume ID (or --continue)', command);
   const flags: FlagSettings = {
     ...flagSettings(values),
     allowTools: ((values['allow-tool'] as string[] | undefined) ?? []).flatMap(splitList),

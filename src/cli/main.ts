@@ -21,7 +21,7 @@ Usage: core-agent <command> [options]
 Commands:
   run "PROMPT" --model M     Run one turn headless (replay:FILE for a scripted model)
   repl --model M             An interactive session (also: no command, on a terminal)
-  sessions list|show ID      The session event log
+  sessions list|show|rm|prune  The session event log (this workspace's; --all)
   tools list [--json]        The tools a run registers, as the model sees them
   tools call NAME [JSON]     Run one tool through the permission gate and output caps
   recipe validate FILE       Check a recipe; errors as FILE:LINE:COL

@@ -52,7 +52,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const maxDeferSec = positiveInt(values['max-defer'], 3600, '--max-defer', 'run');
   let prompt = positionals.join(' ').trim();
   if (prompt === '-') prompt = (await io.readStdin()).trim();
-  if (!prompt && values.resume === undefined) throw new UsageError('run needs a PROMPT (or --resume ID)', 'run');
+  if (!prompt && values.resume === undefined && !values.continue)
+    throw new UsageError('run needs a PROMPT (or --resume ID, --continue)', 'run');
 
   const json = output === 'json' ? new JsonRenderer(io) : null;
   const text = output === 'text' ? new TextRenderer(io, io.isTty && Boolean(process.stderr.isTTY)) : null;

@@ -14,6 +14,7 @@ import { startAgent } from './agent-step.ts';
 import { askerFor, type AskMode } from './askers.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
+import { resumeStep } from './resume-step.ts';
 import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
 import { stateDir } from './state-dir.ts';
 import { openSessionLog, recordingSession, sessionDbPath } from './store-step.ts';
@@ -148,20 +149,26 @@ async function toolsSystem(r: ToolsRequest, settings: Settings, logger: Logger):
   };
 }
 
-async function agentSystem(r: AgentRequest, settings: Settings, logger: Logger): Promise<AgentSystem> {
+async function agentSystem(r: AgentRequest, flagSettings: Settings, logger: Logger): Promise<AgentSystem> {
   // Session services decide which session tools the catalog registers.
   const session = new SessionState();
   const checkpoints = r.checkpoint === 'auto' ? new PendingCheckpoint() : undefined;
   const schedule = r.maxDeferMs !== undefined ? new ScheduleRequests(r.maxDeferMs) : undefined;
-  const askMode = settings.ask ?? r.defaults.ask;
+  const askMode = flagSettings.ask ?? r.defaults.ask;
   const services = {
     checkpointer: checkpoints,
     scheduler: schedule,
     asker: askMode === 'off' ? undefined : (r.asker ?? askerFor(askMode, r.interactive)),
   };
 
-  const log = r.log ?? openSessionLog({ location: sessionDbPath(settings, r.env), fresh: r.fresh === true, resume: r.resume, say: r.say });
+  const log =
+    r.log ?? openSessionLog({ location: sessionDbPath(flagSettings, r.env), fresh: r.fresh === true, resume: r.resume, say: r.say });
+  let resume = r.resume;
   try {
+    // A resumed session runs where it ran, on its model, unless flags or env say otherwise.
+    const target = await resumeStep(log, flagSettings, r.resume, r.command);
+    const settings = target.settings;
+    resume = target.resume;
     // The event log keeps the raw payloads behind digests, under this session's id.
     const rawStore = {
       put: (tool: string, rawJson: string) => log.putRaw(session.sessionId!, tool, rawJson),
@@ -187,7 +194,7 @@ async function agentSystem(r: AgentRequest, settings: Settings, logger: Logger):
       log,
       command: r.command,
       title: r.title,
-      resume: r.resume,
+      resume,
       resetWatchdog: r.resetWatchdog,
       maxSteps: r.maxSteps,
       watchdog: settings.watchdog ?? r.defaults.watchdog,
@@ -199,7 +206,7 @@ async function agentSystem(r: AgentRequest, settings: Settings, logger: Logger):
     await session.close();
     if (!r.log) log.close();
     // A damaged page found while reading the session back: the advice must know it was a --resume.
-    if (err instanceof SessionDbError) err.resume ??= r.resume;
+    if (err instanceof SessionDbError) err.resume ??= resume;
     throw err;
   }
 }

@@ -42,10 +42,11 @@ function cli(args: string[], cwd: string, opts: { until?: RegExp } = {}): Promis
 
 type Command = 'sessions list' | 'sessions show' | 'run' | 'run --resume' | 'watch' | 'tools call';
 const COMMANDS: Record<Command, (db: string, id: string) => string[]> = {
-  'sessions list': (db) => ['sessions', 'list', '--session-db', db],
+  // The template's session ran in a directory that is gone: every workspace's, and resumed here.
+  'sessions list': (db) => ['sessions', 'list', '--all', '--session-db', db],
   'sessions show': (db, id) => ['sessions', 'show', id, '--session-db', db],
   run: (db) => ['run', '-m', 'replay:script.jsonl', '--session-db', db, 'hello'],
-  'run --resume': (db, id) => ['run', '-m', 'replay:script.jsonl', '--session-db', db, '--resume', id, 'and again'],
+  'run --resume': (db, id) => ['run', '-m', 'replay:script.jsonl', '-w', '.', '--session-db', db, '--resume', id, 'and again'],
   watch: (db) => ['watch', '-c', 'watch.yaml', '-m', 'replay:script.jsonl', '--listen', '127.0.0.1:0', '--session-db', db],
   // Records its one call in a new session of the database it is given.
   'tools call': (db) => ['tools', 'call', '--session-db', db, 'stat', '{"path": "."}'],
