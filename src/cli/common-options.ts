@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LogLevel } from '../log.ts';
 import { parseLogLevel, parseMode, splitList, type FlagSettings } from '../runtime/settings.ts';
-import { unknownName } from '../config/did-you-mean.ts';
+import { editDistance, suggestion, unknownName } from '../config/did-you-mean.ts';
 import { UsageError } from './usage.ts';
 
 export const commonOptions = {
@@ -22,13 +22,57 @@ export const modeOptions = {
   yolo: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
-/** node:util parseArgs, with its errors turned into usage errors for `command`. */
+/** node:util parseArgs, with its errors turned into usage errors for `command` that name the flag and the fix. */
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, command: string) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/^TypeError \[\w+\]: /, ''), command);
+    throw new UsageError(argsError(argv, options, err as Error & { code?: string }), command);
   }
+}
+
+/**
+ * What was wrong with the command line, said the way this CLI says things:
+ * parseArgs' own text names internals (`<value>`, "positional argument") and
+ * guesses nothing. The tokens of a lenient parse find the flag at fault.
+ */
+function argsError(argv: string[], options: NonNullable<ParseArgsConfig['options']>, err: Error & { code?: string }): string {
+  const flag = (name: string) => `--${name}`;
+  const ambiguous = /^Option '(?:-\w, )?--([\w-]+)' argument is ambiguous/.exec(err.message);
+  if (ambiguous) return `${flag(ambiguous[1]!)}: its value starts with "-"; write ${flag(ambiguous[1]!)}=VALUE`;
+  const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  for (const t of tokens) {
+    if (t.kind !== 'option') continue;
+    const spec = options[t.name];
+    const raw = t.rawName.slice(0, 60);
+    if (!spec) {
+      const known = Object.keys(options).map(flag);
+      return `unknown option ${raw}${closestFlags(raw, known)} (a PROMPT that starts with "-" goes after "--")`;
+    }
+    if (spec.type === 'string' && t.value === undefined) return `${flag(t.name)} needs a value: ${flag(t.name)} VALUE`;
+    if (spec.type === 'boolean' && t.inlineValue) return `${flag(t.name)} takes no value`;
+  }
+  return (err.message.split('\n')[0] ?? '').slice(0, 200);
+}
+
+/**
+ * ` — did you mean "--model"?`, or both flags a typo is equally close to
+ * (`--modle`: `--model` or `--mode`), a same-length one first (a swap is the
+ * likelier slip); the empty string when none is close.
+ */
+function closestFlags(raw: string, known: readonly string[]): string {
+  const limit = Math.max(2, Math.floor(raw.length / 3));
+  const scored = known.map((k) => ({ k, d: editDistance(raw, k) })).filter((x) => x.d <= limit);
+  if (scored.length === 0) return suggestion(raw, known);
+  const best = Math.min(...scored.map((x) => x.d));
+  const ties = scored
+    .filter((x) => x.d === best)
+    .map((x) => x.k)
+    .sort((a, b) => Number(b.length === raw.length) - Number(a.length === raw.length));
+  return ` — did you mean ${ties
+    .slice(0, 3)
+    .map((k) => `"${k}"`)
+    .join(' or ')}?`;
 }
 
 type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
