@@ -4,6 +4,7 @@ import { loadReplayModel } from './replay.ts';
 import providersChunk from 'virtual:providers-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
 import { RetryingModel } from './retry.ts';
+import { suggestion } from '../config/did-you-mean.ts';
 
 /**
  * A model is named `provider:model`. The forms this build knows:
@@ -25,15 +26,43 @@ import { RetryingModel } from './retry.ts';
  */
 export const PROVIDERS = ['replay', 'google', 'vertex', 'openai', 'openai-compatible', 'anthropic'] as const;
 
-export async function resolveModel(spec: string, env: NodeJS.ProcessEnv): Promise<ChatModel> {
+/** Model names whose provider is plain from the name, for the advice when the provider is left out. */
+const FAMILIES: ReadonlyArray<[RegExp, string]> = [
+  [/^gemini/i, 'google'],
+  [/^claude/i, 'anthropic'],
+  [/^(gpt|o\d|chatgpt)/i, 'openai'],
+];
+
+/**
+ * What is wrong with a PROVIDER:MODEL spec, as one sentence that says which
+ * part and the fix, or undefined when it is well formed. The spec is shown cut
+ * to 80 characters (a flag can be anything).
+ */
+export function modelSpecProblem(spec: string): string | undefined {
+  const shown = spec.length > 80 ? `${spec.slice(0, 80)}…` : spec;
+  const known = `known: ${PROVIDERS.join(', ')}`;
   const colon = spec.indexOf(':');
-  const provider = colon === -1 ? '' : spec.slice(0, colon);
-  const id = colon === -1 ? '' : spec.slice(colon + 1);
-  if (!(PROVIDERS as readonly string[]).includes(provider) || id === '') {
-    throw new ModelConfigError(
-      `model "${spec}" is not provider:model; providers: ${PROVIDERS.join(', ')} (e.g. google:gemini-2.5-flash, replay:script.jsonl)`,
-    );
+  if (colon === -1) {
+    const guess = FAMILIES.find(([re]) => re.test(spec))?.[1];
+    return `model "${shown}" names no provider: write PROVIDER:MODEL, e.g. ${guess ? `${guess}:${shown}` : 'google:gemini-2.5-flash'} (${known})`;
   }
+  const provider = spec.slice(0, colon);
+  if (!(PROVIDERS as readonly string[]).includes(provider)) {
+    const p = provider.length > 40 ? `${provider.slice(0, 40)}…` : provider;
+    return `provider "${p}" is unknown${suggestion(provider, PROVIDERS)} (${known})`;
+  }
+  if (spec.length === colon + 1) {
+    return `model "${shown}" names no model after the provider: e.g. ${provider === 'replay' ? 'replay:script.jsonl' : `${provider}:MODEL`}`;
+  }
+  return undefined;
+}
+
+export async function resolveModel(spec: string, env: NodeJS.ProcessEnv): Promise<ChatModel> {
+  const problem = modelSpecProblem(spec);
+  if (problem) throw new ModelConfigError(problem);
+  const colon = spec.indexOf(':');
+  const provider = spec.slice(0, colon);
+  const id = spec.slice(colon + 1);
   if (provider === 'replay') return loadReplayModel(id);
   return new RetryingModel(await providerModel(provider, id, env));
 }

@@ -3,7 +3,7 @@ import { WATCHDOG_MODES, type WatchdogMode } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../tools/index.ts';
 import { LOG_LEVELS, type LogLevel } from '../log.ts';
-import { PROVIDERS } from '../model/providers.ts';
+import { modelSpecProblem } from '../model/providers.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/gate.ts';
 import { SEARCH_GATE_MODES, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import { parseListen } from '../watch/listen.ts';
@@ -88,11 +88,9 @@ function filePath(v: string): string {
 
 /** provider:model, the check resolveModel makes before it loads anything. */
 function modelSpec(v: string): string {
-  const colon = v.indexOf(':');
-  if (colon > 0 && colon < v.length - 1 && (PROVIDERS as readonly string[]).includes(v.slice(0, colon))) return v;
-  throw new Error(
-    `"${shown(v)}" is not provider:model; providers: ${PROVIDERS.join(', ')} (e.g. google:gemini-2.5-flash, replay:script.jsonl)`,
-  );
+  const problem = modelSpecProblem(v);
+  if (problem) throw new Error(problem);
+  return v;
 }
 
 function executable(v: string): string {
