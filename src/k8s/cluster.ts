@@ -46,7 +46,10 @@ export function findCluster(
   const inHome = home ? path.join(home, '.kube', 'config') : undefined;
   if (inHome && existsSync(inHome)) return { kubeconfig: inHome };
   if (env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) return { inCluster: true };
-  return { unavailable: 'no kubeconfig ($KUBECONFIG, ~/.kube/config) and not running in a cluster' };
+  return {
+    unavailable:
+      'no cluster is configured: no kubeconfig (kubernetes.kubeconfig in the recipe, $KUBECONFIG, ~/.kube/config) and not running in a cluster',
+  };
 }
 
 /**

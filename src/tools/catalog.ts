@@ -59,6 +59,8 @@ export class Catalog {
     private readonly ordered: readonly RegisteredTool[],
     /** Tools left out by conditional registration, with the reason. */
     readonly skipped: ReadonlyArray<{ name: string; reason: string }>,
+    /** Built-in tools the toggles and filters turned off. */
+    private readonly turnedOff: ReadonlySet<string> = new Set(),
   ) {
     this.all = ordered;
     this.byName = new Map(ordered.map((t) => [t.name, t]));
@@ -119,7 +121,21 @@ export class Catalog {
         },
       };
     });
-    return new Catalog(services, registered, skipped);
+    return new Catalog(services, registered, skipped, disabled);
+  }
+
+  /**
+   * Why a tool this build has is not in the catalog (its services are missing,
+   * or it was turned off), or undefined for a name that is no built-in tool.
+   * Said instead of "unknown tool": the caller learns what would register it.
+   */
+  notRegistered(name: string): string | undefined {
+    if (this.byName.has(name)) return undefined;
+    const skipped = this.skipped.find((s) => s.name === name);
+    if (skipped) return skipped.reason;
+    if (this.turnedOff.has(name))
+      return 'it is turned off here (tools.disable in the recipe, CORE_AGENT_DISABLE_TOOLS, --disable-tools, --task, or --allow-tool / --deny-tool)';
+    return undefined;
   }
 
   /**

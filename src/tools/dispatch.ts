@@ -190,6 +190,8 @@ export class Dispatcher {
   ): Promise<ToolCallResult> {
     const tool = this.opts.catalog.get(name);
     if (!tool) {
+      const why = name.length <= 256 ? this.opts.catalog.notRegistered(name) : undefined;
+      if (why !== undefined) return fail(`${name} is not registered: ${why}`, 'unknown_tool');
       const names = this.opts.catalog.list().map((t) => t.modelName);
       // A name no tool could have gets no "did you mean" (edit distance is quadratic in its length).
       if (name.length > 256) return fail(`unknown tool ${quoteArg(name, 64)}. Valid: ${names.join(', ')}`, 'unknown_tool');

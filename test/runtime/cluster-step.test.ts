@@ -13,7 +13,8 @@ describe('the cluster step', () => {
     // No HOME and no KUBECONFIG in the environment: the root's home (the account's own) is the one that counts.
     expect('kube' in clusterStep({}, {}, home)).toBe(true);
     expect(clusterStep({}, {}, path.join(home, 'elsewhere'))).toEqual({
-      unavailable: 'no kubeconfig ($KUBECONFIG, ~/.kube/config) and not running in a cluster',
+      unavailable:
+        'no cluster is configured: no kubeconfig (kubernetes.kubeconfig in the recipe, $KUBECONFIG, ~/.kube/config) and not running in a cluster',
     });
   });
 
