@@ -7,6 +7,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { Catalog } from '../tools/catalog.ts';
 import type { Dispatcher, ToolCallResult } from '../tools/dispatch.ts';
+import type { HookSink } from '../tools/hooks.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { streamGenerate } from '../model/stream.ts';
@@ -59,6 +60,8 @@ export interface AgentOptions {
   watchdog?: Watchdog;
   /** Use the model's streaming interface, reporting text as it arrives (default true). */
   stream?: boolean;
+  /** The recipe's hooks: model-start before each model call, agent-end when a turn ends (the dispatcher fires the tool ones). */
+  hooks?: HookSink | undefined;
 }
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -128,6 +131,7 @@ export class Agent {
       signal?.throwIfAborted();
       const limitReached = step > this.maxSteps;
       if (limitReached) this.opts.onEvent?.({ type: 'step_limit', steps: this.maxSteps });
+      await this.opts.hooks?.fire('model-start');
       const response = await this.callModel(step, limitReached, signal);
       usage = addUsage(usage, response.usage);
       text = response.text;
@@ -136,7 +140,9 @@ export class Agent {
       if (!response.exhausted && response.toolCalls.length > 0 && !limitReached) cut = await this.runToolCalls(response.toolCalls, signal);
       if (cut || response.exhausted || response.toolCalls.length === 0 || limitReached) {
         const status: TurnStatus = cut ? 'cut' : response.exhausted ? 'script_ended' : limitReached ? 'step_limit' : 'done';
-        return this.endTurn(status, cut ? `watchdog cut the turn: ${cut.signal} — ${cut.reason}` : text, step, usage, cut);
+        const result = this.endTurn(status, cut ? `watchdog cut the turn: ${cut.signal} — ${cut.reason}` : text, step, usage, cut);
+        await this.opts.hooks?.fire('agent-end');
+        return result;
       }
     }
   }

@@ -70,6 +70,7 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
     session: runtime.session,
     checkpoints: o.checkpoints,
     watchdog,
+    hooks: runtime.hooks,
   });
   if (resumed) {
     agent.restore(resumed.messages, resumed.turn, resumed.usage);

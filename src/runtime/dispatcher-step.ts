@@ -3,6 +3,7 @@ import type { Logger } from '../log.ts';
 import type { Gate } from '../permissions/gate.ts';
 import type { Catalog } from '../tools/catalog.ts';
 import { Dispatcher } from '../tools/dispatch.ts';
+import type { HookSink } from '../tools/hooks.ts';
 import type { Services } from './services.ts';
 
 /** The dispatcher step: the one path every call takes, with the recipe's caps (the catalog holds the tool settings); the store is wired later (recordTo). */
@@ -13,6 +14,7 @@ export function buildDispatcher(o: {
   services: Services;
   logger: Logger;
   afterGate?: ((tool: string) => void | Promise<void>) | undefined;
+  hooks?: HookSink | undefined;
 }): Dispatcher {
   return new Dispatcher({
     catalog: o.catalog,
@@ -23,5 +25,6 @@ export function buildDispatcher(o: {
     logger: o.logger,
     afterGate: o.afterGate,
     session: o.services.session,
+    hooks: o.hooks,
   });
 }

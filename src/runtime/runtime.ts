@@ -10,6 +10,8 @@ import type { SessionState } from '../tools/session.ts';
 import { buildCatalog, toolToggles } from './catalog-step.ts';
 import { buildDispatcher } from './dispatcher-step.ts';
 import { buildGate } from './gate-step.ts';
+import { buildHooks } from './hooks-step.ts';
+import type { HookSink } from '../tools/hooks.ts';
 import { startMcp } from './mcp-step.ts';
 import { loadRecipeStep, recipeDirOf, resolveWorkspace } from './recipe-step.ts';
 import { buildServices, type SessionServices } from './services.ts';
@@ -30,6 +32,8 @@ export interface Runtime {
   readonly dispatcher: Dispatcher;
   /** The MCP servers, when the recipe or .agents/mcp.json declares any (closed with the session). */
   readonly mcp: McpManager | undefined;
+  /** The recipe's hooks, approved at start-up (the dispatcher and the agent fire them); absent without any. */
+  readonly hooks: HookSink | undefined;
 }
 
 export interface RuntimeOptions {
@@ -103,7 +107,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { session, tools } = services;
   const catalog = buildCatalog({ settings, recipe, services, disabled, logger });
   const gate = buildGate({ settings, recipe, services, prompter: opts.prompter, logger });
-  const dispatcher = buildDispatcher({ catalog, gate, recipe, services, logger, afterGate: opts.afterGate });
+  const hooks = await buildHooks({ recipe, recipeFile: settings.recipe, settings, services, logger });
+  const dispatcher = buildDispatcher({ catalog, gate, recipe, services, logger, afterGate: opts.afterGate, hooks });
   const mcp =
     opts.startMcp === false
       ? undefined
@@ -124,5 +129,5 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     },
     'runtime ready',
   );
-  return { workspace, session, recipe, settings, services: tools, catalog, gate, dispatcher, mcp };
+  return { workspace, session, recipe, settings, services: tools, catalog, gate, dispatcher, mcp, hooks };
 }

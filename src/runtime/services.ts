@@ -112,6 +112,7 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
     // Looked up once, on the PATH bash's commands get: enter_worktree runs exactly these binaries.
     git: findOnPath('git', o.commandEnv ?? env),
     jj: findOnPath('jj', o.commandEnv ?? env),
+    sciontool: findOnPath('sciontool', o.commandEnv ?? env),
   });
   return { env, home: o.home, workspace, session, scope, tools, mcpConfig };
 }

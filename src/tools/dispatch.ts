@@ -10,6 +10,7 @@ import type { CallLog, CallRecord, CallSource } from './call-log.ts';
 import type { Catalog, RegisteredTool } from './catalog.ts';
 import { capErrorText, describeValue, ERROR_MAX_CHARS, quoteArg } from './error-text.ts';
 import { causeChain, describeFailure } from '../util/failure-sentences.ts';
+import { hookInput, type HookSink } from './hooks.ts';
 import { kindTraits } from './kinds.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
@@ -62,6 +63,8 @@ export interface DispatcherOptions {
   callLog?: CallLog;
   /** Test seam: runs after the gate has passed a call and before the tool starts. */
   afterGate?: (tool: string) => void | Promise<void>;
+  /** The recipe's hooks: tool-start and tool-end around every call but a tool's own polls. */
+  hooks?: HookSink | undefined;
 }
 
 export const DEFAULT_DEADLINE_MS = 300_000;
@@ -114,6 +117,9 @@ export class Dispatcher {
     const started = performance.now();
     const source = opts.source ?? 'tools_call';
     const callId = opts.callId ?? `${source}-${randomUUID()}`;
+    // A poll is part of the call that makes it, which its hooks already bracket (and one a second would flood them).
+    const hooks = source === 'poll' ? undefined : this.opts.hooks;
+    await hooks?.fire('tool-start', { tool_name: name, tool_input: hookInput(rawArgs) });
     const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId).catch((err: unknown) =>
       failure(name, err, signal),
     );
@@ -140,6 +146,10 @@ export class Dispatcher {
       ...(outcome.ok
         ? { ok: true, shown: outcome.result, raw: outcome.raw, rawRef: outcome.rawRef }
         : { ok: false, error: outcome.error, kind: outcome.kind }),
+    });
+    await hooks?.fire('tool-end', {
+      tool_name: name,
+      tool_output: outcome.ok ? outcome.result : { ok: false, error: outcome.error, kind: outcome.kind },
     });
     return outcome;
   }

@@ -3,6 +3,7 @@ import { tools as files } from './files/index.ts';
 import { tools as k8s } from './k8s/index.ts';
 import { tools as network } from './network/index.ts';
 import { tools as planning } from './planning/index.ts';
+import { tools as scion } from './scion/index.ts';
 import { tools as search } from './search/index.ts';
 import { tools as shell } from './shell/index.ts';
 import { tools as skills } from './skills/index.ts';
@@ -28,6 +29,7 @@ export const BUILTIN_TOOLS: readonly AnyTool[] = [
   ...skills,
   ...network,
   ...planning,
+  ...scion,
 ];
 
 export const BUILTIN_TOOL_NAMES: readonly string[] = BUILTIN_TOOLS.map((t) => t.name);

@@ -87,6 +87,8 @@ export interface ToolServices {
   readonly git?: string | undefined;
   /** The jj (Jujutsu) binary on that PATH, if any: enter_worktree makes a jj workspace in a jj repository. */
   readonly jj?: string | undefined;
+  /** The sciontool binary on that PATH (sciontool_status): present only inside a Scion container. */
+  readonly sciontool?: string | undefined;
   /** An rg binary to prefer over the bundled one (CORE_AGENT_RIPGREP). */
   readonly ripgrepPath?: string | undefined;
 }
@@ -127,6 +129,7 @@ const MISSING = {
   checkpointer: () => 'no session checkpoints here (tools call, or --checkpoint=operator)',
   scheduler: () => 'not an autonomous run (run --autonomous)',
   git: () => 'git is not on the PATH commands run with, so enter_worktree is not registered',
+  sciontool: () => 'sciontool is not on the PATH commands run with (not in a Scion container)',
 } satisfies Partial<Record<keyof ToolServices, (s: ToolServices) => string>>;
 
 /** A service counts as present when it is set, true, or a non-empty list. */

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.ts';
 import { UnattendedAsker } from '../../src/runtime/askers.ts';
+import { installSciontool } from './sciontool.ts';
 import { setup, tempDir, writeTree } from './workspace.ts';
 
 /**
  * A runtime with every built-in tool registered, as the richest recipe gets it:
  * url_scope, a search provider, an alert target, a kubeconfig, a skill, plan-first,
+ * sciontool on the PATH,
  * the session services and a store. Nothing it names is ever contacted — the
  * tests that use it stop at argument validation, or use only local tools.
  */
@@ -16,8 +18,10 @@ export async function fullRuntime() {
     'kubeconfig.yaml': 'apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n',
     '.agents/skills/demo/SKILL.md': '---\nname: demo\ndescription: A demo skill.\n---\n# demo\n',
   });
+  const sciontool = await installSciontool();
   const rt = await setup({
     workspace: dir,
+    commandEnv: { ...process.env, PATH: `${sciontool.bin}:${process.env.PATH}` },
     services: {
       asker: new UnattendedAsker(),
       checkpointer: { request: () => undefined },

@@ -27,6 +27,7 @@ export function everyService(given: Partial<ToolServices> = {}): ToolServices {
     checkpointer: { request: () => {} },
     scheduler: { request: () => null },
     git: '/usr/bin/git',
+    sciontool: '/usr/local/bin/sciontool',
     ...given,
   });
 }

@@ -60,6 +60,8 @@ export interface RuntimeSetup {
   rawStore?: RawStore | true;
   /** core-agent's state directory (process-group records, writes in flight); default none. */
   stateDir?: string;
+  /** The environment commands run with (default: this process's). */
+  commandEnv?: NodeJS.ProcessEnv;
 }
 
 /** A RawStore in memory, as the event log would keep it. */
@@ -91,7 +93,7 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
     flags: { workspace: dir, recipe, ...opts.flags },
     env: opts.env ?? {},
     // Commands run with this process's environment (PATH), as the CLI's do; the settings see only opts.env.
-    commandEnv: process.env,
+    commandEnv: opts.commandEnv ?? process.env,
     resolver: opts.resolver,
     prompter: opts.prompter,
     afterGate: opts.afterGate,

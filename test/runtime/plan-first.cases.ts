@@ -52,6 +52,7 @@ export const GATED_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   web_fetch: { url: 'http://127.0.0.1:9/' },
   web_search: { query: 'crashloopbackoff' },
   alert: { target: 'oncall', level: 'info', summary: 'test' },
+  sciontool_status: { status_type: 'blocked', message: 'test' },
 };
 
 /** The built-in tools that reach outside the machine: `mcp serve` marks them openWorldHint. */
@@ -67,4 +68,5 @@ export const OPEN_WORLD = [
   'web_fetch',
   'web_search',
   'alert',
+  'sciontool_status',
 ];

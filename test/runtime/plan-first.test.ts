@@ -7,6 +7,7 @@ import { recipeWith, stdioServer } from '../mcp/helpers.ts';
 import { setup, tempDir, writeTree } from '../helpers/workspace.ts';
 import { GATED_ARGS, OPEN_WORLD, RUNS_BEFORE_PLAN } from './plan-first.cases.ts';
 import { kindTraits } from '../../src/tools/kinds.ts';
+import { installSciontool } from '../helpers/sciontool.ts';
 
 const PLAN_FIRST = /plan-first mode requires record_plan/;
 
@@ -27,7 +28,9 @@ async function everything() {
     checkpointer: { request: () => {} },
     scheduler: { request: () => null },
   };
+  const sciontool = await installSciontool();
   const rt = await setup({
+    commandEnv: { ...process.env, PATH: `${sciontool.bin}:${process.env.PATH}` },
     tree: { 'a.txt': 'alpha\n', 'data.json': '{"k": 1}', 'del.txt': 'x' },
     flags: { mode: 'yolo' }, // only plan-first may refuse here
     env: { HOOK: 'http://127.0.0.2:9/' },

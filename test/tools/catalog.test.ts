@@ -14,6 +14,9 @@ const build = (tools: { defs: readonly AnyTool[]; services: CatalogSelection['se
   Catalog.build(tools.defs, { services: tools.services, ...selection });
 
 /** Every way a description or schema could name a tool: `name` in backticks, or the bare word. */
+/** Words in a description that are a tool's name by coincidence: Scion's status type ask_user is not the tool. */
+const NOT_A_TOOL: Readonly<Record<string, readonly string[]>> = { sciontool_status: ['ask_user'] };
+
 function mentions(text: string, tool: string): boolean {
   return new RegExp(`(^|[^A-Za-z0-9_])${tool}([^A-Za-z0-9_]|$)`).test(text);
 }
@@ -65,6 +68,7 @@ describe('the built-in catalog', () => {
       const cat = build(BUILTIN_TOOLS, { disable: [gone] });
       for (const t of cat.list()) {
         const surface = JSON.stringify({ d: t.description, s: t.inputSchema });
+        if (NOT_A_TOOL[t.name]?.includes(gone)) continue;
         expect(mentions(surface, gone), `${t.name} mentions disabled ${gone}: ${t.description}`).toBe(false);
       }
     }

@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import * as z from 'zod/v4';
+import { capErrorText } from '../error-text.ts';
+import { defineTool, ToolError } from '../tool.ts';
+import description from './sciontool-status.md';
+
+/** Scion's sticky states (sciontool's `status` command): each leaves the agent's activity set until new work starts. */
+export const SCION_STATUS_TYPES = ['ask_user', 'blocked', 'task_completed', 'limits_exceeded'] as const;
+
+/** sciontool writes a file and makes one hub request of at most 5 s: 10 s is generous, and the model is never held longer. */
+export const SCIONTOOL_TIMEOUT_MS = 10_000;
+
+/** What of sciontool's own output goes into a result or an error. */
+const OUTPUT_CHARS = 2000;
+
+export const sciontoolStatusTool = defineTool({
+  name: 'sciontool_status',
+  description,
+  // It reports to the orchestrator: sciontool rewrites agent-info.json and, in hosted mode,
+  // POSTs to the Scion hub — a message to another system that destroys nothing there, like
+  // alert. Not `lifecycle`: that kind is for the session's own in-process bookkeeping, exempt
+  // from asking and from plan-first, and this one leaves the process.
+  kind: 'send',
+  needs: ['sciontool'],
+  narrowHint: '',
+  args: z.strictObject({
+    // An enum: a wrong value is refused before anything runs, naming the four (arg-errors.ts).
+    status_type: z.enum(SCION_STATUS_TYPES).describe(`One of ${SCION_STATUS_TYPES.join(', ')}: see the description for when.`),
+    message: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .describe('One line for the operator: the question, what blocks you, what you did, which limit.'),
+  }),
+  async gateSubjects(args) {
+    return { subject: args.status_type, verbs: [] };
+  },
+  async run(args, ctx) {
+    // argv, never a shell: a distroless image has none, and the message is the model's text.
+    // A message that starts with "-" would be read as a flag; "--" ends sciontool's flags.
+    const argv = ['status', args.status_type, ...(args.message.startsWith('-') ? ['--'] : []), args.message];
+    const r = await runSciontool(ctx.services.sciontool!, argv, ctx.services.env, ctx.signal);
+    if (r.failure !== undefined) {
+      throw new ToolError(
+        `sciontool status ${args.status_type} failed (${r.failure}); the orchestrator may not have the status. ${r.output ? `Its output: ${r.output}. ` : ''}Carry on; say it in your answer if it matters.`,
+        'tool_error',
+      );
+    }
+    return { status_type: args.status_type, message: args.message, reported: true, ...(r.output ? { output: r.output } : {}) };
+  },
+});
+
+/** Runs sciontool with a deadline; a failure is described, never thrown (the tool decides what the model sees). */
+function runSciontool(
+  bin: string,
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>>,
+  signal: AbortSignal,
+): Promise<{ failure?: string; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      bin,
+      argv,
+      { env: env as NodeJS.ProcessEnv, timeout: SCIONTOOL_TIMEOUT_MS, killSignal: 'SIGKILL', signal, maxBuffer: 256 * 1024 },
+      (err, stdout, stderr) => {
+        const output = capErrorText(`${stderr}${stdout}`.trim(), OUTPUT_CHARS);
+        if (!err) return resolve({ output });
+        const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: number | string };
+        if (e.killed && !signal.aborted) return resolve({ failure: `no answer within ${SCIONTOOL_TIMEOUT_MS / 1000} s`, output });
+        if (typeof e.code === 'number') return resolve({ failure: `exit status ${e.code}`, output });
+        resolve({ failure: e.code === 'ENOENT' ? `${bin} is gone` : (e.message.split('\n')[0] ?? 'it could not start'), output });
+      },
+    );
+  });
+}
