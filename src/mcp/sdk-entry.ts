@@ -6,7 +6,13 @@ export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 export { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-export { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+export {
+  CallToolRequestSchema,
+  ElicitRequestSchema,
+  ListToolsRequestSchema,
+  SetLevelRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 export { GoogleAuth } from 'google-auth-library';
 // Our stdio client transport (stdio-transport.ts): in this chunk because it uses the SDK's message schema.
 export { BoundedStdioTransport } from './stdio-transport.ts';
