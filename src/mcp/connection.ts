@@ -244,10 +244,10 @@ export class McpConnection {
       { name: 'core-agent', version: __CORE_AGENT_VERSION__ },
       { capabilities: { elicitation: { form: { applyDefaults: true } } } },
     );
-    client.setRequestHandler(sdk.ElicitRequestSchema, (req, extra) => {
+    sdk.handleElicitation(client, (params, extra) => {
       // Every call of a run shares its asker; prefer one that can show a form.
       const call = [...this.inFlight].findLast((c) => c.asker?.elicit) ?? [...this.inFlight].at(-1);
-      return answerElicitation(this.name, req.params, call, extra.signal, this.log);
+      return answerElicitation(this.name, params, call, extra.signal, this.log);
     });
     const transport = await this.transport(sdk);
     const timeout = (cfg.startup_timeout_seconds ?? DEFAULT_STARTUP_TIMEOUT_MS / 1000) * 1000;

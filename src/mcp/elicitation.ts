@@ -1,4 +1,4 @@
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log.ts';
 import type { Asker } from '../tools/services.ts';
 import { completeAnswer, parseForm } from './elicit-form.ts';
@@ -15,12 +15,12 @@ let queue: Promise<unknown> = Promise.resolve();
  * approve calls, not what goes into a form (the operator's data, or their consent),
  * so nothing answers it for them. Without someone to answer (headless, --ask off,
  * an asker that cannot show forms) it is declined at once, with the reason, so the
- * server never waits. The SDK then fills omitted fields with their defaults
- * (SEP-1034; `applyDefaults` in the client capability) — and so does completeAnswer.
+ * server never waits. Fields the operator leaves empty get the server's defaults
+ * (SEP-1034, completeAnswer; the capability says `applyDefaults`).
  */
 export async function answerElicitation(
   server: string,
-  params: ElicitRequest['params'],
+  params: Readonly<Record<string, unknown>>,
   call: { asker: Asker | undefined } | undefined,
   signal: AbortSignal,
   log: Logger,
@@ -30,6 +30,7 @@ export async function answerElicitation(
     return { action, _meta: { [REASON_KEY]: reason } };
   };
   if (params.mode === 'url') return decline('core-agent does not open URL-mode elicitations');
+  if (params.mode !== undefined && params.mode !== 'form') return decline('core-agent shows form-mode elicitations only');
   if (!call) return decline('no tool call of core-agent is in progress to ask for');
   const asker = call.asker;
   if (!asker?.elicit) return decline('core-agent is running unattended: no one can fill in a form (headless, or --ask off)');
