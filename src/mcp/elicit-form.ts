@@ -5,34 +5,9 @@
  * REPL) can render it without loading the MCP chunk.
  */
 
-export type FormValue = string | number | boolean | string[];
+import type { ElicitAnswer, ElicitForm, FormField, FormValue, Option } from '../tools/form.ts';
 
-interface FieldBase {
-  readonly name: string;
-  /** The title, or the name when there is none; already safe to print. */
-  readonly label: string;
-  readonly description?: string | undefined;
-  readonly required: boolean;
-}
-export interface Option {
-  readonly value: string;
-  readonly label: string;
-}
-export type FormField =
-  | (FieldBase & { kind: 'text'; default?: string; minLength?: number; maxLength?: number; format?: string })
-  | (FieldBase & { kind: 'number'; integer: boolean; default?: number; minimum?: number; maximum?: number })
-  | (FieldBase & { kind: 'boolean'; default?: boolean })
-  | (FieldBase & { kind: 'choice'; options: readonly Option[]; default?: string })
-  | (FieldBase & { kind: 'multi'; options: readonly Option[]; default?: string[]; minItems?: number; maxItems?: number });
-
-export interface ElicitForm {
-  /** The MCP server asking (its name in the recipe / mcp.json). */
-  readonly server: string;
-  readonly message: string;
-  readonly fields: readonly FormField[];
-}
-
-export type ElicitAnswer = { action: 'accept'; values: Record<string, FormValue> } | { action: 'decline' } | { action: 'cancel' };
+export type { ElicitAnswer, ElicitForm, FormField, FormValue, Option };
 
 /** What a form may hold: a person reads it, and a server must not flood a terminal. */
 export const FORM_LIMITS = { messageChars: 4_000, fields: 24, options: 100, textChars: 500, nameChars: 64, schemaBytes: 32 * 1024 };

@@ -1,4 +1,4 @@
-import type { ElicitAnswer, ElicitForm } from '../mcp/elicit-form.ts';
+import type { ElicitAnswer, ElicitForm } from '../tools/form.ts';
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
 import { chooseOnLines, queuedLines } from './choices.ts';
 
