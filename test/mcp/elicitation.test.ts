@@ -1,10 +1,15 @@
+import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ElicitAnswer, ElicitForm } from '../../src/mcp/elicit-form.ts';
 import { formOnLines } from '../../src/mcp/elicit-lines.ts';
 import { UnattendedAsker } from '../../src/runtime/askers.ts';
 import type { Asker } from '../../src/tools/services.ts';
-import { setup } from '../helpers/workspace.ts';
+import { EventLog } from '../../src/store/event-log.ts';
+import { bundle } from '../helpers/cli.ts';
+import { setup, tempDir } from '../helpers/workspace.ts';
 import { CASES } from './elicitation.cases.ts';
 import { recipeWith } from './helpers.ts';
 
@@ -146,5 +151,37 @@ describe('the form on a line terminal (StdinAsker)', () => {
     expect(await formOnLines(form, lines(['n']).read)).toEqual({ action: 'decline' });
     expect(await formOnLines(form, lines(['c']).read)).toEqual({ action: 'cancel' });
     expect(await formOnLines(form, lines(['y', 'Ada']).read)).toEqual({ unavailable: expect.stringMatching(/input ended/) as unknown });
+  });
+});
+
+describe('elicitation in a replayed run of the bundle (the composition root picks the asker)', () => {
+  async function run(extra: string[], input: string) {
+    const ws = await tempDir();
+    await writeFile(path.join(ws, 'recipe.yaml'), recipe);
+    const script = path.join(ws, 'script.jsonl');
+    await writeFile(script, [JSON.stringify({ tool_calls: [{ name: 'el_ask', args: {} }] }), JSON.stringify({ text: 'done' })].join('\n'));
+    const db = path.join(ws, 'sessions.db');
+    const r = spawnSync(
+      process.execPath,
+      [bundle, 'run', '-m', `replay:${script}`, '-c', path.join(ws, 'recipe.yaml'), '--session-db', db, ...extra, 'go'],
+      { cwd: ws, input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: ws }, timeout: 60_000 },
+    );
+    const log = EventLog.open(db);
+    const result = log.events(log.sessions()[0]!.id).find((e) => e.kind === 'tool_result')!.data as { shown: { text: string } };
+    log.close();
+    return { code: r.status, stderr: r.stderr, seen: JSON.parse(result.shown.text) as Record<string, unknown> };
+  }
+
+  it('headless (stdin not a terminal, --ask auto): declined with the reason, the run goes on', async () => {
+    const { code, seen } = await run([], '');
+    expect(code).toBe(0);
+    expect(seen).toMatchObject({ action: 'decline', _meta: { 'core-agent/reason': expect.stringMatching(/unattended/) as unknown } });
+  });
+
+  it('--ask stdin: the form on stderr, the answers from stdin, defaults for the empty lines', async () => {
+    const { code, stderr, seen } = await run(['--ask', 'stdin'], 'y\nAda\n\n\n2\nno\n');
+    expect(code).toBe(0);
+    expect(stderr).toContain('MCP server "el" asks:');
+    expect(seen).toEqual({ action: 'accept', content: { name: 'Ada', age: 30, score: 95.5, status: 'inactive', verified: false } });
   });
 });
