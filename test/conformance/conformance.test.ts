@@ -120,9 +120,19 @@ describe('the MCP conformance suite (pinned @modelcontextprotocol/conformance)',
 
   it('client: every applicable scenario passes with core-agent as the client', { timeout: 300_000 }, async () => {
     const ws = await tempDir();
-    const results = tallies(await runSuite(['client', '--suite', 'all', '--command', `${process.execPath} ${wrapper}`], ws));
+    const command = `${process.execPath} ${wrapper}`;
+    const expected = expectedFailures();
+    // Every scenario at once (the suite runs them in parallel) names them all and settles the listed ones;
+    const results = tallies(await runSuite(['client', '--suite', 'all', '--command', command], ws));
     expect(results.size).toBeGreaterThan(20);
-    expect(mismatches('client', results, expectedFailures())).toEqual([]);
+    // the applicable ones run again one at a time, since sse-retry measures the client's reconnect delay,
+    // which two cores busy with 26 scenarios at once can stretch past its tolerance.
+    for (const name of [...results.keys()].filter((n) => !expected.has(`client ${n}`))) {
+      const out = await runSuite(['client', '--scenario', name, '--command', command], ws);
+      const m = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
+      results.set(name, m ? { passed: Number(m[1]), failed: Number(m[3]) } : { passed: 0, failed: 1 });
+    }
+    expect(mismatches('client', results, expected)).toEqual([]);
   });
 
   it('the client wrapper refuses a server that is not on loopback, before connecting anywhere', () => {
