@@ -9,7 +9,10 @@ capped tools. Every call takes the path a model's call takes: argument
 validation, path_scope, the permission gate, the deadline and the output caps.
 There is nobody to ask, so in ask mode a call that changes state is refused
 unless permissions.allow (or --mode / --yolo) allows it; deny rules always win.
-Tools are annotated readOnlyHint / destructiveHint / openWorldHint.
+Tools are annotated readOnlyHint / destructiveHint / openWorldHint. Clients
+may set a log level (logging/setLevel; default warning): each call's start
+(info: argument names and size, never values), end (debug) and failure
+(warning) arrive as notifications/message.
 
   (default)            stdio: the client starts this command
   --http HOST:PORT     Streamable HTTP (stateless) at http://HOST:PORT/mcp;

@@ -11,6 +11,8 @@ import { describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
 import { StderrTail } from './stderr-tail.ts';
 import type { TooLargeData } from './stdio-transport.ts';
+import type { Asker } from '../tools/services.ts';
+import { answerElicitation } from './elicitation.ts';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -59,6 +61,8 @@ export class McpConnection {
   private readonly log: Logger;
   /** The last lines a stdio server wrote to stderr, for error messages (bounded: see StderrTail). */
   private stderrTail = new StderrTail();
+  /** The calls in flight, each with the asker of its run: a server's elicitation goes to one of them. */
+  private readonly inFlight = new Set<{ asker: Asker | undefined }>();
 
   constructor(private readonly opts: ConnectionOptions) {
     this.log = withFields(opts.logger ?? silentLogger, { mcp_server: opts.name });
@@ -85,7 +89,27 @@ export class McpConnection {
    * read-only call is sent once more to the restarted server — repeating it
    * changes nothing — and any other call fails, since it may have run.
    */
-  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, opts: { readOnly: boolean }): Promise<CallToolResult> {
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    opts: { readOnly: boolean; asker?: Asker | undefined },
+  ): Promise<CallToolResult> {
+    const entry = { asker: opts.asker };
+    this.inFlight.add(entry);
+    try {
+      return await this.callOnce(tool, args, signal, opts);
+    } finally {
+      this.inFlight.delete(entry);
+    }
+  }
+
+  private async callOnce(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    opts: { readOnly: boolean },
+  ): Promise<CallToolResult> {
     const timeout = (this.opts.config.call_timeout_seconds ?? DEFAULT_CALL_TIMEOUT_MS / 1000) * 1000;
     for (let attempt = 1; ; attempt++) {
       // The common case, without an extra await: the server is up.
@@ -214,7 +238,17 @@ export class McpConnection {
   private async connectOnce(): Promise<Client> {
     const sdk = await loadSdk();
     const cfg = this.opts.config;
-    const client = new sdk.Client({ name: 'core-agent', version: __CORE_AGENT_VERSION__ }, { capabilities: {} });
+    // Form elicitation is declared always, and declined when no one can answer (elicitation.ts):
+    // undeclared, a server's SDK refuses to send it, so the server could never learn why.
+    const client = new sdk.Client(
+      { name: 'core-agent', version: __CORE_AGENT_VERSION__ },
+      { capabilities: { elicitation: { form: { applyDefaults: true } } } },
+    );
+    sdk.handleElicitation(client, (params, extra) => {
+      // Every call of a run shares its asker; prefer one that can show a form.
+      const call = [...this.inFlight].findLast((c) => c.asker?.elicit) ?? [...this.inFlight].at(-1);
+      return answerElicitation(this.name, params, call, extra.signal, this.log);
+    });
     const transport = await this.transport(sdk);
     const timeout = (cfg.startup_timeout_seconds ?? DEFAULT_STARTUP_TIMEOUT_MS / 1000) * 1000;
     const signal = AbortSignal.timeout(timeout);

@@ -52,7 +52,7 @@ export function mcpToolDefinition(server: string, cfg: McpServerConfig, tool: To
     // The server's own timeout decides (it may be past the dispatcher's 300 s default); the margin lets it report first.
     deadlineMs: () => (cfg.call_timeout_seconds ?? DEFAULT_CALL_TIMEOUT_MS / 1000) * 1000 + 15_000,
     async run(args, ctx) {
-      const result = await connection.call(tool.name, args as Record<string, unknown>, ctx.signal, { readOnly });
+      const result = await connection.call(tool.name, args as Record<string, unknown>, ctx.signal, { readOnly, asker: ctx.services.asker });
       const shown = resultForModel(result);
       if (result.isError === true) throw new ToolError(errorText(shown));
       return shown;

@@ -6,6 +6,7 @@ import type { Catalog } from '../tools/catalog.ts';
 import type { Dispatcher } from '../tools/dispatch.ts';
 import { kindTraits } from '../tools/kinds.ts';
 import { loadSdk, type Sdk } from './sdk.ts';
+import { ServeLog } from './serve-log.ts';
 
 /**
  * core-agent's catalog as an MCP server. Every call goes through the
@@ -13,11 +14,16 @@ import { loadSdk, type Sdk } from './sdk.ts';
  * whatever would need a person's approval is refused), the deadline, the output
  * caps — so serving adds no way round any of them.
  */
-export function catalogServer(sdk: Sdk, catalog: Catalog, dispatcher: Dispatcher): Server {
+export function catalogServer(sdk: Sdk, catalog: Catalog, dispatcher: Dispatcher, log = new ServeLog()): Server {
   const server = new sdk.Server(
     { name: 'core-agent', version: __CORE_AGENT_VERSION__ },
-    { capabilities: { tools: { listChanged: true } } },
+    { capabilities: { tools: { listChanged: true }, logging: {} } },
   );
+  // Replaces the SDK's own handler, which keeps the level per session: the HTTP server has none (serve-log.ts).
+  server.setRequestHandler(sdk.SetLevelRequestSchema, (req) => {
+    log.setLevel(req.params.level);
+    return {};
+  });
   server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
     tools: catalog.list().map((t) => ({
       name: t.modelName,
@@ -31,9 +37,17 @@ export function catalogServer(sdk: Sdk, catalog: Catalog, dispatcher: Dispatcher
     })),
   }));
   server.setRequestHandler(sdk.CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    const args = req.params.arguments ?? {};
+    const send = extra.sendNotification;
+    const started = Date.now();
+    await log.callStarted(send, req.params.name, args);
     // Recorded as an mcp serve call (when a store is wired); a failure's kind stays in the record, the client gets isError.
-    const outcome = await dispatcher.call(req.params.name, req.params.arguments ?? {}, extra.signal, { source: 'mcp_serve' });
-    if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error }] };
+    const outcome = await dispatcher.call(req.params.name, args, extra.signal, { source: 'mcp_serve' });
+    if (!outcome.ok) {
+      await log.callFailed(send, req.params.name, outcome.kind, outcome.error);
+      return { isError: true, content: [{ type: 'text', text: outcome.error }] };
+    }
+    await log.callDone(send, req.params.name, Date.now() - started);
     return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }], structuredContent: outcome.result };
   });
   return server;
@@ -41,7 +55,7 @@ export function catalogServer(sdk: Sdk, catalog: Catalog, dispatcher: Dispatcher
 
 export async function serveStdio(catalog: Catalog, dispatcher: Dispatcher): Promise<void> {
   const sdk = await loadSdk();
-  const server = catalogServer(sdk, catalog, dispatcher);
+  const server = catalogServer(sdk, catalog, dispatcher, new ServeLog());
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   catalog.onChange(() => void server.sendToolListChanged().catch(() => {}));
   await server.connect(new sdk.StdioServerTransport());
@@ -73,6 +87,7 @@ export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: 
     const wanted = Buffer.from(`Bearer ${token}`);
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   };
+  const log = new ServeLog();
   const http = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -84,10 +99,11 @@ export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: 
       if (req.method !== 'POST') {
         return void res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' }).end('stateless server: POST only\n');
       }
-      const server = catalogServer(sdk, catalog, dispatcher);
+      const server = catalogServer(sdk, catalog, dispatcher, log);
       const transport = new sdk.StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
-        enableJsonResponse: true,
+        // Answers as an SSE stream (which every MCP client accepts), so a call's log notifications travel with it.
+        enableJsonResponse: false,
         // Without a token, only the loopback names this server listens on: a web page whose
         // domain is rebound to 127.0.0.1 sends its own Host and is refused (DNS rebinding).
         ...(opts.token === undefined ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(http) } : {}),

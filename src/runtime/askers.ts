@@ -1,3 +1,4 @@
+import type { ElicitAnswer, ElicitForm } from '../tools/form.ts';
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
 import { chooseOnLines, queuedLines } from './choices.ts';
 
@@ -28,6 +29,17 @@ export class StdinAsker implements Asker {
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
     try {
       return await chooseOnLines(questions, queuedLines(rl, process.stderr));
+    } finally {
+      rl.close();
+    }
+  }
+
+  /** An MCP server's elicitation form: the fields one by one on stderr, the values from stdin. */
+  async elicit(form: ElicitForm): Promise<ElicitAnswer | { unavailable: string }> {
+    const [{ createInterface }, { formOnLines }] = await Promise.all([import('node:readline'), import('../mcp/elicit-lines.ts')]);
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+    try {
+      return await formOnLines(form, queuedLines(rl, process.stderr));
     } finally {
       rl.close();
     }

@@ -1,4 +1,5 @@
 import type { Kube } from '../k8s/cluster.ts';
+import type { ElicitAnswer, ElicitForm } from './form.ts';
 import type { AlertTarget } from '../net/alert-targets.ts';
 import type { PermissionMode } from '../permissions/gate.ts';
 import type { NetworkAccess } from '../net/network-access.ts';
@@ -38,6 +39,8 @@ export interface Asker {
   ask(question: string): Promise<{ answer: string } | { unavailable: string }>;
   /** Absent where no one can pick from a list (the client adds "None of the above" and a note). */
   choose?(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }>;
+  /** An MCP server's form (elicitation, tools/form.ts); absent where no one can fill one in (it is declined). */
+  elicit?(form: ElicitForm): Promise<ElicitAnswer | { unavailable: string }>;
 }
 
 /**
