@@ -43,6 +43,11 @@ export interface CallOptions {
   source?: CallSource;
   /** The call that made this one (set by the dispatcher for a tool's own calls). */
   parentCallId?: string;
+  /**
+   * Told how long the permission gate took (an operator deciding at a prompt):
+   * that wait is not the tool's running time, and `ms` everywhere leaves it out.
+   */
+  onGateWait?: (ms: number) => void;
 }
 
 export interface DispatcherOptions {
@@ -114,11 +119,13 @@ export class Dispatcher {
     const started = performance.now();
     const source = opts.source ?? 'tools_call';
     const callId = opts.callId ?? `${source}-${randomUUID()}`;
-    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId).catch((err: unknown) =>
+    const gate = { ms: 0 };
+    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId, gate).catch((err: unknown) =>
       failure(name, err, signal),
     );
     const outcome: ToolCallResult = inner.ok ? inner : { ok: false, error: this.boundError(name, inner.error), kind: inner.kind };
-    const ms = Math.round(performance.now() - started);
+    const ms = Math.max(0, Math.round(performance.now() - started - gate.ms));
+    opts.onGateWait?.(gate.ms);
     this.log.info(
       {
         tool: name.slice(0, 256),
@@ -187,6 +194,7 @@ export class Dispatcher {
     signal: AbortSignal | undefined,
     digest: boolean,
     callId: string,
+    gate: { ms: number },
   ): Promise<ToolCallResult> {
     const tool = this.opts.catalog.get(name);
     if (!tool) {
@@ -220,12 +228,16 @@ export class Dispatcher {
 
     const shape = def.gateSubjects ? await def.gateSubjects(args) : undefined;
     if (shape) subjects.push({ kind: 'text', forms: [shape.subject] });
+    const asked = performance.now();
+    const changes = def.changes;
     const decision = await this.opts.gate.check({
       ...(shape ? { commands: shape.verbs, wildcardRefusal: shape.wildcardRefusal } : {}),
       ...gateTraits(def),
       tool: canonical,
       subjects,
+      call: { args, ...(changes ? { changes: () => changes(args, { paths: resolved, display: (p) => this.display(p) }) } : {}) },
     });
+    gate.ms = performance.now() - asked;
     if (!decision.allowed) return fail(`${name}: permission denied: ${decision.reason}`, 'denied');
     if (this.opts.afterGate) await this.opts.afterGate(canonical);
 
