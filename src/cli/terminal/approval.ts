@@ -24,14 +24,14 @@ export async function approvalText(req: GateRequest, paint: Paint): Promise<stri
       if (changes.length > 0 && SHOWN_AS_DIFF.has(k)) continue;
       const text = typeof v === 'string' ? v : JSON.stringify(v);
       const [first = '', ...rest] = bounded(text.split('\n'), MAX_ARG_LINES);
-      lines.push(`  ${paint('cyan', k)}: ${first}`, ...rest.map((l) => `    ${l}`));
+      lines.push(`  ${paint('cyan', k)}: ${inert(first)}`, ...rest.map((l) => `    ${inert(l)}`));
     }
   } else {
     const target = req.subjects.map((s) => s.forms[0]).filter(Boolean);
-    if (target.length) lines.push(`  on ${target.join(', ')}`);
+    if (target.length) lines.push(`  on ${inert(target.join(', '))}`);
   }
-  for (const c of changes) lines.push(...bounded(diffLines(c), MAX_DIFF_LINES).map((l) => `  ${colourDiffLine(l, paint)}`));
-  return `${lines.map(cut).join('\n')}\n`;
+  for (const c of changes) lines.push(...bounded(diffLines(c), MAX_DIFF_LINES).map((l) => `  ${colourDiffLine(inert(l), paint)}`));
+  return `${lines.join('\n')}\n`;
 }
 
 function diffLines(c: FileChange): string[] {
@@ -62,8 +62,17 @@ function bounded(lines: string[], max: number): string[] {
   return lines.length <= max ? lines : [...lines.slice(0, max), `… ${lines.length - max} more lines`];
 }
 
-function cut(l: string): string {
-  return l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS - 1)}…` : l;
+/**
+ * Bounded, and inert: a control character in a file or an argument (a carriage
+ * return, an escape sequence) is shown as a code, never sent to the terminal,
+ * so no call can redraw the dialog to hide what it does. CRLF line ends are
+ * dropped (the diff is line by line).
+ */
+function inert(l: string): string {
+  const visible = l
+    .replace(/\r$/, '')
+    .replace(/[\x00-\x08\x0b-\x1f\x7f\x9b]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return visible.length > MAX_LINE_CHARS ? `${visible.slice(0, MAX_LINE_CHARS - 1)}…` : visible;
 }
 
 /** A reply to the dialog: an answer, 'note' (ask for the note next), or null (ask again). */
