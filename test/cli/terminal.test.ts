@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.ts';
 import { tempDir } from '../helpers/workspace.ts';
@@ -64,7 +65,7 @@ describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', () => {
     );
     const t = repl(ws);
     await t.until('\n›');
-    t.type('fix the port');
+    t.type('fix the port in config.yaml');
     const waiting = await t.until('Allow edit_file?');
     for (const line of [
       '? edit_file asks for approval',
@@ -87,6 +88,11 @@ describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', () => {
     expect(Number(/✓ edit_file .*\((\d+) ms\)/.exec(done)![1])).toBeLessThan(1500);
     t.type('/exit');
     await t.until('exited 0');
+    // docs/terminal.md shows this session: its dialog and answer are the ones seen here.
+    const doc = await readFile(fileURLToPath(new URL('../../docs/terminal.md', import.meta.url)), 'utf8');
+    const dialog = /› fix the port in config\.yaml\n[\s\S]*?\nAllow edit_file\?[^\n]*\n/.exec(done)![0];
+    expect(doc).toContain(dialog);
+    expect(doc).toContain('\nI changed the port to 8080 in config.yaml.\n— done, 2 step(s), ');
   });
 
   it("apply_patch's dialog shows every file the patch touches; a deny with a note reaches the model", async () => {
