@@ -1,6 +1,7 @@
 import type { TurnResult } from '../agent/agent.ts';
 import { runAutonomous } from '../agent/autonomous.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
+import { StdinAsker } from '../runtime/askers.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions, oneOf, positiveInt } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
@@ -100,6 +101,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     interactive: io.isTty,
     defaults: { watchdog: 'enforce', ask: 'off' },
     prompter,
+    // ask_user on this terminal pauses the live region too (as askerFor would pick, with hooks).
+    ...(text && onTerminal ? { asker: new StdinAsker({ hold: () => text.pause(), release: () => text.resume() }) } : {}),
     title: prompt,
     maxDeferMs: values.autonomous ? maxDeferSec * 1000 : undefined,
     onEvent: (e) => (json ? json.onEvent(e) : text!.onEvent(e)),

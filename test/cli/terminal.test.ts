@@ -185,6 +185,39 @@ describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', () => {
     await until(() => (processesRunning(sleep).length === 0 ? true : undefined), 'the sleep to be gone', 5_000);
   });
 
+  it('run on a terminal: the same approval dialog, answered from the terminal', async () => {
+    const ws = await workspace([
+      { tool_calls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'hello\n' } }] },
+      { text: 'Wrote notes.txt.' },
+    ]);
+    const t = new TerminalSession(ws, ['run', '-m', 'replay:s.jsonl', '--session-db', ':memory:', 'take a note']);
+    sessions.push(t);
+    const dialog = await t.until('Allow write_file?');
+    for (const line of ['? write_file asks for approval', '  path: notes.txt', '  --- /dev/null', '  +++ b/notes.txt', '  +hello'])
+      expect(dialog).toContain(`${line}\n`);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(t.screen()).toBe(dialog);
+    t.type('y');
+    const end = await t.until('exited 0');
+    expect(end).toMatch(/✓ write_file .*\nWrote notes.txt.\n— done/);
+    expect(await readFile(path.join(ws, 'notes.txt'), 'utf8')).toBe('hello\n');
+  });
+
+  it("run on a terminal: ask_user's question is not drawn over while it waits", async () => {
+    const ws = await workspace([
+      { tool_calls: [{ name: 'ask_user', args: { question: 'Which port?' } }] },
+      { text: 'Using the port you gave.' },
+    ]);
+    const t = new TerminalSession(ws, ['run', '--ask', 'stdin', '-m', 'replay:s.jsonl', '--session-db', ':memory:', 'set it up']);
+    sessions.push(t);
+    const asking = await t.until(/\? Which port\?\n>/);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(t.screen()).toBe(asking);
+    t.type('8080');
+    const end = await t.until('exited 0');
+    expect(end).toMatch(/> 8080\n✓ ask_user .*\nUsing the port you gave.\n— done/);
+  });
+
   it('run on a terminal: the streamed answer is on screen after the command ends', async () => {
     const ws = await workspace([{ tool_calls: [{ name: 'list_dir', args: { path: '.' } }] }, { text: 'There is one file, s.jsonl.' }]);
     const t = new TerminalSession(ws, ['run', '-m', 'replay:s.jsonl', '--session-db', ':memory:', 'what is here']);
