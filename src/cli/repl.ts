@@ -70,6 +70,8 @@ class LineReader {
   async read(prompt: string): Promise<string | null> {
     this.hold();
     try {
+      // readline redraws its line (after Ctrl-C clears it) with its own prompt: make it this one.
+      this.rl.setPrompt(prompt.split('\n').at(-1) ?? '');
       this.output.write(prompt);
       const queued = this.queue.shift();
       if (queued !== undefined) return queued;
@@ -270,6 +272,7 @@ class Interrupts {
     const typed = (this.rl as Interface & { line?: string }).line ?? '';
     if (typed === '' || this.controller) return this.leave();
     // Something typed at the prompt: Ctrl-C drops it, as shells do.
+    this.rl.write(null, { ctrl: true, name: 'e' });
     this.rl.write(null, { ctrl: true, name: 'u' });
   }
 

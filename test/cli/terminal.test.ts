@@ -54,7 +54,10 @@ function events(ws: string) {
   return all;
 }
 
-describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', () => {
+/** Each step polls with its own deadline; the whole test gets room for several on a loaded machine. */
+const TERMINAL_TEST_MS = 120_000;
+
+describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', { timeout: TERMINAL_TEST_MS }, () => {
   it('the approval dialog shows the diff and stays put while waiting; the streamed answer stays on screen', async () => {
     const ws = await workspace(
       [
@@ -166,8 +169,14 @@ describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', () => {
     // Still usable: the next line is a command.
     t.type('/stats');
     await t.until(/turns 1, /);
+    // Ctrl-C with something typed drops it, as shells do, and stays.
+    t.tmux('send-keys', '-t', 't', '-l', 'half typed');
+    await t.until(/› half typed\n$/);
     await new Promise((r) => setTimeout(r, 1100)); // not a double press
     t.key('C-c');
+    await t.until(/\n›\n$/);
+    await new Promise((r) => setTimeout(r, 1100));
+    t.key('C-c'); // at an empty prompt: quits
     await t.until('exited 130');
     expect(events(ws).some((e) => e.kind === 'error' && (e.data as { cancelled?: boolean }).cancelled === true)).toBe(true);
   });
@@ -227,7 +236,7 @@ describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', () => {
   });
 });
 
-describe('headless run and SIGINT', () => {
+describe('headless run and SIGINT', { timeout: TERMINAL_TEST_MS }, () => {
   it('cancels the turn, kills the running tool, records the cancellation and exits 130', async () => {
     const sleep = uniqueSleep();
     const ws = await workspace([{ tool_calls: [{ name: 'bash', args: { command: sleep } }] }, { text: 'never shown' }]);
