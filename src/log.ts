@@ -22,7 +22,8 @@ export const silentLogger: Logger = Object.fromEntries(METHODS.map((m) => [m, no
 
 const pendingLoads = new Set<Promise<void>>();
 
-export function createLogger(level: LogLevel = 'warn'): Logger {
+/** `sink`: each JSON line goes there instead of stderr (a terminal pretty-prints them; see cli/terminal/log-lines.ts). */
+export function createLogger(level: LogLevel = 'warn', sink?: (line: string) => void): Logger {
   if (level === 'silent') return silentLogger;
   let instance: pino.Logger | null = null;
   let queuedTime: number | null = null;
@@ -45,7 +46,7 @@ export function createLogger(level: LogLevel = 'warn'): Logger {
         },
         // Synchronous, so a line written just before exit is never lost; no
         // transport worker (those load files by path and break in a bundle).
-        createPino.destination({ dest: 2, sync: true }),
+        sink ? { write: sink } : createPino.destination({ dest: 2, sync: true }),
       );
       for (const q of queue.splice(0)) {
         queuedTime = q.time;

@@ -277,13 +277,19 @@ export class Agent {
   ): Promise<{ part: LanguageModelV4ToolResultPart; ok: boolean; result: unknown }> {
     this.opts.onEvent?.({ type: 'tool_start', id: call.toolCallId, name: call.toolName, args: call.input });
     const started = performance.now();
+    let gateMs = 0;
     const planRevision = this.session.plan.revision;
     // The dispatcher records the result (tool_result) under the model's call id.
-    const outcome = await this.opts.dispatcher.call(call.toolName, call.input, signal, { callId: call.toolCallId, source: 'model' });
+    const outcome = await this.opts.dispatcher.call(call.toolName, call.input, signal, {
+      callId: call.toolCallId,
+      source: 'model',
+      // Time at an approval prompt is the operator's, not the tool's.
+      onGateWait: (ms) => (gateMs = ms),
+    });
     // A result the log could not keep ends the turn, as any failed write does: going on would leave a hole in the session.
     const lost = this.opts.dispatcher.takeRecordFailure();
     if (lost) throw lost;
-    const ms = Math.round(performance.now() - started);
+    const ms = Math.max(0, Math.round(performance.now() - started - gateMs));
     this.opts.onEvent?.({
       type: 'tool_end',
       id: call.toolCallId,

@@ -1,99 +1,197 @@
 import type { AgentEvent, TurnResult } from '../agent/agent.ts';
 import type { PlanStep } from '../tools/session.ts';
+import { painter, type Paint } from './terminal/colors.ts';
+import { LiveRegion } from './terminal/live-region.ts';
 import type { Io } from './usage.ts';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-/** Human output for `run`: the model's text on stdout, tool calls as progress on stderr. */
+export interface RendererOptions {
+  /** Colour the marks and the summary (decided by shouldColor: NO_COLOR, FORCE_COLOR, the terminal). */
+  color?: boolean;
+  /** The terminal's width, so a live line never wraps (a wrapped line could not be erased exactly). */
+  columns?: () => number | undefined;
+}
+
+/**
+ * Human output for `run` and the REPL — the one writer of the terminal while a
+ * turn runs. The model's text goes to stdout, everything else to stderr, and on
+ * a terminal a live region (the working indicator and update_plan's checklist)
+ * sits below the last line written. Only that region is ever erased: before any
+ * other write it is cleared, the write goes above it, and it is drawn again
+ * only when the cursor is at the start of a line (never in the middle of
+ * streamed text). Prompts pause it (`pause` / `resume`), and the paused time is
+ * not counted as a call's running time.
+ */
 export class TextRenderer {
   private running = new Map<string, { name: string; args: string; started: number }>();
   private timer: NodeJS.Timeout | null = null;
   private frame = 0;
-  /** A spinner frame is on the current line: only then is there something of ours to erase. */
-  private drawn = false;
   /** Text of the current response already printed as it streamed. */
   private streamed = false;
+  private turnStarted: number | null = null;
+  private pausedAt: number | null = null;
+  /** Pauses nest (a dialog of several questions): the region returns when the outermost ends. */
+  private pauses = 0;
+  private plan: { steps: PlanStep[]; explanation: string | undefined } | null = null;
+  private readonly region: LiveRegion;
+  private readonly paint: Paint;
 
   constructor(
     private readonly io: Io,
     /** On a terminal: a live spinner with elapsed time. Elsewhere: one plain line per call. */
     private readonly live: boolean,
-  ) {}
+    opts: RendererOptions = {},
+  ) {
+    this.paint = painter(opts.color ?? false);
+    this.region = new LiveRegion((s) => io.err(s), opts.columns ?? (() => undefined));
+  }
 
   onEvent = (e: AgentEvent): void => {
     switch (e.type) {
       case 'text_delta':
-        this.clearSpinner();
-        this.io.out(e.delta);
+        this.out(e.delta);
         this.streamed = true;
         break;
       case 'text':
-        this.clearSpinner();
-        this.io.out(this.streamed ? '\n' : `${e.text}\n`);
+        // Streamed: the text is on screen already and only its line needs ending.
+        if (!this.streamed) this.out(`${e.text}\n`);
+        else if (!this.region.atLineStart) this.out('\n');
         this.streamed = false;
         break;
       case 'tool_start':
         this.running.set(e.id, { name: e.name, args: e.args, started: performance.now() });
-        if (this.live && !this.timer) this.timer = setInterval(() => this.drawSpinner(), 80);
+        this.startTimer();
         break;
       case 'tool_end': {
         const call = this.running.get(e.id);
         this.running.delete(e.id);
-        this.clearSpinner();
-        const mark = e.ok ? '✓' : '✗';
+        const mark = e.ok ? this.paint('green', '✓') : this.paint('red', '✗');
         const detail = e.ok ? '' : ` — ${e.error}`;
-        this.io.err(`${mark} ${e.name} ${abbreviate(call?.args ?? '')} (${e.ms} ms)${detail}\n`);
-        if (this.running.size === 0) this.stopSpinner();
+        this.err(`${mark} ${e.name} ${this.paint('dim', abbreviate(call?.args ?? ''))} (${e.ms} ms)${detail}\n`);
         break;
       }
       case 'step_limit':
-        this.clearSpinner();
-        this.io.err(`! step limit (${e.steps}) reached; asking the model for a final answer without tools\n`);
+        this.err(`${this.paint('yellow', '!')} step limit (${e.steps}) reached; asking the model for a final answer without tools\n`);
         break;
       case 'watchdog':
-        this.clearSpinner();
-        this.io.err(`! watchdog ${e.alert.severity} ${e.alert.signal} (${e.action}): ${e.alert.reason}\n`);
+        this.err(`${this.paint('yellow', '!')} watchdog ${e.alert.severity} ${e.alert.signal} (${e.action}): ${e.alert.reason}\n`);
         break;
       case 'checkpoint':
-        this.clearSpinner();
-        this.io.err(`· checkpoint recorded: ${e.detail.slice(0, 100)}\n`);
+        this.err(`· checkpoint recorded: ${e.detail.slice(0, 100)}\n`);
         break;
       case 'plan':
-        // One plain block per change, under the calls so far (not a redrawn live region).
-        this.clearSpinner();
-        this.io.err(planLines(e.plan, e.explanation));
+        // Live: under the working indicator, redrawn in place, gone at the turn's end.
+        // Elsewhere: one plain block per change, in order with the calls.
+        if (this.live) {
+          this.plan = { steps: e.plan, explanation: e.explanation };
+          this.startTimer();
+          this.redraw();
+        } else this.err(planLines(e.plan, e.explanation));
         break;
     }
   };
 
+  /** A turn begins: on a terminal the working indicator shows while the model is asked. */
+  startTurn(): void {
+    this.turnStarted = performance.now();
+    this.pausedAt = null;
+    this.startTimer();
+  }
+
   finish(result: TurnResult): void {
-    this.stopSpinner();
+    this.endTurn();
     const cost = result.usage.costUsd === null ? 'cost unknown' : `$${result.usage.costUsd.toFixed(4)}`;
-    this.io.err(
-      `— ${result.status}, ${result.steps} step(s), ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${cost}\n`,
+    this.err(
+      this.paint(
+        'dim',
+        `— ${result.status}, ${result.steps} step(s), ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${cost}\n`,
+      ),
     );
   }
 
+  /** The turn was cancelled (Ctrl-C): the region goes, and the operator is told where things stand. */
+  cancelled(note: string): void {
+    this.endTurn();
+    this.err(`${this.paint('yellow', '— cancelled')}: ${note}\n`);
+  }
+
+  /** A line from elsewhere (a warning, a log line): above the live region, never over it. */
+  note(text: string): void {
+    this.err(text);
+  }
+
+  /** Before a prompt: the region goes and the clock stops, so the question is not drawn over. */
+  pause(): void {
+    this.pauses++;
+    this.stopTimer();
+    this.region.clear();
+    this.pausedAt ??= performance.now();
+  }
+
+  /** After the answer: calls running and the turn resume their clocks minus the time spent waiting. */
+  resume(): void {
+    this.pauses = Math.max(0, this.pauses - 1);
+    if (this.pauses > 0 || this.pausedAt === null) return;
+    const waited = performance.now() - this.pausedAt;
+    this.pausedAt = null;
+    for (const r of this.running.values()) r.started += waited;
+    if (this.turnStarted !== null) this.turnStarted += waited;
+    if (this.turnStarted !== null || this.running.size > 0) this.startTimer();
+  }
+
+  /** The turn is over (or the command is leaving): the live region is erased for good. */
   stopSpinner(): void {
+    this.endTurn();
+  }
+
+  private endTurn(): void {
+    this.stopTimer();
+    this.running.clear();
+    this.plan = null;
+    this.turnStarted = null;
+    this.pausedAt = null;
+    this.pauses = 0;
+    this.region.clear();
+  }
+
+  private out(text: string): void {
+    this.region.clear();
+    this.io.out(text);
+    this.region.wrote(text);
+  }
+
+  private err(text: string): void {
+    this.region.clear();
+    this.io.err(text);
+    this.region.wrote(text);
+    this.redraw();
+  }
+
+  private startTimer(): void {
+    if (!this.live || this.timer || this.pausedAt !== null) return;
+    this.timer = setInterval(() => this.redraw(), 80);
+    this.timer.unref?.();
+  }
+
+  private stopTimer(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.clearSpinner();
   }
 
-  private drawSpinner(): void {
-    const oldest = Math.min(...[...this.running.values()].map((r) => r.started));
-    const names = [...this.running.values()].map((r) => r.name).join(', ');
-    const secs = ((performance.now() - oldest) / 1000).toFixed(1);
-    this.frame = (this.frame + 1) % FRAMES.length;
-    this.io.err(`\r\x1b[2K${FRAMES[this.frame]} ${names} ${secs}s`);
-    this.drawn = true;
-  }
-
-  /** Erase the spinner's line — never a line of streamed answer text, which shares the terminal. */
-  private clearSpinner(): void {
-    if (!this.live || !this.drawn) return;
-    this.io.err('\r\x1b[2K');
-    this.drawn = false;
+  private redraw(): void {
+    if (!this.live || this.timer === null) return;
+    const calls = [...this.running.values()];
+    const since = calls.length > 0 ? Math.min(...calls.map((r) => r.started)) : this.turnStarted;
+    const lines: string[] = [];
+    if (since !== null) {
+      const what = calls.length > 0 ? calls.map((r) => r.name).join(', ') : 'working';
+      const secs = ((performance.now() - since) / 1000).toFixed(1);
+      this.frame = (this.frame + 1) % FRAMES.length;
+      lines.push(`${this.paint('cyan', FRAMES[this.frame]!)} ${what} ${this.paint('dim', `${secs}s`)}`);
+    }
+    if (this.plan) lines.push(...planLines(this.plan.steps, this.plan.explanation).trimEnd().split('\n'));
+    this.region.draw(lines);
   }
 }
 

@@ -1,19 +1,26 @@
 import { createInterface, type Interface } from 'node:readline';
-import type { GateRequest, PromptAnswer, Prompter } from '../permissions/gate.ts';
+import type { TurnResult } from '../agent/agent.ts';
 import { chooseOnLines } from '../runtime/choices.ts';
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { TextRenderer } from './render.ts';
+import { DialogPrompter } from './terminal/approval.ts';
+import { painter, shouldColor } from './terminal/colors.ts';
+import { EXIT_INTERRUPTED } from './terminal/interrupt.ts';
+import { prettyLogLine } from './terminal/log-lines.ts';
 import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, type Io } from './usage.ts';
 
 export const REPL_HELP = `Usage: core-agent repl [options]     (also: core-agent with no command, on a terminal)
 
 An interactive session: each line you type is a turn. Permission prompts,
-ask_user and request_user_input questions are answered in the same place: once, always (this tool, for
-the session) or deny. Commands:
+ask_user and request_user_input questions are answered in the same place. A
+permission prompt shows the call in full (an edit as a diff): once, always
+(this tool, for the session), deny, or deny with a note to the model.
+Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
+(exit 130). Commands:
 
   /stats          usage so far: turns, tokens, cost
   /done [NOTE]    mark the task done: take a checkpoint now (the conversation so
@@ -29,6 +36,9 @@ ${COMMON_OPTIONS_HELP}`;
 
 const COMMANDS = '/stats  /done [note]  /replan  /help  /exit';
 
+/** A second Ctrl-C within this long of the first quits, whatever is running. */
+const DOUBLE_PRESS_MS = 1000;
+
 /**
  * One reader of stdin for the whole REPL — prompts, permission questions and
  * ask_user alike (a second reader would steal lines). Lines that arrive before
@@ -42,8 +52,9 @@ class LineReader {
   constructor(
     private readonly rl: Interface,
     private readonly output: NodeJS.WritableStream,
-    /** Before a prompt is shown: the working indicator stops, or it would redraw over the question. */
-    private readonly beforePrompt: () => void,
+    /** Around a prompt: the working indicator stops (or it would redraw over the question), and its clock. */
+    private readonly hold: () => void,
+    private readonly release: () => void,
   ) {
     rl.on('line', (line) => {
       if (this.waiting) {
@@ -52,41 +63,43 @@ class LineReader {
         w(line);
       } else this.queue.push(line);
     });
-    rl.on('close', () => {
-      this.ended = true;
-      this.waiting?.(null);
-      this.waiting = null;
-    });
+    rl.on('close', () => this.end());
   }
 
-  /** The next line, or null when input has ended. */
-  read(prompt: string): Promise<string | null> {
-    this.beforePrompt();
-    this.output.write(prompt);
-    const queued = this.queue.shift();
-    if (queued !== undefined) return Promise.resolve(queued);
-    if (this.ended) return Promise.resolve(null);
-    return new Promise((resolve) => (this.waiting = resolve));
-  }
-}
-
-/** Permission prompts through the REPL's reader. */
-class LinePrompter implements Prompter {
-  constructor(private readonly lines: LineReader) {}
-
-  async ask(req: GateRequest & { namespace: string }): Promise<PromptAnswer> {
-    const target = req.subjects
-      .map((s) => s.forms[0])
-      .filter(Boolean)
-      .join(', ');
-    for (;;) {
-      const reply = await this.lines.read(`Allow ${req.tool}${target ? ` on ${target}` : ''}? [y]es once / [a]lways this session / [n]o: `);
-      if (reply === null) return 'deny'; // nobody left to answer
-      const r = reply.trim().toLowerCase();
-      if (r === 'y' || r === 'yes') return 'once';
-      if (r === 'a' || r === 'always') return 'session';
-      if (r === 'n' || r === 'no' || r === '') return 'deny';
+  /** The next line, or null when input has ended (or the question was withdrawn). */
+  async read(prompt: string): Promise<string | null> {
+    this.hold();
+    try {
+      // readline redraws its line (after Ctrl-C clears it) with its own prompt: make it this one.
+      this.rl.setPrompt(prompt.split('\n').at(-1) ?? '');
+      this.output.write(prompt);
+      const queued = this.queue.shift();
+      if (queued !== undefined) return queued;
+      if (this.ended) return null;
+      return await new Promise<string | null>((resolve) => (this.waiting = resolve));
+    } finally {
+      this.release();
     }
+  }
+
+  /** A question pending is withdrawn (the turn was cancelled): its reader gets null, as at the end of input. */
+  withdraw(): void {
+    const w = this.waiting;
+    this.waiting = null;
+    if (w) {
+      this.output.write('\n');
+      w(null);
+    }
+  }
+
+  /** No more input (Ctrl-D, the end of a pipe, or quitting). */
+  end(): void {
+    this.ended = true;
+    this.withdraw();
+  }
+
+  get asking(): boolean {
+    return this.waiting !== null;
   }
 }
 
@@ -111,18 +124,33 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: io.isTty });
-  const text = new TextRenderer(io, io.isTty);
-  const lines = new LineReader(rl, process.stdout, () => text.stopSpinner());
+  const color = shouldColor(io.env, io.isTty ? process.stdout : undefined);
+  const text = new TextRenderer(io, io.isTty, { color, columns: () => process.stdout.columns });
+  const lines = new LineReader(
+    rl,
+    process.stdout,
+    () => text.pause(),
+    () => text.resume(),
+  );
+  const interrupts = new Interrupts(rl, lines);
   const s = await buildSystem({
     until: 'agent',
     ...agentFlags(values, 'repl'),
     env: io.env,
     command: 'repl',
     logLevel: 'warn',
-    say: (text) => io.err(text),
+    say: (line) => text.note(line),
+    // Warnings read as lines on a terminal, above the working indicator; JSON elsewhere.
+    ...(io.isTty ? { logSink: (line: string) => text.note(prettyLogLine(line, painter(color))) } : {}),
     interactive: io.isTty,
     defaults: { watchdog: 'warn', ask: 'stdin' },
-    prompter: new LinePrompter(lines),
+    prompter: new DialogPrompter(
+      (prompt) => lines.read(prompt),
+      io.out,
+      painter(color),
+      () => text.pause(),
+      () => text.resume(),
+    ),
     asker: new LineAsker(lines),
     title: 'interactive session',
     onEvent: text.onEvent,
@@ -135,10 +163,28 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
   };
   try {
     io.out(`core-agent — session ${sessionId}, model ${s.modelSpec}, mode ${s.runtime.gate.mode}. ${COMMANDS}\n`);
-    if (s.resumed?.openTurn) text.finish(await agent.continueTurn());
+    const turn = async (run: (signal: AbortSignal) => Promise<TurnResult>) => {
+      const signal = interrupts.turnStarted();
+      text.startTurn();
+      try {
+        text.finish(await run(signal));
+      } catch (err) {
+        if (signal.aborted) {
+          s.log.append(sessionId, agent.turn, 'error', { message: 'the operator cancelled the turn (Ctrl-C)', cancelled: true });
+          text.cancelled('the turn was stopped (model call and running tools); back at the prompt — Ctrl-C again within a second quits');
+        } else {
+          text.stopSpinner();
+          io.err(`core-agent: model call failed: ${(err as Error).message}\n`);
+        }
+      } finally {
+        interrupts.turnEnded();
+      }
+    };
+    if (s.resumed?.openTurn) await turn((signal) => agent.continueTurn(signal));
     for (;;) {
+      if (interrupts.quit) break;
       const read = await lines.read('› ');
-      if (read === null) break; // Ctrl-D or the end of piped input
+      if (read === null) break; // Ctrl-D, the end of piped input, or Ctrl-C at an empty prompt
       const line = read.trim();
       if (line === '') continue;
       if (line === '/exit' || line === '/quit') break;
@@ -166,20 +212,78 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         io.out(`unknown command ${line.split(' ')[0]}; ${COMMANDS}\n`);
         continue;
       }
-      try {
-        text.finish(await agent.runTurn(line));
-      } catch (err) {
-        text.stopSpinner();
-        io.err(`core-agent: model call failed: ${(err as Error).message}\n`);
-      }
+      await turn((signal) => agent.runTurn(line, signal));
     }
     const stopped = s.log.failure(sessionId);
     if (stopped) io.err(`core-agent: ${logStoppedMessage(stopped, 'end')}.\n`);
+    if (interrupts.quit) return EXIT_INTERRUPTED;
     return stopped ? EXIT.failure : EXIT.ok;
   } finally {
+    interrupts.close();
     text.stopSpinner();
     await s.session.close();
     rl.close();
     s.log.close();
+  }
+}
+
+/**
+ * Ctrl-C in the REPL. On a terminal readline reads it as a key (raw mode: no
+ * signal reaches this process or the tools' process groups), elsewhere it is
+ * SIGINT; both come here. During a turn the first press cancels the turn — the
+ * model call and every running tool (the dispatcher aborts them; bash kills its
+ * process groups) — and a pending question is withdrawn. At a prompt it clears
+ * what was typed, or quits when nothing was. A second press within a second
+ * always quits.
+ */
+class Interrupts {
+  private controller: AbortController | null = null;
+  private last = 0;
+  quit = false;
+  private readonly onSigint = () => this.press();
+
+  constructor(
+    private readonly rl: Interface,
+    private readonly lines: LineReader,
+  ) {
+    rl.on('SIGINT', this.onSigint);
+    process.on('SIGINT', this.onSigint);
+  }
+
+  turnStarted(): AbortSignal {
+    this.controller = new AbortController();
+    return this.controller.signal;
+  }
+
+  turnEnded(): void {
+    this.controller = null;
+  }
+
+  private press(): void {
+    const now = Date.now();
+    const again = now - this.last < DOUBLE_PRESS_MS;
+    this.last = now;
+    if (again) return this.leave();
+    if (this.controller && !this.controller.signal.aborted) {
+      this.controller.abort(new DOMException('the operator cancelled the turn (Ctrl-C)', 'AbortError'));
+      this.lines.withdraw();
+      return;
+    }
+    const typed = (this.rl as Interface & { line?: string }).line ?? '';
+    if (typed === '' || this.controller) return this.leave();
+    // Something typed at the prompt: Ctrl-C drops it, as shells do.
+    this.rl.write(null, { ctrl: true, name: 'e' });
+    this.rl.write(null, { ctrl: true, name: 'u' });
+  }
+
+  private leave(): void {
+    this.quit = true;
+    this.controller?.abort(new DOMException('the operator quit (Ctrl-C)', 'AbortError'));
+    this.lines.end();
+  }
+
+  close(): void {
+    this.rl.off('SIGINT', this.onSigint);
+    process.off('SIGINT', this.onSigint);
   }
 }

@@ -1,10 +1,16 @@
 import type { TurnResult } from '../agent/agent.ts';
 import { runAutonomous } from '../agent/autonomous.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
+import { StdinAsker } from '../runtime/askers.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions, oneOf, positiveInt } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { JsonRenderer, TextRenderer } from './render.ts';
+import { DialogPrompter } from './terminal/approval.ts';
+import { painter, shouldColor } from './terminal/colors.ts';
+import { EXIT_INTERRUPTED } from './terminal/interrupt.ts';
+import { prettyLogLine } from './terminal/log-lines.ts';
+import { DialogLines } from './terminal/stdin-lines.ts';
 import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
@@ -25,7 +31,8 @@ With --resume and no PROMPT, run finishes the session's interrupted turn.
 The watchdog defaults to enforce here.
 
 Exit status: 0 the turn finished, 1 a runtime or model-provider failure (or the
-watchdog cut the turn, or request_user_input had nobody to answer), 2 a usage, recipe or model-configuration error.
+watchdog cut the turn, or request_user_input had nobody to answer), 2 a usage, recipe or model-configuration error,
+130 cancelled by SIGINT (Ctrl-C; the turn is recorded as cancelled and --resume continues it).
 
 ${COMMON_OPTIONS_HELP}`;
 
@@ -56,17 +63,47 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     throw new UsageError('run needs a PROMPT (or --resume ID, --continue)', 'run');
 
   const json = output === 'json' ? new JsonRenderer(io) : null;
-  const text = output === 'text' ? new TextRenderer(io, io.isTty && Boolean(process.stderr.isTTY)) : null;
+  const onTerminal = io.isTty && Boolean(process.stderr.isTTY);
+  const color = shouldColor(io.env, onTerminal ? process.stderr : undefined);
+  const text = output === 'text' ? new TextRenderer(io, onTerminal, { color, columns: () => process.stderr.columns }) : null;
+  // SIGINT (Ctrl-C) cancels the turn — the model call and the running tools, their
+  // process groups killed by the dispatcher's abort — records it, and exits 130.
+  // A second one does not wait for the cancellation to settle.
+  const cancel = new AbortController();
+  const dialog = new DialogLines(() => process.emit('SIGINT'));
+  const onSigint = () => {
+    if (cancel.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    cancel.abort(new DOMException('cancelled by SIGINT', 'AbortError'));
+    dialog.close();
+  };
+  process.on('SIGINT', onSigint);
+  const prompter =
+    io.isTty && TtyPrompter.available()
+      ? new DialogPrompter(
+          dialog.read,
+          (t) => io.err(t),
+          painter(color),
+          () => text?.pause(),
+          () => {
+            dialog.close();
+            text?.resume();
+          },
+        )
+      : undefined;
   const s = await buildSystem({
     until: 'agent',
     ...agentFlags(values, 'run'),
     env: io.env,
     command: 'run',
     logLevel: 'warn',
-    say: (text) => io.err(text),
+    say: (line) => (text ? text.note(line) : io.err(line)),
+    // Warnings read as lines on a terminal; JSON when stderr is a file or a pipe.
+    ...(text && onTerminal ? { logSink: (line: string) => text.note(prettyLogLine(line, painter(color))) } : {}),
     interactive: io.isTty,
     defaults: { watchdog: 'enforce', ask: 'off' },
-    prompter: io.isTty && TtyPrompter.available() ? new TtyPrompter() : undefined,
+    prompter,
+    // ask_user on this terminal pauses the live region too (as askerFor would pick, with hooks).
+    ...(text && onTerminal ? { asker: new StdinAsker({ hold: () => text.pause(), release: () => text.resume() }) } : {}),
     title: prompt,
     maxDeferMs: values.autonomous ? maxDeferSec * 1000 : undefined,
     onEvent: (e) => (json ? json.onEvent(e) : text!.onEvent(e)),
@@ -87,21 +124,32 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     let result: TurnResult;
     try {
       // An interrupted turn is finished first; a new prompt then starts the next one.
+      text?.startTurn();
+      const signal = cancel.signal;
       if (s.resumed?.openTurn) {
-        result = await agent.continueTurn();
-        if (prompt) result = await agent.runTurn(prompt);
+        result = await agent.continueTurn(signal);
+        if (prompt) result = await agent.runTurn(prompt, signal);
       } else if (s.schedule) {
         result = await runAutonomous(agent, prompt, s.schedule, {
           maxTurns,
+          signal,
           onWait: (until, detail) =>
             json
               ? json.line({ type: 'sleep', until: until.toISOString(), detail })
               : io.err(`· sleeping until ${until.toISOString()}${detail ? ` (${detail})` : ''}\n`),
         });
       } else {
-        result = await agent.runTurn(prompt);
+        result = await agent.runTurn(prompt, signal);
       }
     } catch (err) {
+      if (cancel.signal.aborted) {
+        // The turn stays open in the log: --resume finishes it.
+        log.append(sessionId, agent.turn, 'error', { message: 'cancelled by SIGINT', cancelled: true });
+        if (json) json.line({ type: 'cancelled', reason: 'SIGINT' });
+        else text?.cancelled(`the turn was stopped by Ctrl-C; \`core-agent run --resume ${sessionId}\` continues it`);
+        json?.line({ type: 'exit', status: EXIT_INTERRUPTED, session: sessionId });
+        return EXIT_INTERRUPTED;
+      }
       const message = (err as Error).message ?? String(err);
       log.append(sessionId, agent.turn, 'error', { message });
       text?.stopSpinner();
@@ -138,6 +186,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     }
     return status;
   } finally {
+    process.off('SIGINT', onSigint);
+    dialog.close();
     text?.stopSpinner();
     await s.session.close();
     log.close();

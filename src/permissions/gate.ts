@@ -26,11 +26,28 @@ export interface GateRequest {
   readonly wildcardRefusal?: string | undefined;
   /** What the call acts on (paths, a command line, a URL), each in every spelling a rule may use. */
   readonly subjects: readonly Subject[];
+  /** The call itself, for a prompt that shows it in full (the gate never reads it). */
+  readonly call?: CallPreview;
+}
+
+/** One file as a call would leave it: absent before (created) or after (deleted). */
+export interface FileChange {
+  readonly path: string;
+  readonly before: string | undefined;
+  readonly after: string | undefined;
+}
+
+export interface CallPreview {
+  /** The validated arguments. */
+  readonly args: unknown;
+  /** Edit tools: what each file would become, computed only when a prompt asks (never writes). */
+  readonly changes?: () => Promise<readonly FileChange[]>;
 }
 
 export type GateDecision = { readonly allowed: true; readonly rule: string } | { readonly allowed: false; readonly reason: string };
 
-export type PromptAnswer = 'once' | 'session' | 'deny';
+/** A deny may carry the operator's note, which the model sees in the refusal. */
+export type PromptAnswer = 'once' | 'session' | 'deny' | { readonly deny: string };
 
 /** Asks a person. Present only on an interactive terminal. */
 export interface Prompter {
@@ -159,6 +176,8 @@ export class Gate {
     }
     const answer = await this.prompter.ask({ ...req, namespace });
     if (answer === 'deny') return { allowed: false, reason: `${req.tool} was denied by the operator at the prompt` };
+    if (typeof answer === 'object')
+      return { allowed: false, reason: `${req.tool} was denied by the operator at the prompt, who says: ${answer.deny.slice(0, 2000)}` };
     if (answer === 'session') this.grantSession(req.tool);
     return { allowed: true, rule: answer === 'session' ? 'operator (session)' : 'operator (once)' };
   }

@@ -7,11 +7,34 @@ export type AskMode = (typeof ASK_MODES)[number];
 
 const UNATTENDED = 'running unattended; proceed with reasonable defaults and explain in your final response';
 
+/** Around a question: the terminal's live output stops, so nothing redraws over it (see cli/render.ts). */
+export interface QuestionHooks {
+  hold(): void;
+  release(): void;
+}
+
+const NO_HOOKS: QuestionHooks = { hold: () => undefined, release: () => undefined };
+
+/**
+ * In raw mode Ctrl-C is a key, not a signal: it ends the question (no answer)
+ * and is passed on as SIGINT, so a run waiting here is cancelled like any other.
+ */
+function interruptible(rl: { on(event: 'SIGINT', f: () => void): unknown; close(): void }): void {
+  rl.on('SIGINT', () => {
+    rl.close();
+    process.emit('SIGINT');
+  });
+}
+
 /** Reads the answer as one line from stdin; the question goes to stderr. */
 export class StdinAsker implements Asker {
+  constructor(private readonly hooks: QuestionHooks = NO_HOOKS) {}
+
   async ask(question: string): Promise<{ answer: string } | { unavailable: string }> {
     const { createInterface } = await import('node:readline/promises');
+    this.hooks.hold();
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+    interruptible(rl);
     try {
       const answer = await new Promise<string | null>((resolve) => {
         rl.once('close', () => resolve(null));
@@ -20,17 +43,21 @@ export class StdinAsker implements Asker {
       return answer === null ? { unavailable: 'stdin closed before an answer' } : { answer: answer.trim() };
     } finally {
       rl.close();
+      this.hooks.release();
     }
   }
 
   /** request_user_input: the numbered lists on stderr, the replies from stdin. */
   async choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
     const { createInterface } = await import('node:readline');
+    this.hooks.hold();
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+    interruptible(rl);
     try {
       return await chooseOnLines(questions, queuedLines(rl, process.stderr));
     } finally {
       rl.close();
+      this.hooks.release();
     }
   }
 

@@ -33,6 +33,8 @@ export interface RequestBase {
   logLevel: LogLevel;
   /** Where the root says things to the user (a damaged database moved aside). */
   say: (text: string) => void;
+  /** Where each log line goes instead of stderr (a terminal's renderer pretty-prints it). */
+  logSink?: ((line: string) => void) | undefined;
 }
 
 /** recipe validate, tools list, tools call, mcp serve: the steps up to the dispatcher, and the store when one is set. */
@@ -109,7 +111,7 @@ export function buildSystem(r: AgentRequest): Promise<AgentSystem>;
 export function buildSystem(r: WatchRequest): Promise<WatchSystem>;
 export function buildSystem(r: ToolsRequest | AgentRequest | WatchRequest): Promise<ToolsSystem | AgentSystem | WatchSystem> {
   const settings = r.settings ?? resolveSettings(r.flags, r.env);
-  const logger = createLogger(settings.logLevel ?? r.logLevel);
+  const logger = createLogger(settings.logLevel ?? r.logLevel, r.logSink);
   if (r.until === 'dispatcher') return toolsSystem(r, settings, logger);
   if (r.until === 'agent') return agentSystem(r, settings, logger);
   return prepareWatch(r, settings, logger, (req) => buildSystem(req));

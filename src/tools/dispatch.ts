@@ -44,6 +44,11 @@ export interface CallOptions {
   source?: CallSource;
   /** The call that made this one (set by the dispatcher for a tool's own calls). */
   parentCallId?: string;
+  /**
+   * Told how long the permission gate took (an operator deciding at a prompt):
+   * that wait is not the tool's running time, and `ms` everywhere leaves it out.
+   */
+  onGateWait?: (ms: number) => void;
 }
 
 export interface DispatcherOptions {
@@ -114,17 +119,20 @@ export class Dispatcher {
   }
 
   async call(name: string, rawArgs: unknown, signal?: AbortSignal, opts: CallOptions = {}): Promise<ToolCallResult> {
-    const started = performance.now();
     const source = opts.source ?? 'tools_call';
     const callId = opts.callId ?? `${source}-${randomUUID()}`;
     // A poll is part of the call that makes it, which its hooks already bracket (and one a second would flood them).
     const hooks = source === 'poll' ? undefined : this.opts.hooks;
     await hooks?.fire('tool-start', { tool_name: name, tool_input: hookInput(rawArgs) });
-    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId).catch((err: unknown) =>
+    // The call's time is the tool's: neither its hooks nor the wait at an approval prompt.
+    const started = performance.now();
+    const gate = { ms: 0 };
+    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId, gate).catch((err: unknown) =>
       failure(name, err, signal),
     );
     const outcome: ToolCallResult = inner.ok ? inner : { ok: false, error: this.boundError(name, inner.error), kind: inner.kind };
-    const ms = Math.round(performance.now() - started);
+    const ms = Math.max(0, Math.round(performance.now() - started - gate.ms));
+    opts.onGateWait?.(gate.ms);
     this.log.info(
       {
         tool: name.slice(0, 256),
@@ -197,6 +205,7 @@ export class Dispatcher {
     signal: AbortSignal | undefined,
     digest: boolean,
     callId: string,
+    gate: { ms: number },
   ): Promise<ToolCallResult> {
     const tool = this.opts.catalog.get(name);
     if (!tool) {
@@ -232,12 +241,16 @@ export class Dispatcher {
 
     const shape = def.gateSubjects ? await def.gateSubjects(args) : undefined;
     if (shape) subjects.push({ kind: 'text', forms: [shape.subject] });
+    const asked = performance.now();
+    const changes = def.changes;
     const decision = await this.opts.gate.check({
       ...(shape ? { commands: shape.verbs, wildcardRefusal: shape.wildcardRefusal } : {}),
       ...gateTraits(def),
       tool: canonical,
       subjects,
+      call: { args, ...(changes ? { changes: () => changes(args, { paths: resolved, display: (p) => this.display(p) }) } : {}) },
     });
+    gate.ms = performance.now() - asked;
     if (!decision.allowed) return fail(`${name}: permission denied: ${decision.reason}`, 'denied');
     if (this.opts.afterGate) await this.opts.afterGate(canonical);
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod/v4';
+import type { FileChange } from '../permissions/gate.ts';
 import type { ResolvedPath } from '../permissions/resolve-path.ts';
 import type { ToolKind } from './kinds.ts';
 import type { OutputCaps } from './output.ts';
@@ -134,6 +135,14 @@ export interface ToolDefinition<Args extends z.ZodType = z.ZodType, Settings ext
   gateSubjects?(args: z.output<Args>): Promise<{ subject: string; verbs: string[]; wildcardRefusal?: string | undefined }>;
   /** The paths this call touches, for path_scope and per-path permission rules. */
   paths?(args: z.output<Args>): PathClaim[];
+  /**
+   * Edit tools: each file's content before and after, for the approval prompt's
+   * diff. Called (after path_scope) only when someone is asked; must not write.
+   */
+  changes?(
+    args: z.output<Args>,
+    env: { paths: ReadonlyMap<string, ResolvedPath>; display(real: string): string },
+  ): Promise<readonly FileChange[]>;
   /**
    * The input JSON Schema as the model sees it, for tools whose schema comes from
    * elsewhere (MCP servers); `args` then only checks that the input is an object.

@@ -1,5 +1,6 @@
 import { lstat, readlink } from 'node:fs/promises';
 import type { ResolvedPath } from '../../permissions/resolve-path.ts';
+import type { FileChange } from '../../permissions/gate.ts';
 import { LIMITS } from '../limits.ts';
 import { ToolError } from '../tool.ts';
 import { PatchParseError, type PatchOp } from './apply-patch-parser.ts';
@@ -186,6 +187,17 @@ export async function planPatch(
 }
 
 /** The dispatcher's claim key for op `i`'s path, or its move destination. */
+/** A planned file as the approval prompt shows it: a move is the old path removed and the new one written. */
+export function plannedChanges(f: PlannedFile): FileChange[] {
+  const before = f.before.exists && 'bytes' in f.before && !looksBinary(f.before.bytes) ? f.before.bytes.toString('utf8') : undefined;
+  if (f.shownDest !== undefined && f.after !== undefined)
+    return [
+      { path: f.shown, before, after: undefined },
+      { path: f.shownDest, before: undefined, after: f.after },
+    ];
+  return [{ path: f.shown, before, after: f.after }];
+}
+
 export function opKey(i: number, dest = false): string {
   return dest ? `patch[${i}].move_to` : `patch[${i}]`;
 }

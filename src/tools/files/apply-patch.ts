@@ -3,7 +3,7 @@ import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError, type PathClaim } from '../tool.ts';
 import description from './apply-patch.md';
 import { parsePatch, PatchParseError, type PatchOp } from './apply-patch-parser.ts';
-import { commitPlan, opKey, planPatch } from './apply-patch-plan.ts';
+import { commitPlan, opKey, planPatch, plannedChanges } from './apply-patch-plan.ts';
 
 /** Parse, or a model-facing error naming the patch line and what was expected there. */
 function parseOrRefuse(patch: string): PatchOp[] {
@@ -39,6 +39,16 @@ export const applyPatchTool = defineTool({
       if (moved) claims.push({ arg: opKey(i, true), path: op.movePath!, access: 'write' });
     });
     return claims;
+  },
+  // The approval prompt's diff: the same plan run() makes, every file the patch touches,
+  // before anything is written. A plan that fails shows nothing (the call then fails with why).
+  async changes(args, { paths, display }) {
+    try {
+      const plan = await planPatch(parseOrRefuse(args.patch), (key) => paths.get(key)!, display);
+      return plan.files.filter((f) => f.action !== 'unchanged').flatMap(plannedChanges);
+    } catch {
+      return [];
+    }
   },
   async run(args, ctx) {
     const ops = parseOrRefuse(args.patch);

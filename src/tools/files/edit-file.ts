@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 import { LIMITS, pathArg } from '../limits.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import description from './edit-file.md';
-import { editChecked, looksBinary } from './safe-fs.ts';
+import { currentText, editChecked, looksBinary } from './safe-fs.ts';
 
 const BOM = '\uFEFF';
 
@@ -21,6 +21,19 @@ export const editFileTool = defineTool({
     replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one. Default false.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'write' }],
+  // The same splice the call will make, on the file as it is now; an edit that
+  // would fail shows no diff (the call then fails with the reason).
+  async changes(args, { paths, display }) {
+    const target = paths.get('path')!;
+    const shown = display(target.real);
+    const before = await currentText(target);
+    if (before === undefined || args.old_string.length === 0) return [];
+    try {
+      return [{ path: shown, before, after: applyEdit(Buffer.from(before), args, shown, false).data }];
+    } catch {
+      return [];
+    }
+  },
   async run(args, ctx) {
     const target = ctx.paths.get('path')!;
     const shown = ctx.display(target.real);

@@ -388,3 +388,17 @@ export async function removeChecked(target: ResolvedPath): Promise<RemoveOutcome
     await dir.close();
   }
 }
+
+/**
+ * A file's text as it is now, for an approval prompt's diff: undefined when it
+ * does not exist, is not a regular file, is binary or is larger than edits allow.
+ */
+export async function currentText(target: ResolvedPath, maxBytes = 1024 * 1024): Promise<string | undefined> {
+  if (!target.exists) return undefined;
+  try {
+    const bytes = await readChecked(target.real, maxBytes);
+    return looksBinary(bytes) ? undefined : bytes.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import { LIMITS, pathArg } from '../limits.ts';
 import { defineTool } from '../tool.ts';
-import { writeChecked } from './safe-fs.ts';
+import { currentText, writeChecked } from './safe-fs.ts';
 import description from './write-file.md';
 
 export const writeFileTool = defineTool({
@@ -14,6 +14,10 @@ export const writeFileTool = defineTool({
     content: z.string().max(LIMITS.fileContent).describe('The complete new content of the file.'),
   }),
   paths: (a) => [{ arg: 'path', path: a.path, access: 'write' }],
+  async changes(args, { paths, display }) {
+    const target = paths.get('path')!;
+    return [{ path: display(target.real), before: await currentText(target), after: args.content }];
+  },
   async run(args, ctx) {
     const target = ctx.paths.get('path')!;
     // Missing directories are created inside the checked ones, never through a symlink swapped in since.
