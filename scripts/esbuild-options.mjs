@@ -28,6 +28,24 @@ const toolFamily = {
   },
 };
 
+// An `import … from 'node:http'` in a one-file ESM bundle stays a static import at the top of the
+// output, so every built-in any module imports was loaded at start-up, for --version too (node:http
+// alone pulls in Node's bundled undici, node:crypto the WebCrypto tables). Here a static import of a
+// built-in becomes a CommonJS require() in a module of its own, which esbuild evaluates only when
+// the first module importing it is evaluated. Dynamic import() of a built-in stays as it is.
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === 'import-statement' ? { path: args.path, namespace: 'lazy-builtin' } : { path: args.path, external: true },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 export async function esbuildOptions(entry, outfile) {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'));
   return {
@@ -47,7 +65,7 @@ export async function esbuildOptions(entry, outfile) {
     banner: {
       js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);",
     },
-    plugins: [embedded, toolFamily],
+    plugins: [lazyBuiltins, embedded, toolFamily],
     metafile: true,
     logLevel: 'warning',
   };
