@@ -7,8 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
-import { esbuildOptions, root } from '../scripts/esbuild-options.mjs';
+import { buildBundle, root } from '../scripts/esbuild-options.mjs';
 
 const cache = path.join(root, '.bench-cache');
 const tree = path.join(cache, 'tree-v1');
@@ -165,13 +164,13 @@ async function bundleHarnesses(): Promise<{
     mcp: path.join(cache, 'mcp-harness.mjs'),
     patch: path.join(cache, 'patch-bench.mjs'),
   };
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/patch-bench.ts'), out.patch)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/mcp-harness.ts'), out.mcp)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/verify-harness.ts'), out.verify)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/incident-bench.ts'), out.incident)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/harness.ts'), out.inproc)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/js-baseline.ts'), out.baseline)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/steps-harness.ts'), out.steps)), logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/patch-bench.ts'), out.patch, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/mcp-harness.ts'), out.mcp, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/verify-harness.ts'), out.verify, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/incident-bench.ts'), out.incident, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/harness.ts'), out.inproc, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/js-baseline.ts'), out.baseline, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/steps-harness.ts'), out.steps, { logLevel: 'error' });
   return out;
 }
 

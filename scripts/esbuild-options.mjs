@@ -1,9 +1,10 @@
 // The esbuild settings shared by the product bundle (scripts/build.mjs) and the
 // benchmark harness (bench/run.ts): Node 24 ESM, Markdown descriptions as text,
 // the embedded sources and the tool families as virtual modules.
-import { readFile } from 'node:fs/promises';
+import { build } from 'esbuild';
+import { appendFile, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { EMBEDDED, embeddedModule } from './embedded.mjs';
+import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs';
 import { TOOL_FAMILY, toolFamilyModule } from './tool-family.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -12,7 +13,11 @@ const embedded = {
   name: 'embedded-sources',
   setup(b) {
     b.onResolve({ filter: /^virtual:/ }, (args) => (args.path in EMBEDDED ? { path: args.path, namespace: 'embedded' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'embedded' }, async (args) => ({ contents: await embeddedModule(args.path), loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'embedded' }, (args) => ({
+      contents: embeddedBundleModule(args.path),
+      resolveDir: root,
+      loader: 'js',
+    }));
   },
 };
 
@@ -69,4 +74,12 @@ export async function esbuildOptions(entry, outfile) {
     metafile: true,
     logLevel: 'warning',
   };
+}
+
+/** Builds one bundle and appends the data of the embedded chunks it uses (scripts/embedded.mjs). */
+export async function buildBundle(entry, outfile, overrides = {}) {
+  const result = await build({ ...(await esbuildOptions(entry, outfile)), ...overrides });
+  const used = Object.keys(EMBEDDED).filter((id) => Object.values(result.metafile.outputs).some((o) => `embedded:${id}` in o.inputs));
+  await appendFile(outfile, await embeddedTrailer(used));
+  return result;
 }
