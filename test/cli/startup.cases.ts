@@ -9,6 +9,8 @@ export interface StartupCase {
   stdout: 'version' | 'help' | RegExp;
   cli: boolean;
   notLoaded: string[];
+  /** Extra environment; `{unusable}` in a value is a path under a regular file (never creatable, even as root). */
+  env?: Record<string, string>;
 }
 
 /** Everything a --version has no use for (node:net it loads anyway: process.stdout on a pipe is a socket). */
@@ -30,4 +32,13 @@ export const STARTUP_CASES: StartupCase[] = [
   { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: SERVING },
   { argv: ['recipe', 'schema'], stdout: /"title": "core-agent recipe"/, cli: true, notLoaded: SERVING },
   { argv: ['recipe', '--help'], stdout: /Usage: core-agent recipe/, cli: true, notLoaded: SERVING },
+  // Node's code cache in a directory that cannot be made (the image's read-only root): skipped, never a failure.
+  { argv: ['--version'], stdout: 'version', cli: false, notLoaded: HEAVY, env: { NODE_COMPILE_CACHE: '{unusable}/cache' } },
+  {
+    argv: ['tools', 'list', '--json'],
+    stdout: /"name": "read_file"/,
+    cli: true,
+    notLoaded: SERVING,
+    env: { NODE_COMPILE_CACHE: '{unusable}/cache' },
+  },
 ];

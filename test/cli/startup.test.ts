@@ -26,7 +26,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(argv: string[], env: NodeJS.ProcessEnv = {}) {
+function start(argv: string[], extra: Record<string, string> = {}) {
+  const unusable = path.join(dir, 'preload.cjs');
+  const env = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, v.replaceAll('{unusable}', unusable)]));
   const report = path.join(dir, 'report.json');
   const r = spawnSync(process.execPath, ['--require', path.join(dir, 'preload.cjs'), bundle, ...argv], {
     cwd: dir,
@@ -38,8 +40,8 @@ function start(argv: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('start-up: what each command line loads (the bundle)', () => {
-  it.each(STARTUP_CASES)('$argv', ({ argv, stdout, cli, notLoaded }) => {
-    const r = start(argv);
+  it.each(STARTUP_CASES)('$argv $env', ({ argv, stdout, cli, notLoaded, env }) => {
+    const r = start(argv, env);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     if (stdout === 'version') expect(r.stdout).toBe(`${VERSION}\n`);
