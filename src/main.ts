@@ -2,9 +2,10 @@
 // The entry. --version and --help are answered from src/cli/main-help.ts alone; every other
 // command line imports the CLI (src/cli/start.ts). In the one-file bundle esbuild keeps a module
 // reached only through import() behind a lazy initialiser, so for --version none of the CLI's
-// top-level code runs (test/cli/startup.test.ts checks it).
+// top-level code runs (test/cli/startup.cases.ts holds it).
 import { quickAnswer } from './cli/main-help.ts';
 
-const answer = quickAnswer(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const answer = quickAnswer(argv);
 if (answer !== undefined) process.stdout.write(answer);
-else await import('./cli/start.ts');
+else await (await import('./cli/start.ts')).start(argv, process.env);
