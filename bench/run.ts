@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
-import { esbuildOptions, root } from '../scripts/esbuild-options.mjs';
+import { buildBundle, root } from '../scripts/esbuild-options.mjs';
+import { coldCommands, coldStart, coldTable } from './cold-start.ts';
 
 const cache = path.join(root, '.bench-cache');
 const tree = path.join(cache, 'tree-v1');
@@ -165,13 +165,13 @@ async function bundleHarnesses(): Promise<{
     mcp: path.join(cache, 'mcp-harness.mjs'),
     patch: path.join(cache, 'patch-bench.mjs'),
   };
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/patch-bench.ts'), out.patch)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/mcp-harness.ts'), out.mcp)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/verify-harness.ts'), out.verify)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/incident-bench.ts'), out.incident)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/harness.ts'), out.inproc)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/js-baseline.ts'), out.baseline)), logLevel: 'error' });
-  await build({ ...(await esbuildOptions(path.join(root, 'bench/steps-harness.ts'), out.steps)), logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/patch-bench.ts'), out.patch, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/mcp-harness.ts'), out.mcp, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/verify-harness.ts'), out.verify, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/incident-bench.ts'), out.incident, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/harness.ts'), out.inproc, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/js-baseline.ts'), out.baseline, { logLevel: 'error' });
+  await buildBundle(path.join(root, 'bench/steps-harness.ts'), out.steps, { logLevel: 'error' });
   return out;
 }
 
@@ -263,14 +263,19 @@ if (only.has('glob')) {
 }
 
 if (only.has('cold')) {
-  // A whole process; more runs, since each is short.
-  const coldRuns = Math.max(RUNS, 20);
-  group(
-    'coldStart',
-    ['node -e 0', repeat(node, ['-e', '0'], root, coldRuns)],
-    [['core-agent tools list --json', repeat(node, [bundle, 'tools', 'list', '--json'], root, coldRuns)]],
-    { runs: coldRuns },
-  );
+  // bench/cold-start.ts: each command beside `node -e 0` in interleaved pairs (wall, CPU, peak RSS).
+  const pairs = Math.max(RUNS, 15);
+  const cold = coldStart(node, await coldCommands(bundle, cache), pairs);
+  console.log(`cold start, ratios to node -e 0 (medians of ${pairs} pairs):\n${coldTable(cold, pairs)}\n`);
+  for (const r of cold) {
+    const ref = { ms: r.reference.wallMs, maxRssKb: r.reference.maxRssKb };
+    group(`cold ${r.name}`, ['node -e 0', ref], [[r.name, { ms: r.measured.wallMs, maxRssKb: r.measured.maxRssKb }]], {
+      pairs,
+      cpuMs: r.measured.cpuMs,
+      referenceCpuMs: r.reference.cpuMs,
+      ratios: r.ratio,
+    });
+  }
 }
 
 if (only.has('bash')) {

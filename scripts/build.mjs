@@ -2,14 +2,14 @@
 // `node dist/core-agent.mjs` and needs no node_modules. Beside it goes one
 // companion, the static ripgrep binary (dist/rg), which grep and glob use when
 // present; without it they fall back to the in-process RE2 engine.
-import { build } from 'esbuild';
 import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { esbuildOptions, root } from './esbuild-options.mjs';
+import { stat } from 'node:fs/promises';
+import { buildBundle, root } from './esbuild-options.mjs';
 
 await rm(`${root}/dist`, { recursive: true, force: true });
 await mkdir(`${root}/dist`, { recursive: true });
-const result = await build(await esbuildOptions(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`));
+await buildBundle(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`);
 await chmod(`${root}/dist/core-agent.mjs`, 0o755);
 
 // The ripgrep binary ships inside the platform package of @vscode/ripgrep (nothing is downloaded).
@@ -24,5 +24,5 @@ try {
   );
 }
 
-const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+const { size: bytes } = await stat(`${root}/dist/core-agent.mjs`);
 console.log(`build: dist/core-agent.mjs ${(bytes / 1024).toFixed(0)} KiB (+ dist/rg)`);

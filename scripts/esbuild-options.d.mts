@@ -1,3 +1,8 @@
 import type { BuildOptions } from 'esbuild';
 export const root: string;
 export function esbuildOptions(entry: string, outfile: string): Promise<BuildOptions & { metafile: true }>;
+export function buildBundle(
+  entry: string,
+  outfile: string,
+  overrides?: BuildOptions,
+): Promise<import('esbuild').BuildResult<{ metafile: true }>>;

@@ -1,9 +1,10 @@
 // The esbuild settings shared by the product bundle (scripts/build.mjs) and the
 // benchmark harness (bench/run.ts): Node 24 ESM, Markdown descriptions as text,
 // the embedded sources and the tool families as virtual modules.
-import { readFile } from 'node:fs/promises';
+import { build } from 'esbuild';
+import { appendFile, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { EMBEDDED, embeddedModule } from './embedded.mjs';
+import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs';
 import { TOOL_FAMILY, toolFamilyModule } from './tool-family.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -12,7 +13,11 @@ const embedded = {
   name: 'embedded-sources',
   setup(b) {
     b.onResolve({ filter: /^virtual:/ }, (args) => (args.path in EMBEDDED ? { path: args.path, namespace: 'embedded' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'embedded' }, async (args) => ({ contents: await embeddedModule(args.path), loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'embedded' }, (args) => ({
+      contents: embeddedBundleModule(args.path),
+      resolveDir: root,
+      loader: 'js',
+    }));
   },
 };
 
@@ -23,6 +28,24 @@ const toolFamily = {
     b.onLoad({ filter: /.*/, namespace: 'tool-family' }, (args) => ({
       contents: toolFamilyModule(args.path),
       resolveDir: args.path,
+      loader: 'js',
+    }));
+  },
+};
+
+// An `import … from 'node:http'` in a one-file ESM bundle stays a static import at the top of the
+// output, so every built-in any module imports was loaded at start-up, for --version too (node:http
+// alone pulls in Node's bundled undici, node:crypto the WebCrypto tables). Here a static import of a
+// built-in becomes a CommonJS require() in a module of its own, which esbuild evaluates only when
+// the first module importing it is evaluated. Dynamic import() of a built-in stays as it is.
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === 'import-statement' ? { path: args.path, namespace: 'lazy-builtin' } : { path: args.path, external: true },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
       loader: 'js',
     }));
   },
@@ -47,8 +70,16 @@ export async function esbuildOptions(entry, outfile) {
     banner: {
       js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);",
     },
-    plugins: [embedded, toolFamily],
+    plugins: [lazyBuiltins, embedded, toolFamily],
     metafile: true,
     logLevel: 'warning',
   };
+}
+
+/** Builds one bundle and appends the data of the embedded chunks it uses (scripts/embedded.mjs). */
+export async function buildBundle(entry, outfile, overrides = {}) {
+  const result = await build({ ...(await esbuildOptions(entry, outfile)), ...overrides });
+  const used = Object.keys(EMBEDDED).filter((id) => Object.values(result.metafile.outputs).some((o) => `embedded:${id}` in o.inputs));
+  await appendFile(outfile, await embeddedTrailer(used));
+  return result;
 }

@@ -1,41 +1,11 @@
 #!/usr/bin/env node
-import { main } from './cli/main.ts';
-import { flushLogs } from './log.ts';
-import { scrubSecretsFromEnviron } from './runtime/environ-scrub.ts';
-import type { Io } from './cli/usage.ts';
-import { keepWasmOnBaselineCompiler } from './util/wasm-baseline.ts';
+// The entry. --version and --help are answered from src/cli/main-help.ts alone; every other
+// command line imports the CLI (src/cli/start.ts). In the one-file bundle esbuild keeps a module
+// reached only through import() behind a lazy initialiser, so for --version none of the CLI's
+// top-level code runs (test/cli/startup.cases.ts holds it).
+import { quickAnswer } from './cli/main-help.ts';
 
-keepWasmOnBaselineCompiler();
-
-// First, before any child process exists: credentials out of /proc/<this pid>/environ.
-scrubSecretsFromEnviron();
-
-const io: Io = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  readStdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
-  isTty: Boolean(process.stdin.isTTY),
-  env: process.env,
-};
-
-// A reader that goes away (`| head`) is not an error worth a stack trace.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
-  throw err;
-});
-
-main(process.argv.slice(2), io)
-  .then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`core-agent: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
-      process.exitCode = 1;
-    },
-  )
-  .then(flushLogs);
+const argv = process.argv.slice(2);
+const answer = quickAnswer(argv);
+if (answer !== undefined) process.stdout.write(answer);
+else await (await import('./cli/start.ts')).start(argv, process.env);

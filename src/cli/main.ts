@@ -2,40 +2,16 @@ import { RecipeError } from '../config/load-recipe.ts';
 import { readEnv, SettingsError } from '../runtime/settings.ts';
 import { SessionDbError } from '../store/session-db.ts';
 import { isCwdGone } from '../util/failure-sentences.ts';
-import { mcpCommand } from './mcp-command.ts';
-import { recipeCommand } from './recipe-command.ts';
-import { replCommand } from './repl.ts';
-import { runCommand } from './run-command.ts';
 import { sessionDbAdvice } from './session-db-option.ts';
-import { sessionsCommand } from './sessions-command.ts';
-import { toolsCommand } from './tools-command.ts';
-import { watchCommand } from './watch-command.ts';
+import { HELP_WORDS, MAIN_HELP, VERSION } from './main-help.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
+import { suggestion } from '../config/did-you-mean.ts';
 
-export const VERSION: string = typeof __CORE_AGENT_VERSION__ === 'string' ? __CORE_AGENT_VERSION__ : '0.0.0-dev';
+const COMMANDS = ['run', 'repl', 'sessions', 'tools', 'recipe', 'mcp', 'watch', 'version', 'help'];
 
-export const MAIN_HELP = `core-agent ${VERSION} — an agent runtime with a gated catalog of built-in tools
-
-Usage: core-agent <command> [options]
-
-Commands:
-  run "PROMPT" --model M     Run one turn headless (replay:FILE for a scripted model)
-  repl --model M             An interactive session (also: no command, on a terminal)
-  sessions list|show|rm|prune  The session event log (this workspace's; --all)
-  tools list [--json]        The tools a run registers, as the model sees them
-  tools call NAME [JSON]     Run one tool through the permission gate and output caps
-  recipe validate FILE       Check a recipe; errors as FILE:LINE:COL
-  recipe schema              The recipe's JSON Schema
-  mcp serve [--http H:P]     Serve the gated catalog over MCP (stdio or Streamable HTTP)
-  watch -c RECIPE            Kubernetes events → one incident session each (health, metrics)
-
-Options:
-  --version                  Print the version
-  -h, --help                 Show help (also: core-agent <command> --help)
-
-Exit status: 0 success, 1 a tool refused or failed, 2 a usage or recipe error.`;
-
-const HELP_WORDS = new Set(['--version', '-v', 'version', '--help', '-h', 'help']);
+// Each command's module is imported when it runs: `tools list` never evaluates watch's, MCP's
+// or the REPL's code (esbuild evaluates a module reached only through import() on first import).
+export { MAIN_HELP, VERSION } from './main-help.ts';
 
 /** Runs one command line; returns the exit status. Never throws for user errors. */
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -47,7 +23,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     switch (command) {
       case undefined:
         // On a terminal, no command is an interactive session; elsewhere, a usage error.
-        if (io.isTty) return await replCommand([], io);
+        if (io.isTty) return await (await import('./repl.ts')).replCommand([], io);
         io.err(`${MAIN_HELP}\n`);
         return EXIT.usage;
       case '--version':
@@ -61,21 +37,21 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.out(`${MAIN_HELP}\n`);
         return EXIT.ok;
       case 'tools':
-        return await toolsCommand(rest, io);
+        return await (await import('./tools-command.ts')).toolsCommand(rest, io);
       case 'recipe':
-        return await recipeCommand(rest, io);
+        return await (await import('./recipe-command.ts')).recipeCommand(rest, io);
       case 'run':
-        return await runCommand(rest, io);
+        return await (await import('./run-command.ts')).runCommand(rest, io);
       case 'repl':
-        return await replCommand(rest, io);
+        return await (await import('./repl.ts')).replCommand(rest, io);
       case 'sessions':
-        return await sessionsCommand(rest, io);
+        return await (await import('./sessions-command.ts')).sessionsCommand(rest, io);
       case 'mcp':
-        return await mcpCommand(rest, io);
+        return await (await import('./mcp-command.ts')).mcpCommand(rest, io);
       case 'watch':
-        return await watchCommand(rest, io);
+        return await (await import('./watch-command.ts')).watchCommand(rest, io);
       default:
-        throw new UsageError(`unknown command "${command}"`);
+        throw new UsageError(`unknown command "${command.slice(0, 60)}"${suggestion(command.slice(0, 60), COMMANDS)}`);
     }
   } catch (err) {
     if (err instanceof UsageError) {

@@ -72,7 +72,9 @@ export function isIdentifierKey(key: string): boolean {
 const truncationMarker = (originalLength: number) => `…<truncated, ${originalLength} chars>`;
 // Longer than any marker ("…<truncated, " + 16 digits + " chars>"), so the tail always holds it whole.
 const MARKER_TAIL_CHARS = 40;
-const MARKER_AT_END = /…<truncated, (\d+) chars>$/;
+// \u2026, not the character itself: a regex literal is the one place esbuild cannot escape it, and a
+// single non-ASCII character makes V8 hold the whole bundle as a two-byte string (twice the bytes to scan).
+const MARKER_AT_END = /\u2026<truncated, (\d+) chars>$/;
 
 interface ArraySummary {
   _summary: 'array';

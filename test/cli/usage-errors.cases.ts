@@ -66,6 +66,12 @@ export const USAGE_ERROR_CASES: readonly UsageErrorCase[] = [
     stdout: /"error": "bash is not registered: it is turned off here/,
     code: 1,
   },
+  {
+    argv: ['sesions', 'list'],
+    stderr: /^core-agent: unknown command "sesions" — did you mean "sessions"\?\nRun "core-agent --help" for usage\.\n$/,
+  },
+  { argv: ['rn', 'hi'], stderr: /unknown command "rn" — did you mean "run"\?/ },
+  { argv: ['frobnicate'], stderr: /^core-agent: unknown command "frobnicate"\nRun "core-agent --help"/ },
   // A name no build has stays an unknown tool, with the guess.
   {
     argv: ['tools', 'call', 'gerp', '{}'],

@@ -1,0 +1,35 @@
+// The version and the top-level help, with no imports: src/main.ts answers --version and
+// --help from this module alone, before the rest of the bundle is evaluated.
+export const VERSION: string = typeof __CORE_AGENT_VERSION__ === 'string' ? __CORE_AGENT_VERSION__ : '0.0.0-dev';
+
+export const MAIN_HELP = `core-agent ${VERSION} — an agent runtime with a gated catalog of built-in tools
+
+Usage: core-agent <command> [options]
+
+Commands:
+  run "PROMPT" --model M     Run one turn headless (replay:FILE for a scripted model)
+  repl --model M             An interactive session (also: no command, on a terminal)
+  sessions list|show|rm|prune  The session event log (this workspace's; --all)
+  tools list [--json]        The tools a run registers, as the model sees them
+  tools call NAME [JSON]     Run one tool through the permission gate and output caps
+  recipe validate FILE       Check a recipe; errors as FILE:LINE:COL
+  recipe schema              The recipe's JSON Schema
+  mcp serve [--http H:P]     Serve the gated catalog over MCP (stdio or Streamable HTTP)
+  watch -c RECIPE            Kubernetes events → one incident session each (health, metrics)
+
+Options:
+  --version                  Print the version
+  -h, --help                 Show help (also: core-agent <command> --help)
+
+Exit status: 0 success, 1 a tool refused or failed, 2 a usage or recipe error.`;
+
+/** The first words that print the version or the help (the rest of the line is ignored). */
+export const HELP_WORDS: ReadonlySet<string> = new Set(['--version', '-v', 'version', '--help', '-h', 'help']);
+
+/** What the entry prints for a help word without loading the CLI, or undefined for everything else. */
+export function quickAnswer(argv: readonly string[]): string | undefined {
+  const [command] = argv;
+  if (command === '--version' || command === '-v' || command === 'version') return `${VERSION}\n`;
+  if (command === '--help' || command === '-h' || command === 'help') return `${MAIN_HELP}\n`;
+  return undefined;
+}

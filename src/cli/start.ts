@@ -1,0 +1,44 @@
+// The CLI proper, imported by src/main.ts for every command line it does not answer itself.
+import { main } from './main.ts';
+import { flushLogs } from '../log.ts';
+import { scrubSecretsFromEnviron } from '../runtime/environ-scrub.ts';
+import type { Io } from './usage.ts';
+import { keepWasmOnBaselineCompiler } from '../util/wasm-baseline.ts';
+
+/** Runs one command line as the process: sets the exit code, flushes the logs. */
+export function start(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  keepWasmOnBaselineCompiler();
+
+  // First, before any child process exists: credentials out of /proc/<this pid>/environ.
+  scrubSecretsFromEnviron();
+
+  const io: Io = {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    isTty: Boolean(process.stdin.isTTY),
+    env,
+  };
+
+  // A reader that goes away (`| head`) is not an error worth a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+
+  return main(argv, io)
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err: unknown) => {
+        process.stderr.write(`core-agent: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+        process.exitCode = 1;
+      },
+    )
+    .then(flushLogs);
+}

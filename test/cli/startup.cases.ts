@@ -1,0 +1,44 @@
+// What each command line loads at start-up (test/cli/startup.test.ts). `cli`: whether the CLI
+// proper (src/cli/start.ts) is evaluated — its sentinel is the stdout 'error' listener it
+// installs; `notLoaded`: Node built-ins the process must finish without loading (from
+// process.moduleLoadList); `stdout`: 'version' and 'help' are exactly what src/cli/main-help.ts
+// prints. One line a case.
+
+export interface StartupCase {
+  argv: string[];
+  stdout: 'version' | 'help' | RegExp;
+  cli: boolean;
+  notLoaded: string[];
+  /** Extra environment; `{unusable}` in a value is a path under a regular file (never creatable, even as root). */
+  env?: Record<string, string>;
+}
+
+/** Everything a --version has no use for (node:net it loads anyway: process.stdout on a pipe is a socket). */
+const HEAVY = ['http', 'https', 'tls', 'crypto', 'zlib', 'child_process', 'sqlite', 'worker_threads', 'readline', 'v8'];
+/** What a command that neither serves, fetches nor reads a terminal has no use for. */
+const SERVING = ['http', 'https', 'tls', 'zlib', 'readline', 'internal/deps/undici/undici'];
+
+export const STARTUP_CASES: StartupCase[] = [
+  { argv: ['--version'], stdout: 'version', cli: false, notLoaded: HEAVY },
+  { argv: ['-v'], stdout: 'version', cli: false, notLoaded: HEAVY },
+  { argv: ['version'], stdout: 'version', cli: false, notLoaded: HEAVY },
+  { argv: ['--version', 'tools', 'list'], stdout: 'version', cli: false, notLoaded: HEAVY },
+  { argv: ['--help'], stdout: 'help', cli: false, notLoaded: HEAVY },
+  { argv: ['-h'], stdout: 'help', cli: false, notLoaded: HEAVY },
+  { argv: ['help'], stdout: 'help', cli: false, notLoaded: HEAVY },
+  { argv: ['help', '--json'], stdout: 'help', cli: false, notLoaded: HEAVY },
+  { argv: ['tools', '--help'], stdout: /Usage: core-agent tools/, cli: true, notLoaded: SERVING },
+  { argv: ['tools', 'list', '--json'], stdout: /"name": "read_file"/, cli: true, notLoaded: SERVING },
+  { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: SERVING },
+  { argv: ['recipe', 'schema'], stdout: /"title": "core-agent recipe"/, cli: true, notLoaded: SERVING },
+  { argv: ['recipe', '--help'], stdout: /Usage: core-agent recipe/, cli: true, notLoaded: SERVING },
+  // Node's code cache in a directory that cannot be made (the image's read-only root): skipped, never a failure.
+  { argv: ['--version'], stdout: 'version', cli: false, notLoaded: HEAVY, env: { NODE_COMPILE_CACHE: '{unusable}/cache' } },
+  {
+    argv: ['tools', 'list', '--json'],
+    stdout: /"name": "read_file"/,
+    cli: true,
+    notLoaded: SERVING,
+    env: { NODE_COMPILE_CACHE: '{unusable}/cache' },
+  },
+];

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_HELP, VERSION } from '../../src/cli/main-help.ts';
+import { STARTUP_CASES } from './startup.cases.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bundle = path.join(root, 'dist/core-agent.mjs');
+
+// A preload that reports, at exit, the built-ins the process loaded and whether the CLI installed
+// its stdout 'error' listener (src/cli/start.ts does, first thing): no timing, only what ran.
+const PRELOAD = `process.on('exit', () => {
+  require('node:fs').writeFileSync(process.env.STARTUP_REPORT, JSON.stringify({
+    builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)),
+    cliListeners: process.stdout.listenerCount('error'),
+  }));
+});`;
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'core-agent-startup-'));
+  writeFileSync(path.join(dir, 'preload.cjs'), PRELOAD);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function start(argv: string[], extra: Record<string, string> = {}) {
+  const unusable = path.join(dir, 'preload.cjs');
+  const env = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, v.replaceAll('{unusable}', unusable)]));
+  const report = path.join(dir, 'report.json');
+  const r = spawnSync(process.execPath, ['--require', path.join(dir, 'preload.cjs'), bundle, ...argv], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: dir, STARTUP_REPORT: report, ...env },
+  });
+  const loaded = JSON.parse(readFileSync(report, 'utf8')) as { builtins: string[]; cliListeners: number };
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ...loaded };
+}
+
+describe('start-up: what each command line loads (the bundle)', () => {
+  it.each(STARTUP_CASES)('$argv $env', ({ argv, stdout, cli, notLoaded, env }) => {
+    const r = start(argv, env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    if (stdout === 'version') expect(r.stdout).toBe(`${VERSION}\n`);
+    else if (stdout === 'help') expect(r.stdout).toBe(`${MAIN_HELP}\n`);
+    else expect(r.stdout).toMatch(stdout);
+    expect(r.cliListeners > 0).toBe(cli);
+    expect(r.builtins.filter((m) => notLoaded.includes(m))).toEqual([]);
+  });
+
+  it('the version is the package version, and the help names every command', async () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+    for (const command of ['run', 'repl', 'sessions', 'tools', 'recipe', 'mcp', 'watch'])
+      expect(MAIN_HELP).toMatch(new RegExp(`^  ${command} `, 'm'));
+  });
+});
