@@ -110,7 +110,7 @@ describe('core-agent CLI (the bundle)', () => {
     expect(JSON.parse(r.stdout).error).toMatch(/permission denied: write_file needs approval/);
     const unknown = run(['tools', 'call', 'fetch_url', '{}'], { cwd: ws });
     expect(unknown.code).toBe(1);
-    expect(JSON.parse(unknown.stdout).error).toMatch(/unknown tool "fetch_url"/);
+    expect(JSON.parse(unknown.stdout).error).toMatch(/fetch_url is not registered: permissions\.url_scope\.allow is empty/);
   });
 
   it('edit_file writes "$&$1$$" literally', async () => {
@@ -178,7 +178,7 @@ describe('core-agent CLI (the bundle)', () => {
     const r = run(['tools', 'call', 'read_file', '{"path": "a.txt"}', '-c', 'r.yaml'], { cwd: ws });
     expect(JSON.parse(r.stdout)).toMatchObject({ content: '1\n2\n', truncated: true, next_offset: 3 });
     expect(JSON.parse(run(['tools', 'call', 'grep', '{"pattern": "1"}', '-c', 'r.yaml'], { cwd: ws }).stdout).error).toMatch(
-      /unknown tool "grep"/,
+      /grep is not registered: it is turned off here \(tools\.disable in the recipe/,
     );
   });
 
