@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readConfigHead, type ConfigKind } from '../config/read-config-file.ts';
 
@@ -11,16 +12,52 @@ const CORE =
   'Prefer the structured tools over guessing; a tool error is information — read it and adapt. ' +
   'When the task is done, answer with what you found or changed, briefly.';
 
+/** At most this many AGENTS.md files, and this many bytes of them in all: the nearest are kept. */
+export const MAX_AGENTS_MD_FILES = 8;
+export const MAX_AGENTS_MD_TOTAL_BYTES = 64 * 1024;
+
 /**
  * The system prompt: the core contract, the recipe's `instructions`, then the
- * workspace's AGENTS.md (if any) — in that order, each under its own heading.
+ * AGENTS.md files from the project's root down to the workspace, nearest last
+ * (a subproject's rules refine the repository's) — each under its own heading.
  */
 export async function assembleInstructions(workspace: string, recipeInstructions: string | undefined): Promise<string> {
   const parts = [CORE];
   if (recipeInstructions?.trim()) parts.push(`## Instructions\n\n${recipeInstructions.trim()}`);
-  const agentsMd = await readAgentsMd(workspace);
-  if (agentsMd) parts.push(`## AGENTS.md\n\n${agentsMd}`);
+  const dirs = agentsMdDirs(workspace);
+  const found: Array<{ dir: string; text: string }> = [];
+  let budget = MAX_AGENTS_MD_TOTAL_BYTES;
+  // Nearest first, so the budget keeps the rules closest to the work; shown root first.
+  for (const dir of [...dirs].reverse()) {
+    if (found.length === MAX_AGENTS_MD_FILES || budget <= 0) break;
+    const text = await readAgentsMd(dir);
+    if (!text) continue;
+    const bytes = Buffer.byteLength(text);
+    if (bytes > budget) break;
+    budget -= bytes;
+    found.unshift({ dir, text });
+  }
+  for (const { dir, text } of found) {
+    const where = path.relative(workspace, dir);
+    parts.push(`## AGENTS.md${where === '' ? '' : ` (${where}/AGENTS.md)`}\n\n${text}`);
+  }
   return parts.join('\n\n');
+}
+
+/**
+ * The directories whose AGENTS.md apply to a workspace, outermost first: from
+ * the root of the repository it is in (the nearest directory above it with a
+ * `.git` or `.jj`) down to the workspace itself; just the workspace when it is
+ * in no repository, so a stray file in a parent of an unrelated directory
+ * (a home directory's AGENTS.md) is not read into every run.
+ */
+function agentsMdDirs(workspace: string): string[] {
+  const chain: string[] = [];
+  for (let dir = workspace; ; dir = path.dirname(dir)) {
+    chain.push(dir);
+    if (existsSync(path.join(dir, '.git')) || existsSync(path.join(dir, '.jj'))) return chain.reverse();
+    if (path.dirname(dir) === dir || chain.length > 64) return [workspace];
+  }
 }
 
 /**

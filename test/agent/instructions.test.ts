@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assembleInstructions, MAX_AGENTS_MD_BYTES } from '../../src/agent/instructions.ts';
+import { assembleInstructions, MAX_AGENTS_MD_BYTES, MAX_AGENTS_MD_TOTAL_BYTES } from '../../src/agent/instructions.ts';
 import { tempDir, writeTree } from '../helpers/workspace.ts';
 
 describe("the workspace's AGENTS.md in the instructions", () => {
@@ -29,5 +29,54 @@ describe("the workspace's AGENTS.md in the instructions", () => {
       make(path.join(ws, 'AGENTS.md'));
       expect(await assembleInstructions(ws, 'be brief')).not.toContain('## AGENTS.md');
     }
+  });
+});
+
+describe('AGENTS.md from the repository root down to the workspace', () => {
+  it('reads each level, root first and nearest last, each under a heading naming it', async () => {
+    const repo = await tempDir();
+    await writeTree(repo, {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'AGENTS.md': 'root rules\n',
+      'services/AGENTS.md': 'services rules\n',
+      'services/api/AGENTS.md': 'api rules\n',
+      'services/api/src/x.ts': '',
+      'other/AGENTS.md': 'not on the path\n',
+    });
+    const text = await assembleInstructions(path.join(repo, 'services/api'), undefined);
+    const headings = text.split('\n').filter((l) => l.startsWith('## AGENTS.md'));
+    expect(headings).toEqual(['## AGENTS.md (../../AGENTS.md)', '## AGENTS.md (../AGENTS.md)', '## AGENTS.md']);
+    expect(text.indexOf('root rules')).toBeLessThan(text.indexOf('services rules'));
+    expect(text.indexOf('services rules')).toBeLessThan(text.indexOf('api rules'));
+    expect(text).not.toContain('not on the path');
+  });
+
+  it('outside any repository only the workspace's own AGENTS.md is read (not a parent directory of it)', async () => {
+    const parent = await tempDir();
+    await writeTree(parent, { 'AGENTS.md': 'a home directory file\n', 'project/AGENTS.md': 'project rules\n' });
+    const text = await assembleInstructions(path.join(parent, 'project'), undefined);
+    expect(text).toContain('## AGENTS.md\n\nproject rules');
+    expect(text).not.toContain('a home directory file');
+  });
+
+  it('a jj repository counts as a root, and a level without AGENTS.md is skipped', async () => {
+    const repo = await tempDir();
+    await writeTree(repo, { '.jj/repo/store/type': 'git', 'AGENTS.md': 'jj root\n', 'a/b/AGENTS.md': 'deep\n', 'a/b/c/.keep': '' });
+    const text = await assembleInstructions(path.join(repo, 'a/b/c'), undefined);
+    expect(text.split('\n').filter((l) => l.startsWith('## AGENTS.md'))).toEqual([
+      '## AGENTS.md (../../../AGENTS.md)',
+      '## AGENTS.md (../AGENTS.md)',
+    ]);
+  });
+
+  it('keeps the nearest files when all of them would pass the total budget', async () => {
+    const repo = await tempDir();
+    const big = 'x'.repeat(MAX_AGENTS_MD_BYTES - 100);
+    await writeTree(repo, { '.git/HEAD': '', 'AGENTS.md': `ROOT${big}`, 'a/AGENTS.md': `MID${big}`, 'a/b/AGENTS.md': `NEAR${big}` });
+    const text = await assembleInstructions(path.join(repo, 'a/b'), undefined);
+    expect(text).toContain('NEAR');
+    expect(text).toContain('MID');
+    expect(text).not.toContain('ROOT');
+    expect(Buffer.byteLength(text)).toBeLessThan(MAX_AGENTS_MD_TOTAL_BYTES + 2000);
   });
 });
