@@ -51,7 +51,7 @@ describe('AGENTS.md from the repository root down to the workspace', () => {
     expect(text).not.toContain('not on the path');
   });
 
-  it('outside any repository only the workspace's own AGENTS.md is read (not a parent directory of it)', async () => {
+  it("outside any repository only the workspace's own AGENTS.md is read (not a parent directory of it)", async () => {
     const parent = await tempDir();
     await writeTree(parent, { 'AGENTS.md': 'a home directory file\n', 'project/AGENTS.md': 'project rules\n' });
     const text = await assembleInstructions(path.join(parent, 'project'), undefined);
