@@ -9,8 +9,16 @@ const FAST = 'tools:\n  wait_and_verify: { min_interval_seconds: 0.05 }\n';
 
 describe('wait_and_verify', () => {
   it('polls until the condition holds and reports the observation trail', async () => {
-    const rt = await setup({ recipe: FAST });
-    setTimeout(() => void writeFile(path.join(rt.dir, 'ready.txt'), 'ok').catch(() => {}), 300);
+    // The file appears only once the first poll has looked (at the second poll's gate), whatever the machine's load.
+    let stats = 0;
+    let dir = '';
+    const rt = await setup({
+      recipe: FAST,
+      afterGate: async (tool) => {
+        if (tool === 'stat' && ++stats === 2) await writeFile(path.join(dir, 'ready.txt'), 'ok');
+      },
+    });
+    dir = rt.dir;
     const r = await rt.ok('wait_and_verify', {
       tool: 'stat',
       args_json: '{"path": "ready.txt"}',
