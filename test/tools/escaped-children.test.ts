@@ -30,11 +30,18 @@ async function withRuntime(body: (ok: (name: string, args: unknown) => Promise<J
 }
 
 /**
- * "The shell exits at once" after giving the escape a moment to happen: a
- * process that has not called setsid yet is still in the group, and the group
- * kill takes it before it could escape (fine, but not the case under test).
+ * "The shell exits at once" after the escape has happened: a process that has
+ * not called setsid yet is still in the group, and the group kill takes it
+ * before it could escape (fine, but not the case under test). So the shell
+ * waits, up to 20 s, until a process carrying the case's marker is in another
+ * process group than its own — a fixed sleep lost that race on a loaded machine.
+ * A case that does not escape gets a plain second.
  */
-const SETTLE = 'sleep 1';
+const settle = (c: EscapeCase, marker: string) =>
+  c.escapes
+    ? `me=$(ps -o pgid= -p $$ | tr -d ' '); i=0; while [ $i -lt 400 ]; do for p in $(pgrep -f '${marker}'); do ` +
+      `g=$(ps -o pgid= -p $p | tr -d ' '); [ -n "$g" ] && [ "$g" != "$me" ] && break 2; done; sleep 0.05; i=$((i+1)); done`
+    : 'sleep 1';
 
 function which(name: string): string | undefined {
   for (const p of [`/usr/bin/${name}`, `/bin/${name}`]) if (existsSync(p)) return p;
@@ -78,7 +85,7 @@ describe.concurrent('a bash call that leaves a process outside its group', () =>
       await withRuntime(async (ok) => {
         const secs = uniqueSeconds();
         const started = Date.now();
-        const r = await ok('bash', { command: `${c.command(secs, bins)}\n${SETTLE}\necho started` });
+        const r = await ok('bash', { command: `${c.command(secs, bins)}\n${settle(c, secs)}\necho started` });
         expect(Date.now() - started).toBeLessThan(BOUND_MS);
         expect(r).toMatchObject({ exit_code: 0, timed_out: false });
         expect(r.output).toContain('started');
@@ -106,7 +113,7 @@ describe.concurrent('a terminal that leaves a process outside its group', () => 
     it.skipIf(!runnable(c) || c.pipeOnly)(`wait_join returns when the shell exits: ${c.name}`, async ({ expect }) => {
       await withRuntime(async (ok) => {
         const secs = uniqueSeconds();
-        const { terminal_id } = await ok('bash', { command: `${c.command(secs, bins)}\n${SETTLE}\necho started`, wait: false });
+        const { terminal_id } = await ok('bash', { command: `${c.command(secs, bins)}\n${settle(c, secs)}\necho started`, wait: false });
         const started = Date.now();
         const joined = await ok('wait_join', { ids: [terminal_id], timeout: 30 });
         expect(Date.now() - started).toBeLessThan(1000 + BOUND_MS);
@@ -120,7 +127,10 @@ describe.concurrent('a terminal that leaves a process outside its group', () => 
     it.skipIf(!runnable(c))(`terminal_kill stops it with the terminal: ${c.name}`, async ({ expect }) => {
       await withRuntime(async (ok) => {
         const secs = uniqueSeconds();
-        const { terminal_id } = await ok('bash', { command: `${c.command(secs, bins)}\n${SETTLE}\necho started\nsleep 30`, wait: false });
+        const { terminal_id } = await ok('bash', {
+          command: `${c.command(secs, bins)}\n${settle(c, secs)}\necho started\nsleep 30`,
+          wait: false,
+        });
         for (let i = 0; i < 400 && !String((await ok('terminal_output', { terminal_id })).output).includes('started'); i++) {
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
