@@ -6,6 +6,7 @@ import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { TextRenderer } from './render.ts';
+import { mcpReport, modelReport, toolsReport } from './repl-commands.ts';
 import { DialogPrompter } from './terminal/approval.ts';
 import { painter, shouldColor } from './terminal/colors.ts';
 import { EXIT_INTERRUPTED } from './terminal/interrupt.ts';
@@ -23,6 +24,11 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
 (exit 130). Commands:
 
   /stats          usage so far: turns, tokens, cost
+  /tools          the tools registered, and why the others are not
+  /mcp            the MCP servers: state and tool count
+  /model          the session's model
+  !COMMAND        run COMMAND through the bash tool and its permission gate (the
+                  output is shown to you, not added to the conversation)
   /done [NOTE]    mark the task done: take a checkpoint now (the conversation so
                   far is replaced by a completion record in later requests)
   /replan         withdraw your recorded plan (plan_mode); the plan gate closes
@@ -34,7 +40,7 @@ The watchdog defaults to warn here, and ask_user to asking on this terminal.
 
 ${COMMON_OPTIONS_HELP}`;
 
-const COMMANDS = '/stats  /done [note]  /replan  /help  /exit';
+const COMMANDS = '/stats  /tools  /mcp  /model  /done [note]  /replan  !command  /help  /exit';
 
 /** A second Ctrl-C within this long of the first quits, whatever is running. */
 const DOUBLE_PRESS_MS = 1000;
@@ -196,6 +202,33 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         const u = agent.usage;
         const cost = u.costUsd === null ? 'unknown' : `$${u.costUsd.toFixed(4)}`;
         io.out(`turns ${agent.turn}, ${u.inputTokens} input / ${u.outputTokens} output tokens, cost ${cost}\n`);
+        continue;
+      }
+      if (line === '/tools') {
+        io.out(toolsReport(s));
+        continue;
+      }
+      if (line === '/mcp') {
+        io.out(mcpReport(s));
+        continue;
+      }
+      if (line === '/model' || line.startsWith('/model ')) {
+        io.out(modelReport(s, line.slice(6).trim()));
+        continue;
+      }
+      if (line.startsWith('!')) {
+        // The operator's own command: the same gate and caps as the model's bash, recorded as theirs, and Ctrl-C stops it.
+        const signal = interrupts.turnStarted();
+        try {
+          const r = await s.runtime.dispatcher.call('bash', { command: line.slice(1).trim() }, signal, { source: 'operator' });
+          io.out(
+            r.ok
+              ? `${String(r.result.output ?? '')}${r.result.exit_code === 0 ? '' : `[exit ${String(r.result.exit_code)}]\n`}`
+              : `${r.error}\n`,
+          );
+        } finally {
+          interrupts.turnEnded();
+        }
         continue;
       }
       if (line === '/done' || line.startsWith('/done ')) {

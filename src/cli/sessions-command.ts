@@ -172,6 +172,8 @@ function sourceTag(d: Record<string, unknown>): string {
       return ' (tools call)';
     case 'mcp_serve':
       return ' (mcp serve)';
+    case 'operator':
+      return ' (operator !command)';
     case 'poll':
       return ` (poll of ${String(d.parent_call_id ?? '?')})`;
     default:

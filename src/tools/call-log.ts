@@ -2,7 +2,7 @@ import type { FailureKind } from '../core/failure.ts';
 import type { JsonObject } from '../core/json.ts';
 
 /** Who made a tool call: the model, `tools call`, an `mcp serve` client, or a tool polling another. */
-export type CallSource = 'model' | 'tools_call' | 'mcp_serve' | 'poll';
+export type CallSource = 'model' | 'tools_call' | 'mcp_serve' | 'poll' | 'operator';
 
 /** One finished call, as the dispatcher saw it. */
 export interface CallRecord {

@@ -74,6 +74,36 @@ describe('core-agent repl', () => {
     expect(r.stderr).toMatch(/✓ ask_user/);
   });
 
+  it("/tools, /mcp and /model describe the session; !command runs through the bash gate and is recorded as the operator's", async () => {
+    const ws = await tempDir();
+    await writeFile(path.join(ws, 's.jsonl'), JSON.stringify({ text: 'unused' }));
+    const r = repl(ws, '/tools\n/mcp\n/model\n/model google:gemini-2.5-pro\n!echo from-the-operator\ny\n!exit 3\ny\n/exit\n', [
+      '-m',
+      'replay:s.jsonl',
+      '--session-db',
+      'db',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\d+ tools registered:\n {2}bash +execute\n/);
+    expect(r.stdout).toMatch(/not registered \(\d+\):\n[\s\S]* {2}k8s_list +no cluster is configured/);
+    expect(r.stdout).toContain('no MCP servers (mcp.servers in the recipe');
+    expect(r.stdout).toContain('model replay:s.jsonl\n');
+    expect(r.stdout).toContain(
+      'switching models inside a session is not supported yet: leave (/exit) and resume it with --continue --model google:gemini-2.5-pro',
+    );
+    // Ask mode: the operator's command asks like the model's bash would, then runs.
+    expect(r.stdout).toMatch(/bash asks for approval\n {2}command: echo from-the-operator\n[^\n]*\bfrom-the-operator\n/);
+    expect(r.stdout).toContain('[exit 3]');
+    const log = EventLog.open(path.join(ws, 'db'));
+    const [session] = log.sessions();
+    const calls = log.events(session!.id).filter((e) => e.kind === 'tool_result');
+    log.close();
+    expect(calls.map((e) => [e.data.name, e.data.source])).toEqual([
+      ['bash', 'operator'],
+      ['bash', 'operator'],
+    ]);
+  });
+
   it('without a model, says what to set (exit 2)', async () => {
     const ws = await tempDir();
     expect(repl(ws, '')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no model/) });
