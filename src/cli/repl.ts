@@ -7,6 +7,10 @@ import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { TextRenderer } from './render.ts';
 import { mcpReport, modelReport, toolsReport } from './repl-commands.ts';
+import { HISTORY_LINES, ReplHistory } from './repl-history.ts';
+import { stateDir } from '../runtime/state-dir.ts';
+import { resolveWorkspace } from '../runtime/recipe-step.ts';
+import { resolveSettings } from '../runtime/settings.ts';
 import { DialogPrompter } from './terminal/approval.ts';
 import { painter, shouldColor } from './terminal/colors.ts';
 import { EXIT_INTERRUPTED } from './terminal/interrupt.ts';
@@ -129,7 +133,22 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${REPL_HELP}\n`);
     return EXIT.ok;
   }
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: io.isTty });
+  // Up-arrow history per directory, on a terminal only (piped input is no one's history).
+  const history = io.isTty
+    ? new ReplHistory(stateDir(io.env), await historyDir(values.workspace as string | undefined, io.env))
+    : undefined;
+  let typed: string[] = history?.load() ?? [];
+  const rl = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    terminal: io.isTty,
+    history: typed,
+    historySize: HISTORY_LINES,
+    removeHistoryDuplicates: true,
+  });
+  rl.on('history', (h: string[]) => {
+    typed = h;
+  });
   const color = shouldColor(io.env, io.isTty ? process.stdout : undefined);
   const text = new TextRenderer(io, io.isTty, { color, columns: () => process.stdout.columns });
   const lines = new LineReader(
@@ -256,7 +275,17 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     text.stopSpinner();
     await s.session.close();
     rl.close();
+    history?.save(typed);
     s.log.close();
+  }
+}
+
+/** The directory the history belongs to: -w / CORE_AGENT_WORKSPACE, else here; a bad one is the root's error to report. */
+async function historyDir(flag: string | undefined, env: Io['env']): Promise<string> {
+  try {
+    return await resolveWorkspace(resolveSettings({ workspace: flag }, env).workspace ?? process.cwd());
+  } catch {
+    return process.cwd();
   }
 }
 

@@ -234,6 +234,26 @@ describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', { timeout: TERMI
     const end = await t.until('exited 0');
     expect(end).toMatch(/✓ list_dir .*\nThere is one file, s.jsonl.\n— done, 2 step\(s\)/);
   });
+
+  it("keeps typed lines as history per directory: Up brings back the last session's line", async () => {
+    const ws = await workspace([{ text: 'first answer' }, { text: 'second answer' }]);
+    const first = repl(ws);
+    await first.until('\n›');
+    first.type('remember this line');
+    await first.until('first answer');
+    first.type('/exit');
+    await first.until('exited 0');
+    first.close();
+    const second = repl(ws);
+    await second.until('\n›');
+    second.key('Up');
+    await second.until(/› \/exit\s*$/);
+    second.key('Up');
+    await second.until(/› remember this line\s*$/);
+    second.key('C-u');
+    second.type('/exit');
+    await second.until('exited 0');
+  });
 });
 
 describe('headless run and SIGINT', { timeout: TERMINAL_TEST_MS }, () => {
