@@ -11,10 +11,13 @@ import type { HookSink } from '../tools/hooks.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { streamGenerate } from '../model/stream.ts';
+import { onRetries, type RetryNotice } from '../model/retry.ts';
 import { addUsage, usageOf, ZERO_USAGE, type Usage } from '../model/pricing.ts';
 import type { PlanStep, SessionState } from '../tools/session.ts';
 import { completionRecord, type PendingCheckpoint } from './checkpoint.ts';
 import type { Alert, Watchdog } from './watchdog.ts';
+import type { FailureKind } from '../core/failure.ts';
+import type { JsonObject } from '../core/json.ts';
 
 /** What the loop reports as it goes (for live output); everything is also in the event log. */
 export type AgentEvent =
@@ -22,7 +25,25 @@ export type AgentEvent =
   /** Streaming only: a piece of the text as it arrives; the whole text follows as `text`. */
   | { type: 'text_delta'; delta: string }
   | { type: 'tool_start'; id: string; name: string; args: string }
-  | { type: 'tool_end'; id: string; name: string; ok: boolean; ms: number; error?: string }
+  /**
+   * A call finished. `result` is what the model was shown (capped, or the digest);
+   * `truncated` says the caps cut it, `rawRef` that it is a digest whose raw payload
+   * retrieve_raw returns; `kind` says why a failed call failed.
+   */
+  | {
+      type: 'tool_end';
+      id: string;
+      name: string;
+      ok: boolean;
+      ms: number;
+      error?: string;
+      kind?: FailureKind;
+      result?: JsonObject;
+      truncated?: boolean;
+      rawRef?: string;
+    }
+  /** A model call failed in a way retrying can fix; the next attempt follows after `delayMs`. */
+  | ({ type: 'retry' } & RetryNotice)
   | { type: 'step_limit'; steps: number }
   | { type: 'watchdog'; alert: Alert; action: 'logged' | 'feedback' | 'cut' }
   | { type: 'checkpoint'; detail: string }
@@ -92,6 +113,8 @@ export class Agent {
     // The dispatcher writes the tool results (the one writer of every call); unrecorded,
     // a session could not be resumed, so that is refused here rather than found out later.
     if (!opts.dispatcher.recording) throw new Error('the agent needs a dispatcher that records its calls (Dispatcher.recordTo)');
+    // A provider's retries are waits the operator should see (5 attempts can take many seconds).
+    onRetries(opts.model, (notice) => opts.onEvent?.({ type: 'retry', ...notice }));
   }
 
   get usage(): Usage {
@@ -296,7 +319,13 @@ export class Agent {
       name: call.toolName,
       ok: outcome.ok,
       ms,
-      ...(outcome.ok ? {} : { error: outcome.error }),
+      ...(outcome.ok
+        ? {
+            result: outcome.result,
+            ...(outcome.result.truncated === true ? { truncated: true } : {}),
+            ...(outcome.rawRef ? { rawRef: outcome.rawRef } : {}),
+          }
+        : { error: outcome.error, kind: outcome.kind }),
     });
     const plan = this.session.plan;
     if (plan.revision !== planRevision)

@@ -54,29 +54,39 @@ export async function main(argv: string[], io: Io): Promise<number> {
         throw new UsageError(`unknown command "${command.slice(0, 60)}"${suggestion(command.slice(0, 60), COMMANDS)}`);
     }
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.err(`core-agent: ${err.message}\nRun "core-agent ${err.command ? `${err.command} ` : ''}--help" for usage.\n`);
-      return EXIT.usage;
+    // `run -o json`: the same report, as one JSON event on stdout (docs/json-stream.md).
+    if (command === 'run') {
+      const { wantsJsonOutput, reportAsJson } = await import('./json-errors.ts');
+      if (wantsJsonOutput(rest)) return reportAsJson(io, (textIo) => reportError(err, command, textIo));
     }
-    if (err instanceof RecipeError) {
-      io.err(`${err.problems.join('\n')}\n`);
-      return EXIT.usage;
-    }
-    if (err instanceof SettingsError) {
-      io.err(`core-agent: ${err.message}\n`);
-      return EXIT.usage;
-    }
-    // Exit 2, like a bad --session-db: running the same command again fails the same
-    // way until the user acts (moves the file, frees space, picks another path).
-    if (err instanceof SessionDbError) {
-      io.err(`core-agent: ${err.message}.\n${sessionDbAdvice(err, command ?? '')}\n`);
-      return EXIT.usage;
-    }
-    // Started from a directory that was removed since: process.cwd() fails (uv_cwd). A user's situation, not a crash.
-    if (isCwdGone(err)) {
-      io.err('core-agent: the current directory no longer exists; cd to a directory or pass -w DIR\n');
-      return EXIT.usage;
-    }
-    throw err;
+    return reportError(err, command, io);
   }
+}
+
+/** An error the user can act on, said on stderr with its exit status; anything else is rethrown (start.ts reports it). */
+function reportError(err: unknown, command: string | undefined, io: Io): number {
+  if (err instanceof UsageError) {
+    io.err(`core-agent: ${err.message}\nRun "core-agent ${err.command ? `${err.command} ` : ''}--help" for usage.\n`);
+    return EXIT.usage;
+  }
+  if (err instanceof RecipeError) {
+    io.err(`${err.problems.join('\n')}\n`);
+    return EXIT.usage;
+  }
+  if (err instanceof SettingsError) {
+    io.err(`core-agent: ${err.message}\n`);
+    return EXIT.usage;
+  }
+  // Exit 2, like a bad --session-db: running the same command again fails the same
+  // way until the user acts (moves the file, frees space, picks another path).
+  if (err instanceof SessionDbError) {
+    io.err(`core-agent: ${err.message}.\n${sessionDbAdvice(err, command ?? '')}\n`);
+    return EXIT.usage;
+  }
+  // Started from a directory that was removed since: process.cwd() fails (uv_cwd). A user's situation, not a crash.
+  if (isCwdGone(err)) {
+    io.err('core-agent: the current directory no longer exists; cd to a directory or pass -w DIR\n');
+    return EXIT.usage;
+  }
+  throw err;
 }

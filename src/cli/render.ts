@@ -3,6 +3,7 @@ import type { PlanStep } from '../tools/session.ts';
 import { painter, type Paint } from './terminal/colors.ts';
 import { LiveRegion } from './terminal/live-region.ts';
 import type { Io } from './usage.ts';
+import { argsFields, inlineOrElide, JSON_EVENT, type JsonEventBody } from './json-events.ts';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -71,6 +72,11 @@ export class TextRenderer {
         this.err(`${mark} ${e.name} ${this.paint('dim', abbreviate(call?.args ?? ''))} (${e.ms} ms)${detail}\n`);
         break;
       }
+      case 'retry':
+        this.err(
+          `${this.paint('yellow', '!')} model call failed (${e.reason}); attempt ${e.attempt + 1} of ${e.attempts} in ${(e.delayMs / 1000).toFixed(1)}s\n`,
+        );
+        break;
       case 'step_limit':
         this.err(`${this.paint('yellow', '!')} step limit (${e.steps}) reached; asking the model for a final answer without tools\n`);
         break;
@@ -208,16 +214,49 @@ function abbreviate(args: string): string {
   return flat.length > 120 ? `${flat.slice(0, 117)}...` : flat;
 }
 
-/** JSON Lines for programs: one object per event, the last one `{"type":"exit","status":N}`. */
+/**
+ * JSON Lines for programs (docs/json-stream.md): one event a line, each built
+ * through the zod schema in json-events.ts and stamped with its time.
+ */
 export class JsonRenderer {
-  constructor(private readonly io: Io) {}
+  constructor(
+    private readonly io: Io,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
-  line(obj: Record<string, unknown>): void {
-    this.io.out(`${JSON.stringify(obj)}\n`);
+  /** Parsing is the drift check: an event the schema does not describe fails here, in the tests, not in a script. */
+  line(body: JsonEventBody): void {
+    const event = JSON_EVENT.parse({ ...body, ts: this.now().toISOString() });
+    this.io.out(`${JSON.stringify(event)}\n`);
   }
 
   /** Deltas are for terminals; programs get each response's whole text once. */
   onEvent = (e: AgentEvent): void => {
-    if (e.type !== 'text_delta') this.line(e);
+    switch (e.type) {
+      case 'text_delta':
+        return;
+      case 'tool_start':
+        return this.line({ type: 'tool_start', id: e.id, name: e.name, ...argsFields(e.args) });
+      case 'tool_end': {
+        const shown = e.result ? inlineOrElide(e.result) : undefined;
+        return this.line({
+          type: 'tool_end',
+          id: e.id,
+          name: e.name,
+          ok: e.ok,
+          ms: e.ms,
+          ...(shown ? ('value' in shown ? { result: shown.value } : { result_elided: shown.elided }) : {}),
+          ...(e.truncated ? { truncated: true as const } : {}),
+          ...(e.rawRef ? { digest: { raw_ref: e.rawRef } } : {}),
+          ...(e.error !== undefined ? { error: e.error } : {}),
+          ...(e.kind ? { kind: e.kind } : {}),
+        });
+      }
+      case 'retry':
+        return this.line({ type: 'retry', attempt: e.attempt, attempts: e.attempts, delay_ms: e.delayMs, reason: e.reason });
+      default:
+        // text, step_limit, watchdog, checkpoint, plan: the same fields as the agent's event.
+        return this.line(e);
+    }
   };
 }

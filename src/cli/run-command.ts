@@ -1,3 +1,4 @@
+import type { ParseArgsConfig } from 'node:util';
 import type { TurnResult } from '../agent/agent.ts';
 import { runAutonomous } from '../agent/autonomous.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
@@ -5,6 +6,7 @@ import { StdinAsker } from '../runtime/askers.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions, oneOf, positiveInt } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
+import { JSON_STREAM_SCHEMA_VERSION, type JsonEvent } from './json-events.ts';
 import { JsonRenderer, TextRenderer } from './render.ts';
 import { DialogPrompter } from './terminal/approval.ts';
 import { painter, shouldColor } from './terminal/colors.ts';
@@ -20,8 +22,9 @@ Runs one turn headless: the prompt, then model calls and tool calls until the
 model answers without calling a tool. "-" reads the prompt from stdin.
 
   -o, --output text|json      text (default): the answer on stdout, tool calls on
-                              stderr; json: JSON Lines events on stdout, the last
-                              one {"type":"exit","status":N}
+                              stderr; json: JSON Lines events on stdout (schema:
+                              docs/json-stream.md), ending in "result" and "exit";
+                              every error, usage errors included, is an "error" event
       --autonomous            after each turn, sleep and wake as the model asks with
                               schedule_next_turn; without a request the run ends
       --max-turns N           autonomous: most turns in one run (default 20)
@@ -36,20 +39,19 @@ watchdog cut the turn, or request_user_input had nobody to answer), 2 a usage, r
 
 ${COMMON_OPTIONS_HELP}`;
 
+/** run's flags: the one table both the real parse and the JSON-output pre-scan (json-errors.ts) read. */
+export const RUN_OPTIONS = {
+  ...commonOptions,
+  ...modeOptions,
+  ...agentOptions,
+  output: { type: 'string', short: 'o' },
+  autonomous: { type: 'boolean' },
+  'max-turns': { type: 'string' },
+  'max-defer': { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
 export async function runCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(
-    argv,
-    {
-      ...commonOptions,
-      ...modeOptions,
-      ...agentOptions,
-      output: { type: 'string', short: 'o' },
-      autonomous: { type: 'boolean' },
-      'max-turns': { type: 'string' },
-      'max-defer': { type: 'string' },
-    },
-    'run',
-  );
+  const { values, positionals } = parse(argv, RUN_OPTIONS, 'run');
   if (values.help) {
     io.out(`${RUN_HELP}\n`);
     return EXIT.ok;
@@ -119,7 +121,32 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   try {
     if (!prompt && !s.resumed?.openTurn)
       throw new UsageError(`session ${sessionId} has no interrupted turn; give a PROMPT to continue it`, 'run');
-    json?.line({ type: 'session', id: sessionId, model: s.modelSpec, resumed: s.resumed !== null });
+    json?.line({
+      type: 'session',
+      schema_version: JSON_STREAM_SCHEMA_VERSION,
+      id: sessionId,
+      model: s.modelSpec,
+      resumed: s.resumed !== null,
+    });
+    // The result event counts this run: a resumed session's earlier usage is not its cost.
+    const started = performance.now();
+    const usageBefore = agent.usage;
+    const endJson = (status: ResultStatus, exit: number, errors: string[]) => {
+      if (!json) return;
+      if (errors.length > 0) json.line({ type: 'error', message: errors.join('\n'), exit });
+      const used = agent.usage;
+      json.line({
+        type: 'result',
+        session: sessionId,
+        status,
+        is_error: exit !== EXIT.ok,
+        exit,
+        duration_ms: Math.round(performance.now() - started),
+        usage: { input_tokens: used.inputTokens - usageBefore.inputTokens, output_tokens: used.outputTokens - usageBefore.outputTokens },
+        cost_usd: used.costUsd === null || usageBefore.costUsd === null ? null : Math.max(0, used.costUsd - usageBefore.costUsd),
+      });
+      json.line({ type: 'exit', status: exit, session: sessionId });
+    };
 
     let result: TurnResult;
     try {
@@ -145,17 +172,17 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       if (cancel.signal.aborted) {
         // The turn stays open in the log: --resume finishes it.
         log.append(sessionId, agent.turn, 'error', { message: 'cancelled by SIGINT', cancelled: true });
-        if (json) json.line({ type: 'cancelled', reason: 'SIGINT' });
-        else text?.cancelled(`the turn was stopped by Ctrl-C; \`core-agent run --resume ${sessionId}\` continues it`);
-        json?.line({ type: 'exit', status: EXIT_INTERRUPTED, session: sessionId });
+        const resume = `the turn was stopped by Ctrl-C; \`core-agent run --resume ${sessionId}\` continues it`;
+        json?.line({ type: 'cancelled', reason: 'SIGINT' });
+        if (json) endJson('cancelled', EXIT_INTERRUPTED, [resume]);
+        else text?.cancelled(resume);
         return EXIT_INTERRUPTED;
       }
       const message = (err as Error).message ?? String(err);
       log.append(sessionId, agent.turn, 'error', { message });
       text?.stopSpinner();
-      if (json) json.line({ type: 'error', message });
+      if (json) endJson('error', EXIT.failure, [`model call failed: ${message}`]);
       else io.err(`core-agent: model call failed: ${message}\n`);
-      json?.line({ type: 'exit', status: EXIT.failure, session: sessionId });
       return EXIT.failure;
     }
     // A turn the watchdog cut, or a halted agent, did not finish: that is a runtime failure.
@@ -174,9 +201,17 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         usage: result.usage,
         session_usage: agent.usage,
       });
-      if (stopped) json.line({ type: 'log_error', message: logStoppedMessage(stopped, 'end') });
-      if (unanswered.length > 0) json.line({ type: 'unanswered_questions', message: unansweredMessage(unanswered), questions: unanswered });
-      json.line({ type: 'exit', status, session: sessionId });
+      const errors: string[] = [];
+      if (result.status === 'cut' || result.status === 'halted') errors.push(result.text);
+      if (stopped) {
+        errors.push(logStoppedMessage(stopped, 'end'));
+        json.line({ type: 'log_error', message: errors.at(-1)! });
+      }
+      if (unanswered.length > 0) {
+        errors.push(unansweredMessage(unanswered));
+        json.line({ type: 'unanswered_questions', message: errors.at(-1)!, questions: unanswered });
+      }
+      endJson(result.status, status, errors);
     } else {
       if (result.status === 'cut' || result.status === 'halted') io.err(`core-agent: ${result.text}\n`);
       text!.finish(result);
@@ -193,6 +228,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     log.close();
   }
 }
+
+type ResultStatus = Extract<JsonEvent, { type: 'result' }>['status'];
 
 /** The failure a headless request_user_input leaves: each question by id, so the caller can answer it in the next prompt. */
 function unansweredMessage(questions: readonly { id: string; header: string; question: string }[]): string {

@@ -67,7 +67,7 @@ describe('core-agent run with the replay model', () => {
     const r = run(['run', '-m', `replay:${file}`, '-o', 'json', '--session-db', ':memory:', 'read a.txt'], { cwd: ws });
     expect(r.code).toBe(0);
     const events = jsonLines(r.stdout);
-    expect(events.map((e) => e.type)).toEqual(['session', 'tool_start', 'tool_end', 'text', 'turn_end', 'exit']);
+    expect(events.map((e) => e.type)).toEqual(['session', 'tool_start', 'tool_end', 'text', 'turn_end', 'result', 'exit']);
     expect(events.at(-1)).toMatchObject({ type: 'exit', status: 0 });
     expect(events[4]).toMatchObject({ status: 'done', text: 'It says hello.', steps: 2 });
   });

@@ -194,7 +194,7 @@ describe('update_plan', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     const types = events.map((e) => e.type);
-    expect(events.find((e) => e.type === 'plan')).toEqual({ type: 'plan', explanation: 'config read', plan });
+    expect(events.find((e) => e.type === 'plan')).toEqual({ type: 'plan', ts: expect.any(String), explanation: 'config read', plan });
     // After the call that made it, before the turn's end.
     expect(types.indexOf('plan')).toBeGreaterThan(types.indexOf('tool_end'));
     expect(types.indexOf('plan')).toBeLessThan(types.indexOf('turn_end'));
