@@ -41,7 +41,17 @@ export interface ConnectionOptions {
   /** OAuth: whether a browser login may start (default: a terminal or $BROWSER; `mcp login` forces it). */
   interactive?: boolean;
   /** Where a login's URL is shown (default stderr). */
-  say?: (text: string) => void;
+  say?: ((text: string) => void) | undefined;
+  /** `mcp login`: a person asked for a login now, whatever earlier ones ended in. */
+  freshLogin?: boolean | undefined;
+}
+
+/** An OAuth error response in words: the SDK's errors carry the code apart from a message that may be empty. */
+function oauthErrorText(err: unknown): string | undefined {
+  const code = (err as { errorCode?: unknown } | null)?.errorCode;
+  if (typeof code !== 'string') return undefined;
+  const message = (err as Error).message;
+  return `the authorization server answered ${code}${message ? `: ${message}` : ''}`;
 }
 
 /** Logins (and step-ups) one connect or call goes through before it gives up. */
@@ -285,6 +295,7 @@ export class McpConnection {
         sdk,
         interactive: this.opts.interactive ?? (Boolean(this.opts.env.BROWSER) || (process.stdin.isTTY && process.stderr.isTTY)),
         say: this.opts.say ?? ((text) => process.stderr.write(text)),
+        freshLogin: this.opts.freshLogin === true,
       });
       await this.oauth.prepare();
     }
@@ -336,7 +347,7 @@ export class McpConnection {
       }
       await client.close().catch(() => {});
       // A TLS or DNS failure reaching an HTTP server, in words (not OpenSSL's).
-      const why = capErrorText(failureText(err), 2_000);
+      const why = capErrorText(oauthErrorText(err) ?? failureText(err), 2_000);
       throw new Error(this.lastWords() ? `${why} — stderr: ${this.lastWords()}` : why);
     }
     client.onclose = () => this.onClosed(client);

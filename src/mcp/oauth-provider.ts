@@ -5,7 +5,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import type { McpOAuthConfig } from '../config/mcp-schema.ts';
 import type { Sdk } from './sdk.ts';
 import { LoopbackRedirect, openAuthorizationUrl } from './oauth-redirect.ts';
-import { OAuthStore, type OAuthRecord } from './oauth-store.ts';
+import { storeFor, type OAuthRecord, type OAuthStore } from './oauth-store.ts';
 
 /** Browser logins in a row the server may refuse before core-agent stops asking (a loop guard). */
 export const MAX_UNACCEPTED_LOGINS = 3;
@@ -48,7 +48,7 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
 
   constructor(private readonly o: OAuthProviderOptions) {
-    this.store = new OAuthStore(o.env, o.server, o.url);
+    this.store = storeFor(o.env, o.server, o.url, o.config);
     this.clientMetadataUrl = o.config.client_metadata_url;
     const key = this.privateKey();
     if (key !== undefined) {
@@ -76,8 +76,14 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
     this.redirect.close();
   }
 
+  /**
+   * None for client credentials (the SDK then fetches tokens directly). Unattended, the
+   * registered one: the SDK still refreshes a stored token, and a login it would start
+   * stops in redirectToAuthorization with the command that gives one.
+   */
   get redirectUrl(): string | undefined {
-    return this.clientCredentials || !this.o.interactive ? undefined : this.redirect.url;
+    if (this.clientCredentials) return undefined;
+    return this.o.interactive ? this.redirect.url : (this.rec().redirect_uri ?? 'http://127.0.0.1/oauth/callback');
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -137,12 +143,15 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
     if (expires === undefined) delete next.expires_at;
     else next.expires_at = expires;
     this.record = next;
+    // Client credentials get a new token from the secret in each run, kept in memory only: a
+    // rotated or revoked secret takes effect at once, and no file holds a token nobody needs later.
+    if (this.clientCredentials) return;
     await this.store.save(next);
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
     if (this.clientCredentials) throw new Error('the client-credentials grant has no browser step');
-    if (!this.o.interactive || !this.redirectUrl) {
+    if (!this.o.interactive) {
       throw new LoginRequiredError(
         `server "${this.o.server}" needs an OAuth login: run \`core-agent mcp login ${this.o.server}\` (or set $BROWSER), or configure oauth.grant: client_credentials`,
       );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/v4';
+import type { McpOAuthConfig } from '../config/mcp-schema.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 
 /**
@@ -13,6 +14,8 @@ import { stateDir } from '../runtime/state-dir.ts';
  */
 const recordSchema = z.looseObject({
   url: z.string(),
+  /** The grant and client the record was made for (oauth-provider.ts). */
+  identity: z.string().optional(),
   client: z.record(z.string(), z.unknown()).optional(),
   tokens: z.looseObject({ access_token: z.string(), refresh_token: z.string().optional(), expires_in: z.number().optional() }).optional(),
   /** ms since the epoch: when the access token expires (expires_in counted from saving). */
@@ -36,6 +39,7 @@ export class OAuthStore {
     env: NodeJS.ProcessEnv,
     server: string,
     private readonly url: string,
+    private readonly identity = '',
   ) {
     this.file = path.join(oauthDir(env), `${server}.json`);
   }
@@ -44,11 +48,11 @@ export class OAuthStore {
   async load(): Promise<OAuthRecord> {
     try {
       const parsed = recordSchema.safeParse(JSON.parse(await readFile(this.file, 'utf8')));
-      if (parsed.success && parsed.data.url === this.url) return parsed.data;
+      if (parsed.success && parsed.data.url === this.url && (parsed.data.identity ?? '') === this.identity) return parsed.data;
     } catch {
       // missing or not JSON: no login yet
     }
-    return { url: this.url };
+    return { url: this.url, identity: this.identity };
   }
 
   /** Written whole to a temporary file (0600) and renamed over: a crash leaves the old record or the new, never half. */
@@ -66,7 +70,7 @@ export class OAuthStore {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(tmp, `${JSON.stringify({ ...record, url: this.url })}\n`, { mode: 0o600, flag: 'wx' });
+      await writeFile(tmp, `${JSON.stringify({ ...record, url: this.url, identity: this.identity })}\n`, { mode: 0o600, flag: 'wx' });
       await rename(tmp, this.file);
     } catch (err) {
       await rm(tmp, { force: true });
@@ -82,4 +86,9 @@ export class OAuthStore {
       return false;
     }
   }
+}
+
+/** A server's store: the record belongs to its URL, grant and client; changing any of them starts from nothing. */
+export function storeFor(env: NodeJS.ProcessEnv, server: string, url: string, oauth: McpOAuthConfig): OAuthStore {
+  return new OAuthStore(env, server, url, `${oauth.grant ?? 'authorization_code'} ${oauth.client_id ?? '(registered)'}`);
 }
