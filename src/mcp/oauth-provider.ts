@@ -113,7 +113,8 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
     }
     const stored = this.rec().client as OAuthClientInformationMixed | undefined;
     // A registration made for another redirect port is not presented with this one.
-    if (stored && this.redirectUrl && this.rec().redirect_uri !== this.redirectUrl) return undefined;
+    // (Only at a live listener: unattended, the stored registration is what a refresh presents.)
+    if (stored && this.o.interactive && this.rec().redirect_uri !== this.redirect.url) return undefined;
     return stored;
   }
 
