@@ -3,6 +3,9 @@ import { commonOptions, flagSettings, modeOptions, parse } from './common-option
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
 export const MCP_HELP = `Usage: core-agent mcp serve [--http HOST:PORT [--token-env NAME]] [options]
+       core-agent mcp list [options]          servers, transport, auth state, tool count
+       core-agent mcp login SERVER [options]  log in to an OAuth server (opens $BROWSER)
+       core-agent mcp logout SERVER [options] forget its stored tokens and registration
 
 Serves core-agent's catalog over MCP, so another agent can use its gated,
 capped tools. Every call takes the path a model's call takes: argument
@@ -33,6 +36,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${MCP_HELP}\n`);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (sub === 'list' || sub === 'login' || sub === 'logout') return mcpAuthCommand(sub, rest, io);
   if (sub !== 'serve') throw new UsageError(`unknown command "mcp ${sub}"`, 'mcp');
   const { values, positionals } = parse(
     rest,
@@ -104,4 +108,73 @@ function hostPort(text: string): { host: string; port: number } {
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * mcp list / login / logout: the declared servers (recipe and, trusted,
+ * .agents/mcp.json), without starting the run's MCP step. Tokens never show: the
+ * auth column says only whether a login is stored.
+ */
+async function mcpAuthCommand(sub: 'list' | 'login' | 'logout', argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, commonOptions, `mcp ${sub}`);
+  if (values.help) {
+    io.out(`${MCP_HELP}\n`);
+    return EXIT.ok;
+  }
+  const wantsServer = sub !== 'list';
+  if (wantsServer && positionals.length !== 1) throw new UsageError(`mcp ${sub} takes one SERVER name`, `mcp ${sub}`);
+  if (!wantsServer && positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'mcp list');
+  const sys = await buildSystem({
+    until: 'dispatcher',
+    flags: flagSettings(values),
+    env: io.env,
+    command: `mcp ${sub}`,
+    logLevel: 'warn',
+    say: (text) => io.err(text),
+    startMcp: false,
+  });
+  const rt = sys.runtime;
+  await sys.close();
+  const { loadMcpConfig } = await import('../mcp/load-config.ts');
+  const admin = await import('../mcp/oauth-admin.ts');
+  const servers = (await loadMcpConfig(rt.workspace, rt.recipe.mcp, rt.settings.trustWorkspace === true)).servers ?? {};
+  const opts = { workspace: rt.workspace, env: io.env, say: (text: string) => io.err(text) };
+
+  if (sub === 'list') {
+    const rows = [['SERVER', 'TRANSPORT', 'AUTH', 'TOOLS']];
+    for (const [name, cfg] of Object.entries(servers)) {
+      const auth = await admin.authState(name, cfg, io.env);
+      // Never a browser here: a server that needs a login says so in the TOOLS column.
+      const r = cfg.disabled ? { error: 'disabled' } : await admin.probe(name, cfg, { ...opts, interactive: false });
+      const tools = 'tools' in r ? String(r.tools) : `- (${r.error.slice(0, 120)})`;
+      rows.push([name, cfg.url ? 'http' : 'stdio', auth, tools]);
+    }
+    if (rows.length === 1) {
+      io.out('no MCP servers declared (recipe mcp.servers or .agents/mcp.json)\n');
+      return EXIT.ok;
+    }
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+    io.out(`${rows.map((r) => r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]!) : c)).join('  ')).join('\n')}\n`);
+    return EXIT.ok;
+  }
+
+  const name = positionals[0]!;
+  const cfg = servers[name];
+  if (!cfg) {
+    const known = Object.keys(servers).join(', ') || 'none';
+    throw new UsageError(`no MCP server "${name.slice(0, 40)}" is declared (declared: ${known})`, `mcp ${sub}`);
+  }
+  if (!cfg.url || !cfg.oauth) throw new UsageError(`server "${name}" has no oauth: block (mcp.servers.${name}.oauth)`, `mcp ${sub}`);
+  if (sub === 'logout') {
+    const removed = await admin.logout(name, cfg, io.env);
+    io.out(removed ? `logged out of ${name}\n` : `${name} had no stored login\n`);
+    return EXIT.ok;
+  }
+  const r = await admin.login(name, cfg, opts);
+  if ('error' in r) {
+    io.err(`core-agent: login to ${name} failed: ${r.error}\n`);
+    return EXIT.failure;
+  }
+  io.out(`logged in to ${name} (${r.tools} tools)\n`);
+  return EXIT.ok;
 }

@@ -21,6 +21,59 @@ export function credentialFreeUrl(where: string) {
 /** A leading letter: the model-facing names start with it, and Gemini requires one. */
 export const SERVER_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 
+/** OAuth for a Streamable HTTP server (mcp/oauth-provider.ts): secrets are named by variable, never written here. */
+export const mcpOAuthSchema = z
+  .strictObject({
+    grant: z
+      .enum(['authorization_code', 'client_credentials'])
+      .optional()
+      .describe('authorization_code (a person logs in through a browser; the default) or client_credentials (unattended).'),
+    client_id: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .describe('A pre-registered client; without it the client registers itself (RFC 7591).'),
+    client_secret_env: envName.optional().describe('The variable holding the client secret of a confidential client.'),
+    private_key_file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('client_credentials: a PEM private key signing a JWT client assertion (private_key_jwt).'),
+    private_key_env: envName.optional().describe('client_credentials: the variable holding that PEM private key.'),
+    signing_algorithm: z
+      .enum(['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'])
+      .optional()
+      .describe('The JWT assertion’s algorithm (default RS256).'),
+    scopes: z
+      .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'a scope token: no spaces or quotes'))
+      .optional()
+      .describe('Scopes to ask for; default: the server’s WWW-Authenticate scope, else its metadata’s scopes_supported.'),
+    client_metadata_url: credentialFreeUrl('an https URL')
+      .refine((u) => u.startsWith('https://'), 'an https URL')
+      .optional()
+      .describe('A client ID metadata document URL used as client_id where the server supports it (SEP-991).'),
+  })
+  .superRefine((o, ctx) => {
+    const grant = o.grant ?? 'authorization_code';
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (o.private_key_file !== undefined && o.private_key_env !== undefined)
+      issue('private_key_env', 'give private_key_file or private_key_env, not both');
+    const key = o.private_key_file ?? o.private_key_env;
+    if (grant === 'client_credentials') {
+      if (!o.client_id) issue('client_id', 'client_credentials needs the pre-registered client_id');
+      if (!o.client_secret_env && key === undefined)
+        issue('client_secret_env', 'client_credentials needs client_secret_env or private_key_file / private_key_env');
+      if (o.client_secret_env && key !== undefined) issue('client_secret_env', 'give a client secret or a private key, not both');
+      if (o.client_metadata_url) issue('client_metadata_url', 'client_metadata_url is for authorization_code');
+    } else {
+      if (key !== undefined)
+        issue(o.private_key_file ? 'private_key_file' : 'private_key_env', 'a private key is for grant: client_credentials');
+      if (o.client_secret_env && !o.client_id) issue('client_id', 'client_secret_env belongs to a pre-registered client_id');
+    }
+    if (o.signing_algorithm && key === undefined) issue('signing_algorithm', 'signing_algorithm is for a private key');
+  });
+
 export const mcpServerSchema = z
   .strictObject({
     transport: z.enum(['stdio', 'http']).optional().describe('stdio (a command) or http (Streamable HTTP); inferred from command / url.'),
@@ -57,6 +110,9 @@ export const mcpServerSchema = z
       .describe(
         'http: Google Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud ADC, the metadata server / GKE Workload Identity) for Google-hosted MCP endpoints.',
       ),
+    oauth: mcpOAuthSchema
+      .optional()
+      .describe('http: OAuth 2.1 (authorization code + PKCE, or client credentials); tokens are kept in the state directory, mode 0600.'),
     read_only: z
       .boolean()
       .optional()
@@ -80,11 +136,13 @@ export const mcpServerSchema = z
     };
     if (transport === 'stdio') {
       if (!s.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs command (or give url for http)' });
-      for (const k of ['url', 'headers', 'bearer_token_env', 'google_auth'] as const)
+      for (const k of ['url', 'headers', 'bearer_token_env', 'google_auth', 'oauth'] as const)
         wrong(k, `${k} is for http servers; this one is stdio`);
     } else {
       if (!s.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'an http server needs url' });
       for (const k of ['command', 'args', 'env', 'cwd'] as const) wrong(k, `${k} is for stdio servers; this one is http`);
+      if (s.oauth)
+        for (const k of ['bearer_token_env', 'google_auth'] as const) wrong(k, `${k} and oauth both set Authorization: keep one`);
     }
   });
 
@@ -104,5 +162,6 @@ export const mcpConfigSchema = z
   })
   .describe('MCP servers as tool sources (the same shape as .agents/mcp.json).');
 
+export type McpOAuthConfig = z.output<typeof mcpOAuthSchema>;
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 export type McpConfig = z.output<typeof mcpConfigSchema>;

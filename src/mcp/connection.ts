@@ -13,6 +13,7 @@ import { StderrTail } from './stderr-tail.ts';
 import type { TooLargeData } from './stdio-transport.ts';
 import type { Asker } from '../tools/services.ts';
 import { answerElicitation } from './elicitation.ts';
+import { CoreAgentOAuthProvider } from './oauth-provider.ts';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -37,7 +38,24 @@ export interface ConnectionOptions {
   logger?: Logger;
   /** Called with the server's tool list after every (re)connect and tools/list_changed. */
   onTools: (tools: Tool[]) => void;
+  /** OAuth: whether a browser login may start (default: a terminal or $BROWSER; `mcp login` forces it). */
+  interactive?: boolean;
+  /** Where a login's URL is shown (default stderr). */
+  say?: ((text: string) => void) | undefined;
+  /** `mcp login`: a person asked for a login now, whatever earlier ones ended in. */
+  freshLogin?: boolean | undefined;
 }
+
+/** An OAuth error response in words: the SDK's errors carry the code apart from a message that may be empty. */
+function oauthErrorText(err: unknown): string | undefined {
+  const code = (err as { errorCode?: unknown } | null)?.errorCode;
+  if (typeof code !== 'string') return undefined;
+  const message = (err as Error).message;
+  return `the authorization server answered ${code}${message ? `: ${message}` : ''}`;
+}
+
+/** Logins (and step-ups) one connect or call goes through before it gives up. */
+const MAX_LOGINS = 2;
 
 type State =
   | { kind: 'idle' }
@@ -63,6 +81,10 @@ export class McpConnection {
   private stderrTail = new StderrTail();
   /** The calls in flight, each with the asker of its run: a server's elicitation goes to one of them. */
   private readonly inFlight = new Set<{ asker: Asker | undefined }>();
+  /** OAuth servers: the provider (store, redirect listener), one for the connection's life. */
+  private oauth: CoreAgentOAuthProvider | undefined;
+  /** Each client's HTTP transport: a step-up finishes its login on it. */
+  private readonly httpTransports = new WeakMap<Client, { finishAuth(code: string): Promise<void> }>();
 
   constructor(private readonly opts: ConnectionOptions) {
     this.log = withFields(opts.logger ?? silentLogger, { mcp_server: opts.name });
@@ -111,12 +133,21 @@ export class McpConnection {
     opts: { readOnly: boolean },
   ): Promise<CallToolResult> {
     const timeout = (this.opts.config.call_timeout_seconds ?? DEFAULT_CALL_TIMEOUT_MS / 1000) * 1000;
+    let logins = 0;
     for (let attempt = 1; ; attempt++) {
       // The common case, without an extra await: the server is up.
       const client = this.state.kind === 'up' ? this.state.client : await this.ready();
       try {
-        return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout })) as CallToolResult;
+        const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout })) as CallToolResult;
+        if (logins > 0) this.oauth?.accepted();
+        return result;
       } catch (err) {
+        // insufficient_scope: the SDK asked for a login with the wider scope; finish it and send the call again.
+        if (logins < MAX_LOGINS && (await this.finishLogin(client, err))) {
+          logins += 1;
+          attempt -= 1;
+          continue;
+        }
         const message = (err as Error).message ?? String(err);
         const dropped = /connection closed/i.test(message) || !(this.state.kind === 'up' && this.state.client === client);
         if (!dropped) {
@@ -167,6 +198,24 @@ export class McpConnection {
     this.state = { kind: 'closed' };
     if (s.kind === 'down') clearTimeout(s.timer);
     if (s.kind === 'up') await s.client.close().catch(() => {});
+    this.oauth?.close();
+  }
+
+  /**
+   * After a request failed with UnauthorizedError because the SDK's auth() sent
+   * the user to the browser: wait for the loopback redirect's code and exchange
+   * it on the same transport. False when no login was started (the error stands).
+   */
+  private async finishLogin(client: Client, err: unknown): Promise<boolean> {
+    if (!this.oauth) return false;
+    const sdk = await loadSdk();
+    if (!(err instanceof sdk.UnauthorizedError)) return false;
+    const transport = this.httpTransports.get(client);
+    const code = await this.oauth.takeAuthorizationCode();
+    if (!transport || code === undefined) return false;
+    await transport.finishAuth(code);
+    this.log.info('OAuth login completed');
+    return true;
   }
 
   /** The client, reconnecting first if the server went away. */
@@ -237,6 +286,31 @@ export class McpConnection {
 
   private async connectOnce(): Promise<Client> {
     const sdk = await loadSdk();
+    if (this.opts.config.url && this.opts.config.oauth) {
+      this.oauth ??= new CoreAgentOAuthProvider({
+        server: this.name,
+        url: this.opts.config.url,
+        config: this.opts.config.oauth,
+        env: this.opts.env,
+        sdk,
+        interactive: this.opts.interactive ?? (Boolean(this.opts.env.BROWSER) || (process.stdin.isTTY && process.stderr.isTTY)),
+        say: this.opts.say ?? ((text) => process.stderr.write(text)),
+        freshLogin: this.opts.freshLogin === true,
+      });
+      await this.oauth.prepare();
+    }
+    // The first request of a connect may need a login: the code comes back, and the connect is made again.
+    for (let logins = 0; ; logins++) {
+      try {
+        return await this.connectClient(sdk);
+      } catch (err) {
+        const pending = (err as { pendingLogin?: () => Promise<boolean> }).pendingLogin;
+        if (logins >= MAX_LOGINS || !pending || !(await pending())) throw (err as { cause?: unknown }).cause ?? err;
+      }
+    }
+  }
+
+  private async connectClient(sdk: Awaited<ReturnType<typeof loadSdk>>): Promise<Client> {
     const cfg = this.opts.config;
     // Form elicitation is declared always, and declined when no one can answer (elicitation.ts):
     // undeclared, a server's SDK refuses to send it, so the server could never learn why.
@@ -250,6 +324,7 @@ export class McpConnection {
       return answerElicitation(this.name, params, call, extra.signal, this.log);
     });
     const transport = await this.transport(sdk);
+    if (transport instanceof sdk.StreamableHTTPClientTransport) this.httpTransports.set(client, transport);
     const timeout = (cfg.startup_timeout_seconds ?? DEFAULT_STARTUP_TIMEOUT_MS / 1000) * 1000;
     const signal = AbortSignal.timeout(timeout);
     try {
@@ -259,12 +334,24 @@ export class McpConnection {
       });
       await this.refreshTools(client, signal);
     } catch (err) {
+      if (this.oauth && err instanceof sdk.UnauthorizedError) {
+        // Closed only after the login is finished on it (finishLogin uses its transport).
+        const login = async () => {
+          try {
+            return await this.finishLogin(client, err);
+          } finally {
+            await client.close().catch(() => {});
+          }
+        };
+        throw Object.assign(new Error('OAuth login pending'), { pendingLogin: login, cause: err });
+      }
       await client.close().catch(() => {});
       // A TLS or DNS failure reaching an HTTP server, in words (not OpenSSL's).
-      const why = capErrorText(failureText(err), 2_000);
+      const why = capErrorText(oauthErrorText(err) ?? failureText(err), 2_000);
       throw new Error(this.lastWords() ? `${why} — stderr: ${this.lastWords()}` : why);
     }
     client.onclose = () => this.onClosed(client);
+    this.oauth?.accepted();
     this.log.info('MCP server connected');
     return client;
   }
@@ -303,6 +390,8 @@ export class McpConnection {
     const cfg = this.opts.config;
     if (cfg.url) {
       const headers = this.httpHeaders();
+      if (this.oauth)
+        return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers }, authProvider: this.oauth });
       if (!cfg.google_auth) return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } });
       // Google access tokens last an hour and a session (or `watch`) may last days: every
       // request asks the library for its current token, which it caches and refreshes.

@@ -2,6 +2,8 @@
 // embedded chunk (scripts/embedded.mjs): loaded only by runs that declare MCP
 // servers or serve over MCP.
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
+export { refreshAuthorization, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+export { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

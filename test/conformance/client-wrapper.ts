@@ -17,13 +17,41 @@ if (given.hostname !== 'localhost' && given.hostname !== '127.0.0.1') {
   console.error(`client-wrapper: refusing ${given.hostname}: the conformance run stays on 127.0.0.1`);
   process.exit(2);
 }
-// The suite's servers listen on every interface and name "localhost": pin IPv4 loopback.
-given.hostname = '127.0.0.1';
+// The suite's servers listen on every interface and name "localhost": pin IPv4 loopback. An auth
+// scenario's metadata names "localhost" (its resource must match the URL), so there the name stays
+// and resolves IPv4 first (NODE_OPTIONS below), which /etc/hosts maps to 127.0.0.1.
+const authScenario = process.env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/') === true;
+if (!authScenario) given.hostname = '127.0.0.1';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'conformance-client-'));
-const env = { PATH: process.env.PATH, HOME: ws };
+// Auth scenarios: a login is completed by a "browser" that fetches the URL and follows the
+// suite's redirect to core-agent's loopback listener; the scenario's context (a pre-registered
+// client, client credentials) becomes the server's oauth: block, its secrets env variables.
+const browser = path.join(ws, 'browser.sh');
+writeFileSync(browser, `#!/bin/sh\nexec "${process.execPath}" -e 'fetch(process.argv[1]).then((r) => r.text(), () => {})' "$1"\n`, {
+  mode: 0o755,
+});
+const ctx = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, string | undefined>;
+const env: Record<string, string | undefined> = {
+  PATH: process.env.PATH,
+  HOME: ws,
+  BROWSER: browser,
+  NODE_OPTIONS: '--dns-result-order=ipv4first',
+};
+const oauth: Record<string, unknown> = { client_metadata_url: 'https://conformance-test.local/client-metadata.json' };
+if (ctx.client_id) Object.assign(oauth, { client_id: ctx.client_id, client_metadata_url: undefined });
+if (ctx.client_secret)
+  Object.assign(oauth, { client_secret_env: 'CONF_CLIENT_SECRET' }, (env.CONF_CLIENT_SECRET = ctx.client_secret) && {});
+if (ctx.private_key_pem) {
+  env.CONF_PRIVATE_KEY = ctx.private_key_pem;
+  Object.assign(oauth, { private_key_env: 'CONF_PRIVATE_KEY', signing_algorithm: ctx.signing_algorithm ?? 'ES256' });
+}
+if (ctx.name?.startsWith('auth/client-credentials')) oauth.grant = 'client_credentials';
 const common = ['-w', ws, '-c', path.join(ws, 'recipe.yaml')];
-writeFileSync(path.join(ws, 'recipe.yaml'), `mcp:\n  servers:\n    conf:\n      url: ${JSON.stringify(given.href)}\n`);
+writeFileSync(
+  path.join(ws, 'recipe.yaml'),
+  JSON.stringify({ mcp: { servers: { conf: { url: given.href, ...(authScenario ? { oauth } : {}) } } } }),
+);
 
 const cli = (args: string[], input = '') =>
   spawnSync(process.execPath, [bundle, ...args], { cwd: ws, env, input, encoding: 'utf8', timeout: 60_000 });
