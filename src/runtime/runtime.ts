@@ -13,6 +13,7 @@ import { buildGate } from './gate-step.ts';
 import { buildHooks } from './hooks-step.ts';
 import type { HookSink } from '../tools/hooks.ts';
 import { startMcp } from './mcp-step.ts';
+import { clusterNotice } from './cluster-step.ts';
 import { loadConfigStep, recipeDirOf, resolveWorkspace } from './recipe-step.ts';
 import { buildServices, type SessionServices } from './services.ts';
 import type { ToolServices } from '../tools/services.ts';
@@ -111,6 +112,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     resolver: opts.resolver,
   });
   const { session, tools } = services;
+  const noCluster = clusterNotice(recipe, tools.kubeUnavailable);
+  if (noCluster) say(noCluster);
   const catalog = buildCatalog({ settings, recipe, services, disabled, logger });
   const gate = buildGate({ settings, recipe, services, prompter: opts.prompter, logger });
   const hooks = await buildHooks({ recipe, recipeFile: settings.recipe, settings, services, logger });
