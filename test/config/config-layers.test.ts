@@ -34,12 +34,12 @@ async function layout(c: Pick<LayerCase, 'user' | 'project' | 'recipe' | 'xdg'>)
   if (c.user !== undefined) await write(files.user, c.user);
   if (c.project !== undefined) await write(files.project, c.project);
   if (c.recipe !== undefined) await write(files.recipe, c.recipe);
-  return { env, workspace, files };
+  return { env, workspace, files, root };
 }
 
 describe('configuration layers: user < project < recipe < environment < flags', () => {
   it.each(LAYER_CASES)('$name', async (c) => {
-    const { env, workspace, files } = await layout(c);
+    const { env, workspace, files, root } = await layout(c);
     const notices: string[] = [];
     const rt = await createRuntime({
       flags: {
@@ -61,12 +61,17 @@ describe('configuration layers: user < project < recipe < environment < flags', 
     for (const t of x.present ?? []) expect(names).toContain(t);
     if (x.allow) expect(rt.recipe.permissions?.allow ?? []).toEqual(x.allow);
     if (x.deny) expect(rt.recipe.permissions?.deny ?? []).toEqual(x.deny);
+    if (x.merged) expect(rt.recipe).toMatchObject(JSON.parse(JSON.stringify(x.merged).replaceAll('{root}', root)) as object);
+    for (const key of x.absentKeys ?? []) {
+      const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], rt.recipe);
+      expect(value, key).toBeUndefined();
+    }
     if (x.servers) expect(Object.keys(rt.recipe.mcp?.servers ?? {}).sort()).toEqual(x.servers);
     const expected = x.notices ?? [];
     expect(notices.length, notices.join('')).toBe(expected.length);
     expected.forEach((re, i) => expect(notices[i]).toMatch(re));
-    // Every notice names the project file by its path.
-    for (const n of notices) expect(n.startsWith(`core-agent: ${files.project}:`)).toBe(true);
+    // Every ignored key is named at its place in the project file.
+    for (const n of notices.filter((l) => l.includes(' is ignored'))) expect(n.startsWith(`core-agent: ${files.project}:`)).toBe(true);
   });
 
   it('a project file path is the workspace one, so a notice can be acted on', async () => {
