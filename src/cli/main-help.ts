@@ -33,3 +33,17 @@ export function quickAnswer(argv: readonly string[]): string | undefined {
   if (command === '--help' || command === '-h' || command === 'help') return `${MAIN_HELP}\n`;
   return undefined;
 }
+
+/** The oldest Node this build runs on (package.json engines): node:sqlite and the rest are there from 24 on. */
+export const MIN_NODE_MAJOR = 24;
+
+/**
+ * One line when `version` (process.versions.node) is older than MIN_NODE_MAJOR:
+ * checked first, before any module that needs a newer built-in is loaded, so an
+ * old Node is one clear sentence and not ERR_UNKNOWN_BUILTIN_MODULE halfway in.
+ */
+export function nodeVersionProblem(version: string): string | undefined {
+  const major = Number.parseInt(version, 10);
+  if (Number.isFinite(major) && major >= MIN_NODE_MAJOR) return undefined;
+  return `core-agent: needs Node ${MIN_NODE_MAJOR} or newer; this is Node ${version.slice(0, 20)} (${process.execPath.slice(0, 200)})\n`;
+}

@@ -51,6 +51,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case 'watch':
         return await (await import('./watch-command.ts')).watchCommand(rest, io);
       default:
+        // Only global flags (`core-agent --model X`, `-c r.yaml`): the interactive session, as with no command.
+        if (command.startsWith('-')) {
+          if (io.isTty || rest.includes('--help') || rest.includes('-h')) return await (await import('./repl.ts')).replCommand(argv, io);
+          io.err(`${MAIN_HELP}\n`);
+          return EXIT.usage;
+        }
         throw new UsageError(`unknown command "${command.slice(0, 60)}"${suggestion(command.slice(0, 60), COMMANDS)}`);
     }
   } catch (err) {

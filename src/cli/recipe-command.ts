@@ -37,11 +37,12 @@ export async function recipeCommand(argv: string[], io: Io): Promise<number> {
     if (file === undefined) throw new UsageError('recipe validate needs a FILE', 'recipe');
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, 'recipe');
     // The same construction a run does, so a recipe that validates is one that boots.
-    // No environment, no MCP servers, no state directory, no store: what the file alone says.
+    // No MCP servers, no state directory, no store, and of the environment only where the
+    // configuration files and the cluster are (kubernetes.required is checked as a run checks it).
     const { runtime: rt } = await buildSystem({
       until: 'dispatcher',
       flags: { recipe: file, workspace: values.workspace },
-      env: {},
+      env: pickEnv(io.env, VALIDATE_ENV),
       command: 'recipe validate',
       logLevel: 'silent',
       say: (text) => io.err(text),
@@ -64,4 +65,11 @@ export async function recipeCommand(argv: string[], io: Io): Promise<number> {
 function mcpLine(servers: Record<string, { url?: string | undefined; disabled?: boolean | undefined }>): string {
   const names = Object.entries(servers).map(([n, c]) => `${n} (${c.url ? 'http' : 'stdio'}${c.disabled ? ', disabled' : ''})`);
   return names.length > 0 ? `  mcp servers: ${names.join(', ')}\n` : '';
+}
+
+/** What validate reads of the environment: the home and XDG dir (the configuration files), and where a cluster is. */
+const VALIDATE_ENV = ['HOME', 'XDG_CONFIG_HOME', 'KUBECONFIG', 'KUBERNETES_SERVICE_HOST'] as const;
+
+function pickEnv(env: NodeJS.ProcessEnv, names: readonly string[]): NodeJS.ProcessEnv {
+  return Object.fromEntries(names.flatMap((n) => (env[n] === undefined ? [] : [[n, env[n]]])));
 }

@@ -4,6 +4,8 @@ import { recipeSchema, type Recipe, type ToolSettingsSpec } from './recipe-schem
 
 export { parseConfigText, RecipeError } from './parse-config.ts';
 
+export const RECIPE_SHAPE = 'a recipe is a mapping of keys (tools, tool_output, permissions)';
+
 /**
  * Read (bounded: read-config-file.ts) and validate a recipe against the tools
  * this build has (their names and settings); every problem is a RecipeError line.
@@ -21,5 +23,5 @@ export async function loadRecipe(file: string, tools: readonly ToolSettingsSpec[
 
 /** Parse and validate recipe text; all problems are reported at once, each with its position. */
 export async function parseRecipe(text: string, file: string, tools: readonly ToolSettingsSpec[]): Promise<Recipe> {
-  return parseConfigText(text, file, recipeSchema(tools), 'a recipe is a mapping of keys (tools, tool_output, permissions)');
+  return parseConfigText(text, file, recipeSchema(tools), RECIPE_SHAPE);
 }

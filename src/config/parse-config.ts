@@ -52,6 +52,23 @@ export async function parseConfigText<T>(
   shape: string,
   opts: ParseOptions = {},
 ): Promise<T> {
+  return (await parseConfigTextAt(text, file, schema, shape, opts)).value;
+}
+
+/** A parsed file and where each of its values was written (`line:col` of the node at a path, or its nearest ancestor). */
+export interface Positioned<T> {
+  value: T;
+  at: (path: readonly PropertyKey[]) => string;
+}
+
+/** parseConfigText, keeping the positions: a later check on the value (a workspace's untrusted keys) can name them. */
+export async function parseConfigTextAt<T>(
+  text: string,
+  file: string,
+  schema: z.ZodType<T>,
+  shape: string,
+  opts: ParseOptions = {},
+): Promise<Positioned<T>> {
   if (opts.json) {
     const bad = jsonSyntaxError(text);
     if (bad) throw new RecipeError([`${file}:${lineCol(text, bad.offset)}: not JSON: ${bad.message}`]);
@@ -92,7 +109,7 @@ export async function parseConfigText<T>(
     throw new RecipeError([`${file}:${position(doc.contents as Node | null, lines)}: ${shape}, not a ${kind}`]);
   }
   const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { value: parsed.data, at: (path) => position(nodeAt(doc, path), lines) };
   // Described only up to the limit: finding a key's node is a search, and 40 000 unknown keys took 17 s.
   const problems: string[] = [];
   let more = 0;

@@ -165,6 +165,10 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
       kubernetes: z
         .strictObject({
           enabled: z.boolean().optional().describe('false: no k8s_* tools even where a cluster is configured.'),
+          required: z
+            .boolean()
+            .optional()
+            .describe('true: run, repl and recipe validate refuse to start (exit 2) when no cluster is configured.'),
           kubeconfig: z.string().min(1).optional().describe('The kubeconfig file (default $KUBECONFIG, ~/.kube/config, or in-cluster).'),
           context: z.string().min(1).optional().describe('The kubeconfig context (default: its current-context).'),
           denied_resources: z

@@ -1,13 +1,37 @@
 import type { Recipe } from '../config/recipe-schema.ts';
 import { findCluster, Kube } from '../k8s/cluster.ts';
 import { liveTargets, type AlertTarget } from '../net/alert-targets.ts';
+import { SettingsError } from './settings.ts';
 
-/** The cluster the recipe and environment point at, or why there is none (the k8s tools say it; watch refuses to start). */
+/**
+ * The cluster the recipe and environment point at, or why there is none (the
+ * k8s tools say it; watch refuses to start). With kubernetes.required, none is
+ * a SettingsError (exit 2): an incident recipe without its cluster would run
+ * blind and still exit 0.
+ */
 export function clusterStep(recipe: Recipe, env: NodeJS.ProcessEnv, home: string): { kube: Kube } | { unavailable: string } {
+  const found = findClusterFor(recipe, env, home);
+  if ('unavailable' in found && recipe.kubernetes?.required === true) {
+    throw new SettingsError(`the recipe requires a Kubernetes cluster (kubernetes.required) and there is none: ${found.unavailable}`);
+  }
+  return 'unavailable' in found ? found : { kube: new Kube(found, recipe.kubernetes) };
+}
+
+function findClusterFor(recipe: Recipe, env: NodeJS.ProcessEnv, home: string) {
   if (recipe.kubernetes?.enabled === false) return { unavailable: 'kubernetes.enabled is false' };
   // ~/.kube/config under the home the root resolved (HOME, else the account's own).
-  const cluster = findCluster(env, recipe.kubernetes, home);
-  return 'unavailable' in cluster ? cluster : { kube: new Kube(cluster, recipe.kubernetes) };
+  return findCluster(env, recipe.kubernetes, home);
+}
+
+/**
+ * The line a run prints when its recipe declares `kubernetes:` and there is no
+ * cluster (not required): the k8s_* tools are absent, and the user should know
+ * why before the model finds out. Undefined when the recipe says nothing of
+ * Kubernetes, or turned it off on purpose.
+ */
+export function clusterNotice(recipe: Recipe, unavailable: string | undefined): string | undefined {
+  if (unavailable === undefined || recipe.kubernetes === undefined || recipe.kubernetes.enabled === false) return undefined;
+  return `core-agent: no Kubernetes tools (k8s_*) in this run: ${unavailable}\n`;
 }
 
 /** The recipe's alert targets that can deliver (their URL and credentials are set), and why the others cannot. */

@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { loadConfigLayers, type LayeredConfig } from '../config/config-layers.ts';
 import { loadRecipe } from '../config/load-recipe.ts';
 import { BUILTIN_TOOLS } from '../tools/index.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
@@ -8,6 +9,18 @@ import { SettingsError, type Settings } from './settings.ts';
 /** The recipe step: the file -c / CORE_AGENT_RECIPE names (RecipeError for anything wrong in it), or none. */
 export async function loadRecipeStep(s: Pick<Settings, 'recipe'>): Promise<Recipe> {
   return s.recipe ? await loadRecipe(s.recipe, BUILTIN_TOOLS) : {};
+}
+
+/**
+ * The recipe as the steps read it: the user file, the project file (only its
+ * narrowing keys unless the workspace is trusted) and the recipe, merged
+ * (src/config/config-layers.ts); flags and environment still win over it, key by key.
+ */
+export async function loadConfigStep(
+  s: Pick<Settings, 'recipe' | 'trustWorkspace'>,
+  where: { workspace: string; env: NodeJS.ProcessEnv; home: string },
+): Promise<LayeredConfig> {
+  return loadConfigLayers({ recipeFile: s.recipe, trustWorkspace: s.trustWorkspace === true, tools: BUILTIN_TOOLS, ...where });
 }
 
 /** Where files shipped beside the recipe are (skills dirs, ${CORE_AGENT_RECIPE_DIR}); the workspace without one. */

@@ -13,7 +13,8 @@ import { buildGate } from './gate-step.ts';
 import { buildHooks } from './hooks-step.ts';
 import type { HookSink } from '../tools/hooks.ts';
 import { startMcp } from './mcp-step.ts';
-import { loadRecipeStep, recipeDirOf, resolveWorkspace } from './recipe-step.ts';
+import { clusterNotice } from './cluster-step.ts';
+import { loadConfigStep, recipeDirOf, resolveWorkspace } from './recipe-step.ts';
 import { buildServices, type SessionServices } from './services.ts';
 import type { ToolServices } from '../tools/services.ts';
 import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
@@ -67,6 +68,8 @@ export interface RuntimeOptions {
   rawStore?: RawStore | undefined;
   /** false: declare but do not start MCP servers (recipe validate). */
   startMcp?: boolean;
+  /** Where lines for the user go (ignored project keys, absent Kubernetes tools); default: the logger's warn. */
+  say?: ((text: string) => void) | undefined;
   /**
    * core-agent's state directory (stateDir): the shells' process groups and the
    * atomic writes in flight are recorded under it, and what a killed core-agent
@@ -78,16 +81,20 @@ export interface RuntimeOptions {
 
 /**
  * recipe → settings → services → catalog → gate → dispatcher (→ MCP servers).
- * Precedence, highest first: flags, environment (CORE_AGENT_*), the recipe,
- * built-in defaults. Throws SettingsError / RecipeError for anything unusable,
+ * Precedence, highest first: flags, environment (CORE_AGENT_*), the recipe, the
+ * project file, the user file, built-in defaults. Throws SettingsError / RecipeError for anything unusable,
  * before a single tool exists.
  */
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { env } = opts;
   const logger = opts.logger ?? silentLogger;
   const settings = opts.settings ?? resolveSettings(opts.flags, env);
-  const recipe = await loadRecipeStep(settings);
   const workspace = await resolveWorkspace(settings.workspace ?? process.cwd());
+  const home = homeOf(env);
+  // The user and project files under the recipe (src/config/config-layers.ts).
+  const { recipe, notices } = await loadConfigStep(settings, { workspace, env, home });
+  const say = opts.say ?? ((line: string) => logger.warn(line.trimEnd()));
+  for (const line of notices) say(`core-agent: ${line}\n`);
   const disabled = toolToggles(recipe, settings);
   const services = await buildServices({
     settings,
@@ -95,7 +102,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     recipeDir: recipeDirOf(settings, workspace),
     workspace,
     env,
-    home: homeOf(env),
+    home,
     logger,
     session: opts.session,
     sessionServices: opts.services,
@@ -105,6 +112,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     resolver: opts.resolver,
   });
   const { session, tools } = services;
+  const noCluster = clusterNotice(recipe, tools.kubeUnavailable);
+  if (noCluster) say(noCluster);
   const catalog = buildCatalog({ settings, recipe, services, disabled, logger });
   const gate = buildGate({ settings, recipe, services, prompter: opts.prompter, logger });
   const hooks = await buildHooks({ recipe, recipeFile: settings.recipe, settings, services, logger });

@@ -131,6 +131,7 @@ async function toolsSystem(r: ToolsRequest, settings: Settings, logger: Logger):
       env: r.env,
       logger,
       prompter: r.prompter,
+      say: r.say,
       startMcp: r.startMcp,
       stateDir: r.stateDir ? stateDir(r.env) : undefined,
     });
@@ -184,6 +185,7 @@ async function agentSystem(r: AgentRequest, flagSettings: Settings, logger: Logg
       session,
       services,
       prompter: r.prompter,
+      say: r.say,
       rawStore,
       stateDir: stateDir(r.env),
     });

@@ -1,0 +1,50 @@
+// kubernetes.required and an absent cluster, through the CLI (test/cli/cluster-required.test.ts).
+// `kubernetes` is the recipe's kubernetes: section (YAML flow text; absent: no section);
+// `cluster` what the environment offers: none, a KUBECONFIG naming a missing file, or a
+// kubeconfig file (configured is enough: nothing is contacted before a k8s tool runs).
+// `code` is the exit status; `stderr` what it must say (null: nothing about Kubernetes). One case a line.
+
+export type Command = 'run' | 'repl' | 'validate';
+export interface ClusterCase {
+  command: Command;
+  kubernetes?: string;
+  cluster: 'none' | 'missing-file' | 'kubeconfig';
+  code: number;
+  stderr: RegExp | null;
+}
+
+const REFUSED =
+  /^core-agent: the recipe requires a Kubernetes cluster \(kubernetes\.required\) and there is none: no cluster is configured: no kubeconfig/m;
+const MISSING =
+  /the recipe requires a Kubernetes cluster \(kubernetes\.required\) and there is none: the kubeconfig \S+\/nope does not exist/;
+const ABSENT = /^core-agent: no Kubernetes tools \(k8s_\*\) in this run: no cluster is configured: no kubeconfig/m;
+
+export const CLUSTER_CASES: ClusterCase[] = [
+  { command: 'run', kubernetes: '{ required: true }', cluster: 'none', code: 2, stderr: REFUSED },
+  { command: 'repl', kubernetes: '{ required: true }', cluster: 'none', code: 2, stderr: REFUSED },
+  { command: 'validate', kubernetes: '{ required: true }', cluster: 'none', code: 2, stderr: REFUSED },
+  { command: 'run', kubernetes: '{ required: true }', cluster: 'missing-file', code: 2, stderr: MISSING },
+  { command: 'validate', kubernetes: '{ required: true }', cluster: 'missing-file', code: 2, stderr: MISSING },
+  {
+    command: 'run',
+    kubernetes: '{ required: true, enabled: false }',
+    cluster: 'kubeconfig',
+    code: 2,
+    stderr: /kubernetes\.required\) and there is none: kubernetes\.enabled is false/,
+  },
+  { command: 'run', kubernetes: '{ required: true }', cluster: 'kubeconfig', code: 0, stderr: null },
+  { command: 'validate', kubernetes: '{ required: true }', cluster: 'kubeconfig', code: 0, stderr: null },
+  { command: 'run', kubernetes: '{ denied_resources: [] }', cluster: 'none', code: 0, stderr: ABSENT },
+  { command: 'validate', kubernetes: '{ denied_resources: [] }', cluster: 'none', code: 0, stderr: ABSENT },
+  { command: 'validate', kubernetes: '{ required: false }', cluster: 'none', code: 0, stderr: ABSENT },
+  {
+    command: 'validate',
+    kubernetes: '{ denied_resources: [] }',
+    cluster: 'missing-file',
+    code: 0,
+    stderr: /no Kubernetes tools \(k8s_\*\) in this run: the kubeconfig \S+ does not exist/,
+  },
+  { command: 'validate', kubernetes: '{ enabled: false }', cluster: 'none', code: 0, stderr: null },
+  { command: 'validate', cluster: 'none', code: 0, stderr: null },
+  { command: 'run', cluster: 'none', code: 0, stderr: null },
+];
