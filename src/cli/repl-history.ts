@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeDirs } from '../util/make-dirs.ts';
 
 /** Lines kept per workspace, newest last on disk (readline wants newest first). */
 export const HISTORY_LINES = 500;
@@ -31,7 +32,7 @@ export class ReplHistory {
   /** readline's history (newest first) back to the file; a failure costs the history, not the session. */
   save(newestFirst: readonly string[]): void {
     try {
-      mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      makeDirs(path.dirname(this.file), 0o700);
       const tmp = `${this.file}.${process.pid}.tmp`;
       const lines = newestFirst.slice(0, HISTORY_LINES).reverse();
       writeFileSync(tmp, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { mode: 0o600 });

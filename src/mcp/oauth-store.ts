@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/v4';
 import type { McpOAuthConfig } from '../config/mcp-schema.ts';
 import { stateDir } from '../runtime/state-dir.ts';
+import { makeDirs } from '../util/make-dirs.ts';
 
 /**
  * What one MCP server's OAuth login leaves behind: the client registration, the
@@ -67,7 +68,7 @@ export class OAuthStore {
 
   private async write(record: OAuthRecord): Promise<void> {
     const dir = path.dirname(this.file);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
     const tmp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       await writeFile(tmp, `${JSON.stringify({ ...record, url: this.url, identity: this.identity })}\n`, { mode: 0o600, flag: 'wx' });

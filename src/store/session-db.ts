@@ -1,8 +1,9 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync, statfsSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, renameSync, statSync, statfsSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { ALL_SCHEMAS, APPLICATION_ID } from './schema.ts';
+import { makeDirs } from '../util/make-dirs.ts';
 
 /**
  * What is wrong with the session database, by what the user can do about it: a
@@ -73,8 +74,12 @@ export function openSessionDb(location: string, schema: string): DatabaseSync {
   }
   const file = path.resolve(location);
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
+    makeDirs(path.dirname(file));
   } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    // A directory that cannot be made although its parent exists (/proc/…, a dead mount).
+    if (e.code === 'ENOENT')
+      throw new SessionDbError(location, 'io', `its directory ${e.path ?? path.dirname(file)} cannot be created there (mkdir: ENOENT)`);
     throw sessionDbError(err, location) ?? err;
   }
   inspectFile(file, location);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { makeDirs } from '../../util/make-dirs.ts';
 
 /**
  * A journal of the temporary files an atomic write has created and not yet
@@ -27,7 +28,7 @@ export class PendingWrites {
   async begin(tmpPath: string): Promise<string | undefined> {
     try {
       if (!this.made) {
-        await mkdir(this.dir, { recursive: true, mode: 0o700 });
+        makeDirs(this.dir, 0o700);
         this.made = true;
       }
       const entry = path.join(this.dir, `${this.owner}-${(this.counter++).toString(36)}`);

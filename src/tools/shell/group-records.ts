@@ -1,10 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/v4';
 import type { Logger } from '../../log.ts';
 import { EscapeeSweep } from './escapees.ts';
 import { bootId, procAvailable, readStat, sameProcess } from './procfs.ts';
 import type { GroupRecorder, NewGroup } from './supervised-shell.ts';
+import { makeDirs } from '../../util/make-dirs.ts';
 
 /**
  * A record on disk of every process group a shell tool starts, so that the
@@ -67,7 +68,7 @@ export class GroupRecords implements GroupRecorder {
     };
     const file = path.join(this.dir, `${g.pgid}-${g.leaderStart}.json`);
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      makeDirs(this.dir, 0o700);
       // Written beside, then renamed: a reader never sees half a record.
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify(record), { mode: 0o600 });
