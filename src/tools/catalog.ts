@@ -134,7 +134,7 @@ export class Catalog {
     const skipped = this.skipped.find((s) => s.name === name);
     if (skipped) return skipped.reason;
     if (this.turnedOff.has(name))
-      return 'it is turned off here (tools.disable in the recipe, CORE_AGENT_DISABLE_TOOLS, --disable-tools, --task, or --allow-tool / --deny-tool)';
+      return 'it is turned off here (tools.disable in the recipe or a config file, CORE_AGENT_DISABLE_TOOLS, --disable-tools, --task, or --allow-tool / --deny-tool)';
     return undefined;
   }
 

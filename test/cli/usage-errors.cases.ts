@@ -57,7 +57,7 @@ export const USAGE_ERROR_CASES: readonly UsageErrorCase[] = [
     argv: ['tools', 'call', 'bash', '{"command": "ls"}', '--disable-tools', 'bash'],
     stderr: /^$/,
     stdout:
-      /"error": "bash is not registered: it is turned off here \(tools\.disable in the recipe, CORE_AGENT_DISABLE_TOOLS, --disable-tools/,
+      /"error": "bash is not registered: it is turned off here \(tools\.disable in the recipe or a config file, CORE_AGENT_DISABLE_TOOLS, --disable-tools/,
     code: 1,
   },
   {
