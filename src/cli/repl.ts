@@ -2,6 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { TurnResult } from '../agent/agent.ts';
 import { chooseOnLines } from '../runtime/choices.ts';
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
+import type { ElicitAnswer, ElicitForm } from '../tools/form.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
@@ -124,6 +125,12 @@ class LineAsker implements Asker {
   /** request_user_input: numbered choices on this terminal, through the one reader. */
   choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
     return chooseOnLines(questions, (prompt) => this.lines.read(prompt));
+  }
+
+  /** An MCP server's elicitation form, field by field, through the one reader (the live region pauses for it). */
+  async elicit(form: ElicitForm): Promise<ElicitAnswer | { unavailable: string }> {
+    const { formOnLines } = await import('../mcp/elicit-lines.ts');
+    return formOnLines(form, (prompt) => this.lines.read(prompt));
   }
 }
 

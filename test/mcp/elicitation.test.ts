@@ -184,4 +184,33 @@ describe('elicitation in a replayed run of the bundle (the composition root pick
     expect(stderr).toContain('MCP server "el" asks:');
     expect(seen).toEqual({ action: 'accept', content: { name: 'Ada', age: 30, score: 95.5, status: 'inactive', verified: false } });
   });
+
+  it('the REPL: the form through its one reader, defaults for the empty lines', async () => {
+    const ws = await tempDir();
+    await writeFile(path.join(ws, 'recipe.yaml'), recipe);
+    const script = path.join(ws, 'script.jsonl');
+    await writeFile(script, [JSON.stringify({ tool_calls: [{ name: 'el_ask', args: {} }] }), JSON.stringify({ text: 'done' })].join('\n'));
+    const db = path.join(ws, 'sessions.db');
+    // The turn's line, then the form (the recipe's MCP tool needs no approval).
+    const r = spawnSync(
+      process.execPath,
+      [bundle, 'repl', '-m', `replay:${script}`, '-c', path.join(ws, 'recipe.yaml'), '--session-db', db],
+      {
+        cwd: ws,
+        input: 'go\ny\nAda\n\n\n2\nno\n/exit\n',
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: ws },
+        timeout: 60_000,
+      },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('MCP server "el" asks:');
+    const log = EventLog.open(db);
+    const result = log.events(log.sessions()[0]!.id).find((e) => e.kind === 'tool_result')!.data as { shown: { text: string } };
+    log.close();
+    expect(JSON.parse(result.shown.text)).toEqual({
+      action: 'accept',
+      content: { name: 'Ada', age: 30, score: 95.5, status: 'inactive', verified: false },
+    });
+  });
 });
