@@ -1,6 +1,7 @@
 import { buildSystem } from '../runtime/system.ts';
 import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { stateDir } from '../runtime/state-dir.ts';
 
 export const MCP_HELP = `Usage: core-agent mcp serve [--http HOST:PORT [--token-env NAME]] [options]
        core-agent mcp list [options]          servers, transport, auth state, tool count
@@ -138,12 +139,13 @@ async function mcpAuthCommand(sub: 'list' | 'login' | 'logout', argv: string[], 
   const { loadMcpConfig } = await import('../mcp/load-config.ts');
   const admin = await import('../mcp/oauth-admin.ts');
   const servers = (await loadMcpConfig(rt.workspace, rt.recipe.mcp, rt.settings.trustWorkspace === true)).servers ?? {};
-  const opts = { workspace: rt.workspace, env: io.env, say: (text: string) => io.err(text) };
+  const state = stateDir(io.env);
+  const opts = { workspace: rt.workspace, env: io.env, stateDir: state, say: (text: string) => io.err(text) };
 
   if (sub === 'list') {
     const rows = [['SERVER', 'TRANSPORT', 'AUTH', 'TOOLS']];
     for (const [name, cfg] of Object.entries(servers)) {
-      const auth = await admin.authState(name, cfg, io.env);
+      const auth = await admin.authState(name, cfg, state);
       // Never a browser here: a server that needs a login says so in the TOOLS column.
       const r = cfg.disabled ? { error: 'disabled' } : await admin.probe(name, cfg, { ...opts, interactive: false });
       const tools = 'tools' in r ? String(r.tools) : `- (${r.error.slice(0, 120)})`;
@@ -166,7 +168,7 @@ async function mcpAuthCommand(sub: 'list' | 'login' | 'logout', argv: string[], 
   }
   if (!cfg.url || !cfg.oauth) throw new UsageError(`server "${name}" has no oauth: block (mcp.servers.${name}.oauth)`, `mcp ${sub}`);
   if (sub === 'logout') {
-    const removed = await admin.logout(name, cfg, io.env);
+    const removed = await admin.logout(name, cfg, state);
     io.out(removed ? `logged out of ${name}\n` : `${name} had no stored login\n`);
     return EXIT.ok;
   }

@@ -35,6 +35,8 @@ export interface ConnectionOptions {
   /** Where a stdio server starts when it declares no cwd. */
   workspace: string;
   env: NodeJS.ProcessEnv;
+  /** core-agent's state directory (OAuth tokens live under it), from the composition root. */
+  stateDir?: string | undefined;
   logger?: Logger;
   /** Called with the server's tool list after every (re)connect and tools/list_changed. */
   onTools: (tools: Tool[]) => void;
@@ -284,6 +286,13 @@ export class McpConnection {
     this.state = { kind: 'down', error, retryAt: Date.now() + delay, timer };
   }
 
+  /** OAuth keeps its tokens under the state directory the root passes down; a server with oauth: and none is a setup error. */
+  private stateDirForOAuth(): string {
+    if (this.opts.stateDir === undefined)
+      throw new Error(`MCP server "${this.name}": OAuth needs a state directory for its tokens, and none was given`);
+    return this.opts.stateDir;
+  }
+
   private async connectOnce(): Promise<Client> {
     const sdk = await loadSdk();
     if (this.opts.config.url && this.opts.config.oauth) {
@@ -292,6 +301,7 @@ export class McpConnection {
         url: this.opts.config.url,
         config: this.opts.config.oauth,
         env: this.opts.env,
+        stateDir: this.stateDirForOAuth(),
         sdk,
         interactive: this.opts.interactive ?? (Boolean(this.opts.env.BROWSER) || (process.stdin.isTTY && process.stderr.isTTY)),
         say: this.opts.say ?? ((text) => process.stderr.write(text)),

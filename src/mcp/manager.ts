@@ -12,6 +12,8 @@ export interface McpManagerOptions {
   catalog: Catalog;
   workspace: string;
   env: NodeJS.ProcessEnv;
+  /** core-agent's state directory (OAuth tokens), from the composition root. */
+  stateDir?: string | undefined;
   logger?: Logger;
   /** Run-wide filter on canonical names (--allow-tool / --deny-tool). */
   keep?: (canonical: string) => boolean;
@@ -35,6 +37,7 @@ export class McpManager {
         config,
         workspace: opts.workspace,
         env: opts.env,
+        stateDir: opts.stateDir,
         logger: this.log,
         onTools: (tools) => this.register(name, config, tools, connection),
       });

@@ -9,13 +9,13 @@ import { storeFor } from './oauth-store.ts';
  */
 
 /** The auth column of `mcp list`: how requests are authorized, and whether a login is stored. */
-export async function authState(name: string, config: McpServerConfig, env: NodeJS.ProcessEnv): Promise<string> {
+export async function authState(name: string, config: McpServerConfig, stateDir: string): Promise<string> {
   if (!config.url) return '-';
   if (config.bearer_token_env) return `bearer ${config.bearer_token_env}`;
   if (config.google_auth) return 'google';
   if (!config.oauth) return 'none';
   if (config.oauth.grant === 'client_credentials') return 'oauth client_credentials';
-  const rec = await storeFor(env, name, config.url, config.oauth).load();
+  const rec = await storeFor(stateDir, name, config.url, config.oauth).load();
   if (!rec.tokens) return 'oauth: not logged in';
   if (rec.expires_at === undefined || rec.expires_at > Date.now()) return 'oauth: logged in';
   return rec.tokens.refresh_token ? 'oauth: logged in (refreshes)' : 'oauth: expired';
@@ -25,7 +25,14 @@ export async function authState(name: string, config: McpServerConfig, env: Node
 export async function probe(
   name: string,
   config: McpServerConfig,
-  o: { workspace: string; env: NodeJS.ProcessEnv; interactive: boolean; freshLogin?: boolean; say?: (text: string) => void },
+  o: {
+    workspace: string;
+    env: NodeJS.ProcessEnv;
+    stateDir: string;
+    interactive: boolean;
+    freshLogin?: boolean;
+    say?: (text: string) => void;
+  },
 ): Promise<{ tools: number } | { error: string }> {
   let tools = 0;
   const connection = new McpConnection({
@@ -33,6 +40,7 @@ export async function probe(
     config,
     workspace: o.workspace,
     env: o.env,
+    stateDir: o.stateDir,
     interactive: o.interactive,
     freshLogin: o.freshLogin,
     say: o.say,
@@ -52,9 +60,9 @@ export async function probe(
 export async function login(
   name: string,
   config: McpServerConfig,
-  o: { workspace: string; env: NodeJS.ProcessEnv; say: (text: string) => void },
+  o: { workspace: string; env: NodeJS.ProcessEnv; stateDir: string; say: (text: string) => void },
 ): Promise<{ tools: number } | { error: string }> {
-  const store = storeFor(o.env, name, config.url!, config.oauth!);
+  const store = storeFor(o.stateDir, name, config.url!, config.oauth!);
   const rec = await store.load();
   delete rec.tokens;
   delete rec.expires_at;
@@ -64,6 +72,6 @@ export async function login(
 }
 
 /** `mcp logout`: the server's whole OAuth record goes (tokens, registration, discovery). */
-export async function logout(name: string, config: McpServerConfig, env: NodeJS.ProcessEnv): Promise<boolean> {
-  return storeFor(env, name, config.url!, config.oauth!).remove();
+export async function logout(name: string, config: McpServerConfig, stateDir: string): Promise<boolean> {
+  return storeFor(stateDir, name, config.url!, config.oauth!).remove();
 }

@@ -17,6 +17,8 @@ export interface OAuthProviderOptions {
   url: string;
   config: McpOAuthConfig;
   env: NodeJS.ProcessEnv;
+  /** core-agent's state directory: the tokens are kept under it. */
+  stateDir: string;
   sdk: Sdk;
   /** A person can complete a browser login now (a terminal, $BROWSER, or `mcp login`). */
   interactive: boolean;
@@ -48,7 +50,7 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
 
   constructor(private readonly o: OAuthProviderOptions) {
-    this.store = storeFor(o.env, o.server, o.url, o.config);
+    this.store = storeFor(o.stateDir, o.server, o.url, o.config);
     this.clientMetadataUrl = o.config.client_metadata_url;
     const key = this.privateKey();
     if (key !== undefined) {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** How long a login waits for the browser to come back. */
@@ -25,6 +25,8 @@ export class LoopbackRedirect {
   async listen(preferred?: string): Promise<void> {
     if (this.server) return;
     const want = preferred ? Number(new URL(preferred).port) || 0 : 0;
+    // node:http only when a login needs the listener: `tools list` and most runs never load it.
+    const { createServer } = await import('node:http');
     const server = createServer((req, res) => this.onRequest(req.url ?? '/', res));
     const bind = (port: number) =>
       new Promise<void>((resolve, reject) => {

@@ -3,7 +3,6 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/v4';
 import type { McpOAuthConfig } from '../config/mcp-schema.ts';
-import { stateDir } from '../runtime/state-dir.ts';
 import { makeDirs } from '../util/make-dirs.ts';
 
 /**
@@ -29,20 +28,21 @@ const recordSchema = z.looseObject({
 });
 export type OAuthRecord = z.output<typeof recordSchema>;
 
-export function oauthDir(env: NodeJS.ProcessEnv): string {
-  return path.join(stateDir(env), 'mcp-oauth');
+/** Where the records are, under the state directory the composition root resolved (mcp/ reads no environment for it). */
+export function oauthDir(stateDir: string): string {
+  return path.join(stateDir, 'mcp-oauth');
 }
 
 export class OAuthStore {
   readonly file: string;
 
   constructor(
-    env: NodeJS.ProcessEnv,
+    stateDir: string,
     server: string,
     private readonly url: string,
     private readonly identity = '',
   ) {
-    this.file = path.join(oauthDir(env), `${server}.json`);
+    this.file = path.join(oauthDir(stateDir), `${server}.json`);
   }
 
   /** The record for this server and URL; an unreadable or foreign one counts as none (a new login replaces it). */
@@ -90,6 +90,6 @@ export class OAuthStore {
 }
 
 /** A server's store: the record belongs to its URL, grant and client; changing any of them starts from nothing. */
-export function storeFor(env: NodeJS.ProcessEnv, server: string, url: string, oauth: McpOAuthConfig): OAuthStore {
-  return new OAuthStore(env, server, url, `${oauth.grant ?? 'authorization_code'} ${oauth.client_id ?? '(registered)'}`);
+export function storeFor(stateDir: string, server: string, url: string, oauth: McpOAuthConfig): OAuthStore {
+  return new OAuthStore(stateDir, server, url, `${oauth.grant ?? 'authorization_code'} ${oauth.client_id ?? '(registered)'}`);
 }

@@ -5,6 +5,7 @@ import { McpManager } from '../mcp/manager.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
 import type { Catalog } from '../tools/catalog.ts';
 import type { Settings } from './settings.ts';
+import { stateDir } from './state-dir.ts';
 
 /** Connect the declared MCP servers; a server that fails is reported and retried, never fatal. */
 export async function startMcp(o: {
@@ -30,6 +31,7 @@ export async function startMcp(o: {
     catalog: o.catalog,
     workspace: o.workspace,
     env,
+    stateDir: stateDir(env),
     logger: o.logger,
     keep: (name) => (allow === null || matches(allow, name)) && !matches(denyRules, name),
   });

@@ -424,7 +424,7 @@ describe('a replayed incident inside the image (read-only root, 65532, no shell)
         .split('\n')
         .map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
       const session = events.find((e) => e.type === 'session')!.id as string;
-      expect(events.at(-1)).toEqual({ type: 'exit', status: 0, session });
+      expect(events.at(-1)).toMatchObject({ type: 'exit', status: 0, session });
       const ends = events.filter((e) => e.type === 'tool_end');
       expect(ends.filter((e) => e.ok !== true)).toEqual([]);
       expect(ends.map((e) => e.name).sort()).toEqual([...EXPECTED_CALLS].sort());

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CoreAgentOAuthProvider } from '../../src/mcp/oauth-provider.ts';
 import { storeFor } from '../../src/mcp/oauth-store.ts';
@@ -14,8 +15,9 @@ import { tempDir } from '../helpers/workspace.ts';
 async function provider(expiresInMs: number) {
   const home = await tempDir();
   const env = { HOME: home };
+  const state = path.join(home, '.local/state/core-agent');
   const url = 'http://127.0.0.1:1/mcp';
-  await storeFor(env, 'srv', url, {}).save({
+  await storeFor(state, 'srv', url, {}).save({
     url,
     client: { client_id: 'registered' },
     tokens: { access_token: 'old-access', token_type: 'bearer', refresh_token: 'the-refresh' } as never,
@@ -29,7 +31,7 @@ async function provider(expiresInMs: number) {
       return { access_token: 'new-access', token_type: 'bearer', expires_in: 3600 };
     },
   } as unknown as Sdk;
-  const p = new CoreAgentOAuthProvider({ server: 'srv', url, config: {}, env, sdk, interactive: false, say: () => {} });
+  const p = new CoreAgentOAuthProvider({ server: 'srv', url, config: {}, env, stateDir: state, sdk, interactive: false, say: () => {} });
   await p.prepare();
   return { p, refreshes, file: p.store.file };
 }
