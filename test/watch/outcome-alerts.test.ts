@@ -44,8 +44,10 @@ describe('OutcomeAlerts', () => {
     await alerts.flush();
     expect(hook.requests.map((r) => (JSON.parse(r.body) as { details: string }).details)).toEqual(['UNRESOLVED: proposal for a']);
     expect(store.pendingAlerts().map((i) => i.name)).toEqual(['b']);
-    const deadline = Date.now() + 5_000;
-    while (hook.requests.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // The second send is seen by the hook before its answer reaches the outbox: wait for both.
+    const deadline = Date.now() + 10_000;
+    while ((hook.requests.length < 2 || store.pendingAlerts().length > 0) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(hook.requests).toHaveLength(2);
     expect(store.pendingAlerts()).toEqual([]);
     alerts.stop();
