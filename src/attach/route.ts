@@ -1,0 +1,18 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Who made an HTTP request to the attach daemon, as its bearer token says.
+ * `principal` is the name the operator gave the token (recorded as the owner
+ * of what the caller creates and as the approver of what it answers).
+ */
+export interface Caller {
+  principal: string;
+}
+
+/**
+ * One part of the daemon's HTTP API. The server authenticates first, then asks
+ * each route in turn; a route answers the request and returns true, or returns
+ * false to let the next one look at it. The session API and the peer registry
+ * are separate routes so that each can be built and tested alone.
+ */
+export type Route = (req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller) => Promise<boolean>;
