@@ -1,8 +1,9 @@
 // The chart's `helm test` script (helm/core-agent/files/helm-test.mjs), run by Node as
 // the test pod runs it, against a fake API server and a fake /readyz on 127.0.0.1.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const script = join(import.meta.dirname, '..', '..', 'helm', 'core-agent', 'files', 'helm-test.mjs');
 const TOKEN = 'sa-token-for-the-test';
+// A test CA and a server certificate for 127.0.0.1 (test/fixtures/tls/README.md).
+const tls = join(import.meta.dirname, '..', 'fixtures', 'tls');
 
 interface Fake {
   readyz: number;
@@ -21,9 +24,9 @@ interface Fake {
 let server: Server | undefined;
 afterEach(() => server?.close());
 
-async function start(fake: Fake): Promise<{ url: string; reviews: unknown[] }> {
+async function start(fake: Fake, https = false): Promise<{ url: string; port: number; reviews: unknown[] }> {
   const reviews: unknown[] = [];
-  server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     if (req.url === '/readyz') return void res.writeHead(fake.readyz).end(fake.readyz === 200 ? 'ok' : 'informer not synced');
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
@@ -38,9 +41,13 @@ async function start(fake: Fake): Promise<{ url: string; reviews: unknown[] }> {
       const allowed = fake.grants.has(`${a.verb} ${a.resource} ${a.namespace}`);
       res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ ...review, status: { allowed } }));
     });
-  });
+  };
+  server = https
+    ? createHttpsServer({ key: readFileSync(join(tls, 'server.key')), cert: readFileSync(join(tls, 'server.pem')) }, handler)
+    : createServer(handler);
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, reviews };
+  const port = (server!.address() as AddressInfo).port;
+  return { url: `${https ? 'https' : 'http'}://127.0.0.1:${port}`, port, reviews };
 }
 
 function runScript(env: Record<string, string>): Promise<{ code: number; stdout: string }> {
@@ -75,6 +82,19 @@ describe('helm test script: readiness through the Service, RBAC through SelfSubj
       kind: 'SelfSubjectAccessReview',
       spec: { resourceAttributes: { verb: 'get', resource: 'pods', subresource: 'log', namespace: 'ns', group: '' } },
     });
+  });
+
+  it('in a pod: the API server from KUBERNETES_SERVICE_*, trusted through NODE_EXTRA_CA_CERTS', async () => {
+    const { port, reviews } = await start({ readyz: 200, grants: new Set(GRANTS) }, true);
+    const inPod = { KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(port), ACCESS_CHECKS: JSON.stringify(CHECKS) };
+    const r = await runScript({ ...inPod, NODE_EXTRA_CA_CERTS: join(tls, 'ca.pem') });
+    expect(r.stdout).toContain('all checks passed');
+    expect(r.code).toBe(0);
+    expect(reviews).toHaveLength(3);
+    // Without the CA the API server is not trusted, and every check says so.
+    const untrusted = await runScript(inPod);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stdout).toMatch(/FAIL list pods cluster-wide: fetch failed: UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
   });
 
   it('fails when the pod is not ready', async () => {
@@ -113,8 +133,11 @@ describe('helm test script: readiness through the Service, RBAC through SelfSubj
   });
 
   it('fails when /readyz does not answer', async () => {
-    const r = await runScript({ READYZ_URL: 'http://127.0.0.1:9/readyz' });
+    // A port that was just free: nothing listens there now.
+    const { port } = await start({ readyz: 200, grants: new Set() });
+    await new Promise((resolve) => server!.close(resolve));
+    const r = await runScript({ READYZ_URL: `http://127.0.0.1:${port}/readyz` });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/FAIL GET http:\/\/127\.0\.0\.1:9\/readyz: /);
+    expect(r.stdout).toMatch(/FAIL GET http:\/\/127\.0\.0\.1:\d+\/readyz: fetch failed: ECONNREFUSED/);
   });
 });

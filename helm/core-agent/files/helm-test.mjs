@@ -13,6 +13,8 @@ import { readFileSync } from 'node:fs';
 const TIMEOUT_MS = 10_000;
 const saDir = process.env.SERVICE_ACCOUNT_DIR || '/var/run/secrets/kubernetes.io/serviceaccount';
 const failures = [];
+// fetch says only "fetch failed"; the cause says why (a refused connection, an untrusted CA).
+const reason = (err) => (err.cause ? `${err.message}: ${err.cause.code ?? err.cause.message}` : err.message);
 const report = (ok, what) => {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
   if (!ok) failures.push(what);
@@ -31,7 +33,7 @@ async function readiness(url) {
     const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
     report(res.status === 200, `GET ${url} → ${res.status} (want 200: the event informer has synced)`);
   } catch (err) {
-    report(false, `GET ${url}: ${err.message}`);
+    report(false, `GET ${url}: ${reason(err)}`);
   }
 }
 
@@ -69,7 +71,7 @@ async function access(base, token, check) {
     const allowed = (await res.json())?.status?.allowed === true;
     report(allowed === check.allowed, `${describe(check)}: ${allowed ? 'allowed' : 'denied'} (want ${want})`);
   } catch (err) {
-    report(false, `${describe(check)}: ${err.message}`);
+    report(false, `${describe(check)}: ${reason(err)}`);
   }
 }
 
