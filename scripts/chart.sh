@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Lint and package the Helm chart: dist/core-agent-<version>.tgz, ready for
+# Lint (defaults, every test values file, every chart example) and package the Helm
+# chart: dist/core-agent-<version>.tgz, ready for
 #   helm push dist/core-agent-<version>.tgz oci://ghcr.io/core-agent/charts
 # helm is $HELM, else the one test/cluster/build.sh built, else helm on PATH. It runs
 # with private cache/config/data dirs, so nothing global is touched and nothing is
@@ -21,7 +22,7 @@ export HELM_CACHE_HOME="$home/cache" HELM_CONFIG_HOME="$home/config" HELM_DATA_H
 
 chart="$root/helm/core-agent"
 "$helm" lint "$chart" --strict
-for values in "$root"/test/helm/values/*.yaml; do
+for values in "$root"/test/helm/values/*.yaml "$chart"/examples/*.yaml; do
   "$helm" lint "$chart" --strict -f "$values" >/dev/null || die "helm lint fails with $values"
 done
 mkdir -p "$root/dist"

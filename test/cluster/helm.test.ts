@@ -2,15 +2,18 @@
 // promises, its values schema, and an install into the local control plane under Pod
 // Security "restricted" with the ServiceAccount's permissions probed by `auth can-i`.
 //
-// Goldens: test/helm/goldens/NAME.yaml is `helm template` of test/helm/values/NAME.yaml.
-// UPDATE_GOLDENS=1 rewrites them (never under CI=true, where a difference fails).
+// Goldens: test/helm/goldens/NAME.yaml is `helm template` of test/helm/values/NAME.yaml,
+// or of the chart's own example helm/core-agent/examples/NAME.yaml (every file of both
+// folders is a case). UPDATE_GOLDENS=1 rewrites them (never under CI=true, where a
+// difference fails). test/cluster/helm-values.test.ts runs the values matrix.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { bundle, runCli } from '../helpers/cli.ts';
+import { DEFAULT_CONTAINER_SECURITY, DEFAULT_POD_SECURITY } from '../helm/values.cases.ts';
 import { kubectl, kubectlJson, podReady, requireCluster, run, suffix, until, type Pod } from './kube.ts';
 import {
   chartDir,
@@ -26,8 +29,14 @@ import {
 
 const valuesDir = join(repoRoot, 'test', 'helm', 'values');
 const goldenDir = join(repoRoot, 'test', 'helm', 'goldens');
-const CASES = ['default', 'namespaced', 'gke-vertex', 'netpol-pvc', 'custom-recipe'] as const;
-const valuesFile = (name: string) => join(valuesDir, `${name}.yaml`);
+const examplesDir = join(chartDir, 'examples');
+const yamlNames = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.slice(0, -'.yaml'.length));
+const EXAMPLES = yamlNames(examplesDir);
+const CASES = [...yamlNames(valuesDir), ...EXAMPLES];
+const valuesFile = (name: string) => join(EXAMPLES.includes(name) ? examplesDir : valuesDir, `${name}.yaml`);
 
 const READ_VERBS = ['get', 'list', 'watch'];
 /** What the brief asks the agent to read, by API group ("" is core). */
@@ -82,7 +91,7 @@ function expectReadOnlyRbac(ms: Manifest[]) {
 }
 
 interface PodSpec {
-  securityContext: Record<string, unknown>;
+  securityContext: Record<string, unknown> & { runAsUser?: number };
   containers: {
     name: string;
     args: string[];
@@ -101,33 +110,37 @@ const deployment = (ms: Manifest[]) => {
   return d;
 };
 
-/** Pod Security "restricted" and a read-only root, as the brief fixes them. */
-function expectRestrictedPod(ms: Manifest[]) {
+/**
+ * Pod Security "restricted" and a read-only root, as the brief fixes them: the
+ * defaults exactly, or (a case that overrides them) still restricted. The helm test
+ * pod, when rendered, is held to the same.
+ */
+function expectRestrictedPod(ms: Manifest[], name: string) {
   const d = deployment(ms);
   expect(d.spec.replicas).toBe(1);
   expect(d.spec.strategy.type).toBe('Recreate');
   const pod = d.spec.template.spec;
-  expect(pod.securityContext).toEqual({
-    runAsNonRoot: true,
-    runAsUser: 65532,
-    runAsGroup: 65532,
-    fsGroup: 65532,
-    seccompProfile: { type: 'RuntimeDefault' },
-  });
-  expect(pod.containers).toHaveLength(1);
-  expect(pod.containers[0]!.securityContext).toEqual({
-    runAsNonRoot: true,
-    allowPrivilegeEscalation: false,
-    readOnlyRootFilesystem: true,
-    capabilities: { drop: ['ALL'] },
-  });
+  const values = parseYaml(readFileSync(valuesFile(name), 'utf8')) as Record<string, unknown> | null;
+  const testPod = ms.find((m) => m.kind === 'Pod') as (Manifest & { spec: PodSpec }) | undefined;
+  for (const spec of testPod ? [pod, testPod.spec] : [pod]) {
+    expect(spec.containers).toHaveLength(1);
+    const container = spec.containers[0]!.securityContext;
+    if (values?.podSecurityContext === undefined) expect(spec.securityContext).toEqual(DEFAULT_POD_SECURITY);
+    if (values?.securityContext === undefined) expect(container).toEqual(DEFAULT_CONTAINER_SECURITY);
+    expect(spec.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      seccompProfile: { type: expect.stringMatching(/^(RuntimeDefault|Localhost)$/) },
+    });
+    expect(spec.securityContext.runAsUser ?? 1).toBeGreaterThan(0);
+    expect(container).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
+    expect((container.capabilities as { drop: string[] }).drop).toContain('ALL');
+    expect(container.privileged ?? false).toBe(false);
+  }
   // The root is read-only: the state dir (also the workspace) and /tmp are volumes.
   const c = pod.containers[0]!;
-  expect(c.volumeMounts.map((m) => `${m.mountPath}${m.readOnly ? ' ro' : ''}`).sort()).toEqual([
-    '/etc/core-agent ro',
-    '/tmp',
-    '/var/lib/core-agent',
-  ]);
+  expect(c.volumeMounts.map((m) => `${m.mountPath}${m.readOnly ? ' ro' : ''}`)).toEqual(
+    expect.arrayContaining(['/etc/core-agent ro', '/tmp', '/var/lib/core-agent']),
+  );
   expect(c.workingDir).toBe('/var/lib/core-agent');
   expect(c.env).toEqual(
     expect.arrayContaining([
@@ -172,7 +185,7 @@ describe('helm/core-agent: lint, goldens, schema', () => {
   it.each(CASES)('%s: RBAC is read-only and explicit without Secrets; the pod is "restricted"', async (name) => {
     const ms = parseManifests(await render(name));
     expectReadOnlyRbac(ms);
-    expectRestrictedPod(ms);
+    expectRestrictedPod(ms, name);
   });
 
   it('the default render: one ClusterRole that reads what an SRE needs, bound to the chart ServiceAccount', async () => {
@@ -180,8 +193,10 @@ describe('helm/core-agent: lint, goldens, schema', () => {
     expect(ms.map((m) => m.kind).sort()).toEqual([
       'ClusterRole',
       'ClusterRoleBinding',
-      'ConfigMap',
+      'ConfigMap', // the recipe
+      'ConfigMap', // the helm test script (a test hook)
       'Deployment',
+      'Pod', // the helm test pod (a test hook)
       'Service',
       'ServiceAccount',
     ]);
