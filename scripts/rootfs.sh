@@ -130,17 +130,19 @@ cp -R --no-preserve=mode,ownership -- "$root/skills/." "$dir/app/skills/"
 copy "$kms" /usr/local/bin/kubernetes-mcp-server 0755
 
 # V8's code cache at the path the image's ENV NODE_COMPILE_CACHE names, made by the commands
-# users run most, in the tree itself (the cache is keyed by the file's path). Needs node to run
+# users run most, in the tree itself (the cache is keyed by the file's path and the uid). Needs node to run
 # here: a foreign ARCH's tree goes without (the image's arm64 build stage warms its own).
 # --predictable (one thread, no concurrent compilation) makes the cache the same bytes on
 # every build; V8 accepts it from a run without the flag (NODE_DEBUG_NATIVE=COMPILE_CACHE says so).
 if $native; then
   chroot="$(command -v chroot)" || die "chroot is missing (coreutils)"
-  install -d -m 1777 "$dir/tmp" "$dir/app/compile-cache"
+  # As the image's user: Node keys the cache directory by uid (v24…-x64-<hash>-65532).
+  install -d -m 1777 "$dir/tmp"
+  install -d -o 65532 -g 65532 -m 0755 "$dir/app/compile-cache"
   for args in "--version" "tools list --json"; do
     # shellcheck disable=SC2086 # two fixed argument lists
     env -i HOME=/tmp TMPDIR=/tmp NODE_ENV=production NODE_COMPILE_CACHE=/app/compile-cache \
-      "$chroot" "$dir" /nodejs/bin/node --predictable /app/core-agent.mjs $args >/dev/null ||
+      "$chroot" --userspec=65532:65532 --groups=65532 "$dir" /nodejs/bin/node --predictable /app/core-agent.mjs $args >/dev/null ||
       die "the bundle does not run in the tree: node /app/core-agent.mjs $args failed"
   done
   rm -rf -- "$dir/tmp"
