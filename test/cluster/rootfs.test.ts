@@ -370,6 +370,27 @@ describe('the image root filesystem (scripts/rootfs.sh)', () => {
     const cached = await inImage(['--version'], { volumes, env: { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } });
     expect(cached.code, cached.stderr).toBe(0);
     expect(cached.stderr).toMatch(/V8 code cache for ESM file:\/\/\/app\/\S+ was accepted/);
+    // The incident recipe's MCP server starts from the PATH over stdio, in the tree, and lists its tools
+    // (no cluster needed for that: the kubeconfig names a server nobody is asked about).
+    const unreached = await configVolume({
+      kubeconfig: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+        contexts: [{ name: 'c', context: { cluster: 'c', user: 'u', namespace: 'default' } }],
+        users: [{ name: 'u', user: { token: 'x' } }],
+        'current-context': 'c',
+      }),
+    });
+    const withMcp = await inImage(['tools', 'list', '--json', '-c', '/etc/core-agent/incident.yaml'], {
+      volumes: [`${state}:/var/lib/core-agent`, `${unreached}:/etc/core-agent:ro`],
+      env: { KUBECONFIG: '/etc/core-agent/kubeconfig' },
+    });
+    expect(withMcp.code, withMcp.stderr).toBe(0);
+    const mcpTools = (JSON.parse(withMcp.stdout) as Array<{ name: string }>)
+      .map((t) => t.name)
+      .filter((n) => n.startsWith('mcp.kubernetes.'));
+    expect(mcpTools).toEqual(expect.arrayContaining(['mcp.kubernetes.pods_list', 'mcp.kubernetes.events_list']));
     const kms = await inImage(['--version'], { volumes, command: ['/usr/local/bin/kubernetes-mcp-server'] });
     expect(kms.code, kms.stderr).toBe(0);
     expect(kms.stdout.trim()).toMatch(/^v?\d+\.\d+\.\d+/);
