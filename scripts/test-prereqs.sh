@@ -2,7 +2,14 @@
 # What the test suite needs from the machine beyond npm and Go: strace, for the
 # distroless root-filesystem audit (test/cluster/rootfs.test.ts). Installed from
 # Debian's packages when missing (root only; otherwise it says what to install).
+# Also, where it can be had, qemu-user-static: the same suite runs the arm64 tree under it
+# (without it that one test is skipped, saying so).
 set -euo pipefail
+if [[ ! -x /usr/bin/qemu-aarch64-static && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+  echo "test-prereqs: installing qemu-user-static from Debian's packages (the arm64 image tree)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-user-static >/dev/null 2>&1 ||
+    echo "test-prereqs: qemu-user-static could not be installed; the arm64 tree will not be run" >&2
+fi
 command -v strace >/dev/null 2>&1 && exit 0
 if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
   echo "test-prereqs: strace is missing; install it (Debian: apt-get install strace)" >&2

