@@ -8,12 +8,20 @@
 #   debian_sysroot ARCH  Debian's libc6, libstdc++6 and libgcc-s1 for ARCH, at the versions
 #                        this (Debian) machine has, unpacked into the cache
 # The cache: ${CORE_AGENT_ROOTFS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/core-agent/rootfs}.
+# CORE_AGENT_ROOTFS_OFFLINE=1: never fetch; what the cache lacks is an error naming the command
+# that fills it (the test suite runs so: tests reach nothing beyond loopback, and the set-up step,
+# scripts/test-prereqs.sh, fetches ahead with scripts/fetch-arch-inputs.sh).
 
 image_cache="${CORE_AGENT_ROOTFS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/core-agent/rootfs}"
 
 pinned() {
   node -e 'const p = require(process.argv[1]); process.stdout.write(p.optionalDependencies?.[process.argv[2]] ?? "")' \
     "$root/package.json" "$1"
+}
+
+offline_refusal() {
+  [[ ${CORE_AGENT_ROOTFS_OFFLINE:-} != 1 ]] ||
+    die "$1 is not in $image_cache and CORE_AGENT_ROOTFS_OFFLINE=1 forbids fetching it: run scripts/fetch-arch-inputs.sh ARCH first"
 }
 
 package_dir() {
@@ -27,6 +35,7 @@ package_dir() {
   fi
   dest="$image_cache/npm/${name//\//+}@$version"
   if [[ ! -f $dest/package.json ]]; then
+    offline_refusal "$name@$version"
     echo "fetching $name@$version from the npm registry into $dest" >&2
     tmp="$(mktemp -d)"
     (cd "$tmp" && npm pack --silent "$name@$version" >/dev/null) || die "npm pack $name@$version failed"
@@ -40,6 +49,7 @@ package_dir() {
 debian_sysroot() {
   local arch="$1" dest="$image_cache/debian-$1" pkg name source version url
   if [[ ! -f $dest/.complete ]]; then
+    offline_refusal "Debian's $arch libraries"
     rm -rf "$dest" && mkdir -p "$dest"
     for pkg in libc6:glibc libstdc++6:gcc-12 libgcc-s1:gcc-12; do
       name="${pkg%%:*}" source="${pkg#*:}"

@@ -10,6 +10,12 @@ if [[ ! -x /usr/bin/qemu-aarch64-static && $(id -u) -eq 0 ]] && command -v apt-g
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-user-static >/dev/null 2>&1 ||
     echo "test-prereqs: qemu-user-static could not be installed; the arm64 tree will not be run" >&2
 fi
+# The arm64 tree's inputs (platform packages, Debian's arm64 libraries) are fetched here, at
+# set-up, into the image cache; the test builds the tree offline and skips, saying so, without them.
+if [[ $(id -u) -eq 0 ]] && ! bash "$(dirname "${BASH_SOURCE[0]}")/fetch-arch-inputs.sh" --check arm64 2>/dev/null; then
+  bash "$(dirname "${BASH_SOURCE[0]}")/fetch-arch-inputs.sh" arm64 ||
+    echo "test-prereqs: the arm64 inputs could not be fetched; the arm64 tree will not be built" >&2
+fi
 command -v strace >/dev/null 2>&1 && exit 0
 if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
   echo "test-prereqs: strace is missing; install it (Debian: apt-get install strace)" >&2
