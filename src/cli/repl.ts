@@ -7,6 +7,7 @@ import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { TextRenderer } from './render.ts';
+import { expandAtFiles } from './prompt-input.ts';
 import { mcpReport, modelReport, toolsReport } from './repl-commands.ts';
 import { HISTORY_LINES, ReplHistory } from './repl-history.ts';
 import { stateDir } from '../runtime/state-dir.ts';
@@ -41,6 +42,7 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
   /tools          the tools registered, and why the others are not
   /mcp            the MCP servers: state and tool count
   /model          the session's model
+  @PATH           (in a message) attach that file, read through read_file's gate
   \\ at line end   the message goes on on the next line (a paste is one message)
   !COMMAND        run COMMAND through the bash tool and its permission gate (the
                   output is shown to you, not added to the conversation)
@@ -336,7 +338,12 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         io.out(`unknown command ${line.split(' ')[0]}; ${COMMANDS}\n`);
         continue;
       }
-      await turn((signal) => agent.runTurn(line, signal));
+      await turn(async (signal) => {
+        // @path files through read_file's gate, as the operator's calls; what is not attached is said, and the turn runs.
+        const files = await expandAtFiles(line, (p) => s.runtime.dispatcher.call('read_file', { path: p }, signal, { source: 'operator' }));
+        for (const note of files.notes) text.note(`${note}\n`);
+        return agent.runTurn(files.text, signal);
+      });
     }
     const stopped = s.log.failure(sessionId);
     if (stopped) io.err(`core-agent: ${logStoppedMessage(stopped, 'end')}.\n`);
