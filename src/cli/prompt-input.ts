@@ -153,7 +153,7 @@ export function withStdin(prompt: string, stdin: PipedStdin, cap = STDIN_CAP_BYT
     }
     case 'text': {
       const cut = stdin.truncated ? `stdin truncated: first ${cap} of ${stdin.bytes}+ bytes` : null;
-      const header = cut ? `stdin (${cut}):` : `stdin (${stdin.bytes} bytes):`;
+      const header = cut ? `${cut}:` : `stdin (${stdin.bytes} bytes):`;
       return { text: `${prompt}\n\n${fenced(header, stdin.text)}`, notes: cut ? [cut] : [] };
     }
   }
