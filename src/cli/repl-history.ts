@@ -23,7 +23,7 @@ export class ReplHistory {
   /** Newest first, as readline's `history` option takes it. */
   load(): string[] {
     try {
-      return readFileSync(this.file, 'utf8').split('\n').filter(Boolean).slice(-HISTORY_LINES).reverse();
+      return readFileSync(this.file, 'utf8').split('\n').filter(Boolean).map(decodeEntry).slice(-HISTORY_LINES).reverse();
     } catch {
       return [];
     }
@@ -34,12 +34,31 @@ export class ReplHistory {
     try {
       makeDirs(path.dirname(this.file), 0o700);
       const tmp = `${this.file}.${process.pid}.tmp`;
-      const lines = newestFirst.slice(0, HISTORY_LINES).reverse();
+      const lines = newestFirst.slice(0, HISTORY_LINES).reverse().map(encodeEntry);
       writeFileSync(tmp, lines.length === 0 ? '' : `${lines.join('\n')}\n`, { mode: 0o600 });
       chmodSync(tmp, 0o600);
       renameSync(tmp, this.file);
     } catch {
       // A read-only home (a container) keeps no history.
     }
+  }
+}
+
+/**
+ * One entry a line: a message of several lines (a paste, `\` continuations)
+ * is stored as a JSON string, and so is an entry that starts with a quote, so
+ * that reading it back is never ambiguous.
+ */
+function encodeEntry(entry: string): string {
+  return entry.includes('\n') || entry.includes('\r') || entry.startsWith('"') ? JSON.stringify(entry) : entry;
+}
+
+function decodeEntry(line: string): string {
+  if (!line.startsWith('"')) return line;
+  try {
+    const v: unknown = JSON.parse(line);
+    return typeof v === 'string' ? v : line;
+  } catch {
+    return line;
   }
 }

@@ -7,6 +7,7 @@ import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { TextRenderer } from './render.ts';
+import { expandAtFiles } from './prompt-input.ts';
 import { mcpReport, modelReport, toolsReport } from './repl-commands.ts';
 import { HISTORY_LINES, ReplHistory } from './repl-history.ts';
 import { stateDir } from '../runtime/state-dir.ts';
@@ -16,6 +17,15 @@ import { DialogPrompter } from './terminal/approval.ts';
 import { painter, shouldColor } from './terminal/colors.ts';
 import { EXIT_INTERRUPTED } from './terminal/interrupt.ts';
 import { prettyLogLine } from './terminal/log-lines.ts';
+import {
+  BRACKETED_PASTE_OFF,
+  BRACKETED_PASTE_ON,
+  CONTINUATION_PROMPT,
+  continues,
+  normalizeRecalled,
+  PasteTracker,
+  rememberWhole,
+} from './terminal/multiline.ts';
 import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, type Io } from './usage.ts';
 
@@ -32,6 +42,8 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
   /tools          the tools registered, and why the others are not
   /mcp            the MCP servers: state and tool count
   /model          the session's model
+  @PATH           (in a message) attach that file, read through read_file's gate
+  \\ at line end   the message goes on on the next line (a paste is one message)
   !COMMAND        run COMMAND through the bash tool and its permission gate (the
                   output is shown to you, not added to the conversation)
   /done [NOTE]    mark the task done: take a checkpoint now (the conversation so
@@ -59,6 +71,9 @@ class LineReader {
   private readonly queue: string[] = [];
   private waiting: ((line: string | null) => void) | null = null;
   private ended = false;
+  /** The lines of a message so far (a line ended in `\`); Ctrl-C drops them. */
+  private parts: string[] = [];
+  private dropped = false;
 
   constructor(
     private readonly rl: Interface,
@@ -66,8 +81,12 @@ class LineReader {
     /** Around a prompt: the working indicator stops (or it would redraw over the question), and its clock. */
     private readonly hold: () => void,
     private readonly release: () => void,
+    private readonly paste?: PasteTracker,
   ) {
-    rl.on('line', (line) => {
+    rl.on('line', (raw) => {
+      const held = paste ? paste.take(raw) : raw;
+      if (held === null) return; // inside a paste: part of the message the next Enter sends
+      const line = normalizeRecalled(held);
       if (this.waiting) {
         const w = this.waiting;
         this.waiting = null;
@@ -91,6 +110,46 @@ class LineReader {
     } finally {
       this.release();
     }
+  }
+
+  /**
+   * One message at the prompt: a line ending in `\` goes on with the next
+   * (prompt `… `), a paste is one message; the history keeps it whole.
+   * '' when Ctrl-C dropped it, null at the end of input.
+   */
+  async readMessage(prompt: string): Promise<string | null> {
+    const history = (this.rl as Interface & { history?: string[] }).history;
+    const before = history ? [...history] : [];
+    this.parts = [];
+    this.dropped = false;
+    try {
+      for (let p = prompt; ; p = CONTINUATION_PROMPT) {
+        const line = await this.read(p);
+        if (this.dropped) return '';
+        if (line === null) return this.parts.length > 0 ? this.parts.join('\n') : null;
+        if (!continues(line)) {
+          const message = [...this.parts, line].join('\n');
+          if (history && message.includes('\n')) rememberWhole(history, before, message, HISTORY_LINES);
+          return message;
+        }
+        this.parts.push(line.slice(0, -1));
+      }
+    } finally {
+      this.parts = [];
+    }
+  }
+
+  /** A message being composed (continued lines, a paste held): Ctrl-C drops it rather than quitting. */
+  get composing(): boolean {
+    return this.parts.length > 0 || (this.paste?.holding ?? false);
+  }
+
+  /** Ctrl-C in a message: what was typed so far goes, and the prompt comes back. */
+  drop(): void {
+    this.parts = [];
+    this.paste?.drop();
+    this.dropped = true;
+    this.withdraw();
   }
 
   /** A question pending is withdrawn (the turn was cancelled): its reader gets null, as at the end of input. */
@@ -158,11 +217,19 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
   });
   const color = shouldColor(io.env, io.isTty ? process.stdout : undefined);
   const text = new TextRenderer(io, io.isTty, { color, columns: () => process.stdout.columns });
+  // On a terminal a paste arrives bracketed, as one message (docs/terminal.md#input).
+  const paste = io.isTty ? new PasteTracker(process.stdin, rl, process.stdout) : undefined;
+  const pasteOff = () => process.stdout.write(BRACKETED_PASTE_OFF);
+  if (paste) {
+    process.stdout.write(BRACKETED_PASTE_ON);
+    process.once('exit', pasteOff);
+  }
   const lines = new LineReader(
     rl,
     process.stdout,
     () => text.pause(),
     () => text.resume(),
+    paste,
   );
   const interrupts = new Interrupts(rl, lines);
   const s = await buildSystem({
@@ -215,7 +282,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     if (s.resumed?.openTurn) await turn((signal) => agent.continueTurn(signal));
     for (;;) {
       if (interrupts.quit) break;
-      const read = await lines.read('› ');
+      const read = await lines.readMessage('› ');
       if (read === null) break; // Ctrl-D, the end of piped input, or Ctrl-C at an empty prompt
       const line = read.trim();
       if (line === '') continue;
@@ -271,7 +338,12 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         io.out(`unknown command ${line.split(' ')[0]}; ${COMMANDS}\n`);
         continue;
       }
-      await turn((signal) => agent.runTurn(line, signal));
+      await turn(async (signal) => {
+        // @path files through read_file's gate, as the operator's calls; what is not attached is said, and the turn runs.
+        const files = await expandAtFiles(line, (p) => s.runtime.dispatcher.call('read_file', { path: p }, signal, { source: 'operator' }));
+        for (const note of files.notes) text.note(`${note}\n`);
+        return agent.runTurn(files.text, signal);
+      });
     }
     const stopped = s.log.failure(sessionId);
     if (stopped) io.err(`core-agent: ${logStoppedMessage(stopped, 'end')}.\n`);
@@ -279,6 +351,10 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     return stopped ? EXIT.failure : EXIT.ok;
   } finally {
     interrupts.close();
+    if (paste) {
+      pasteOff();
+      process.off('exit', pasteOff);
+    }
     text.stopSpinner();
     await s.session.close();
     rl.close();
@@ -339,6 +415,13 @@ class Interrupts {
       return;
     }
     const typed = (this.rl as Interface & { line?: string }).line ?? '';
+    if (!this.controller && this.lines.composing) {
+      // A message of several lines: Ctrl-C drops the whole of it, not the session.
+      this.rl.write(null, { ctrl: true, name: 'e' });
+      this.rl.write(null, { ctrl: true, name: 'u' });
+      this.lines.drop();
+      return;
+    }
     if (typed === '' || this.controller) return this.leave();
     // Something typed at the prompt: Ctrl-C drops it, as shells do.
     this.rl.write(null, { ctrl: true, name: 'e' });

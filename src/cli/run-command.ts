@@ -7,6 +7,7 @@ import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, agentOptions, oneOf, positiveInt } from './agent-session.ts';
 import { commonOptions, modeOptions, parse } from './common-options.ts';
 import { JSON_STREAM_SCHEMA_VERSION, type JsonEvent } from './json-events.ts';
+import { expandAtFiles, readPipedStdin, STDIN_FIRST_BYTE_MS, withStdin } from './prompt-input.ts';
 import { JsonRenderer, TextRenderer } from './render.ts';
 import { DialogPrompter } from './terminal/approval.ts';
 import { painter, shouldColor } from './terminal/colors.ts';
@@ -20,6 +21,11 @@ export const RUN_HELP = `Usage: core-agent run [PROMPT | -] [options]
 
 Runs one turn headless: the prompt, then model calls and tool calls until the
 model answers without calling a tool. "-" reads the prompt from stdin.
+With a PROMPT, piped stdin (a pipe or a file, not a terminal) is appended to
+it as a fenced block, up to 256 KiB (the head is kept beyond that, and said);
+a pipe silent for 500 ms is not waited for (CORE_AGENT_STDIN_WAIT_MS=MS
+changes that). @PATH in the prompt attaches that file through read_file and
+its permission gate; \\@ is a literal @. (docs/terminal.md#input)
 
   -o, --output text|json      text (default): the answer on stdout, tool calls on
                               stderr; json: JSON Lines events on stdout (schema:
@@ -60,7 +66,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const maxTurns = positiveInt(values['max-turns'], 20, '--max-turns', 'run');
   const maxDeferSec = positiveInt(values['max-defer'], 3600, '--max-defer', 'run');
   let prompt = positionals.join(' ').trim();
-  if (prompt === '-') prompt = (await io.readStdin()).trim();
+  const fromStdin = prompt === '-';
+  if (fromStdin) prompt = (await io.readStdin()).trim();
+  // Read while the system starts: the wait for a silent pipe overlaps start-up.
+  const piped = prompt && !fromStdin ? readPipedStdin(process.stdin, { firstByteMs: stdinWaitMs(io.env) }) : null;
   if (!prompt && values.resume === undefined && !values.continue)
     throw new UsageError('run needs a PROMPT (or --resume ID, --continue)', 'run');
 
@@ -128,6 +137,15 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       model: s.modelSpec,
       resumed: s.resumed !== null,
     });
+    if (prompt) {
+      // @path through the dispatcher (the operator's call: path scope, the gate and read_file's caps apply), then stdin.
+      const files = await expandAtFiles(prompt, (p) =>
+        s.runtime.dispatcher.call('read_file', { path: p }, cancel.signal, { source: 'operator' }),
+      );
+      const stdin = piped ? withStdin(files.text, await piped) : { text: files.text, notes: [] };
+      for (const note of [...files.notes, ...stdin.notes]) io.err(`core-agent: ${note}\n`);
+      prompt = stdin.text;
+    }
     // The result event counts this run: a resumed session's earlier usage is not its cost.
     const started = performance.now();
     const usageBefore = agent.usage;
@@ -227,6 +245,19 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     await s.session.close();
     log.close();
   }
+}
+
+/** CORE_AGENT_STDIN_WAIT_MS: how long a silent stdin pipe is waited for (0 = not at all). */
+function stdinWaitMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.CORE_AGENT_STDIN_WAIT_MS;
+  if (raw === undefined || raw === '') return STDIN_FIRST_BYTE_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000)
+    throw new UsageError(
+      `CORE_AGENT_STDIN_WAIT_MS must be a whole number of milliseconds, 0 to 600000 (got ${JSON.stringify(raw.slice(0, 40))})`,
+      'run',
+    );
+  return ms;
 }
 
 type ResultStatus = Extract<JsonEvent, { type: 'result' }>['status'];
