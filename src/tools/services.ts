@@ -136,7 +136,7 @@ const MISSING = {
   scheduler: () => 'not an autonomous run (run --autonomous)',
   git: () => 'git is not on the PATH commands run with, so enter_worktree is not registered',
   sciontool: () => 'sciontool is not on the PATH commands run with (not in a Scion container)',
-  peers: () => 'tools.call_peer.enabled is not set on a peer hub (core-agent serve with peers.hub: true)',
+  peers: () => 'call_peer runs only in the peer hub daemon (core-agent serve, peers.hub: true) with tools.call_peer.enabled',
 } satisfies Partial<Record<keyof ToolServices, (s: ToolServices) => string>>;
 
 /** A service counts as present when it is set, true, or a non-empty list. */

@@ -130,10 +130,16 @@ describe('where call_peer exists', () => {
   it('not enabled on a hub: not registered, with the reason', async () => {
     const rt = await setup({ services: { peerRoster: PeerRegistry.open() }, recipe: 'peers: { hub: true }\n' });
     expect(rt.catalog.has('call_peer')).toBe(false);
-    expect(rt.catalog.notRegistered('call_peer')).toMatch(/tools\.call_peer\.enabled/);
+    expect(rt.catalog.notRegistered('call_peer')).toMatch(/with tools\.call_peer\.enabled/);
   });
 
-  it('enabled anywhere but a hub: start-up fails, saying what to do', async () => {
+  it('a hub recipe read by another command (no registry handed in): no call_peer, no failure', async () => {
+    const rt = await setup({ recipe: 'peers: { hub: true }\ntools: { call_peer: { enabled: true } }\n' });
+    expect(rt.catalog.has('call_peer')).toBe(false);
+    expect(rt.catalog.notRegistered('call_peer')).toMatch(/only in the peer hub daemon/);
+  });
+
+  it('enabled in a recipe that is no hub: start-up fails, saying what to do', async () => {
     await expect(setup({ recipe: 'tools: { call_peer: { enabled: true } }\n' })).rejects.toThrow(
       /call_peer runs only on a peer hub; start it with core-agent serve and peers\.hub: true/,
     );
