@@ -5,6 +5,7 @@ import { PERMISSION_MODES } from '../permissions/gate.ts';
 import { parseRule, ruleToolName } from '../permissions/rules.ts';
 import { unknownName } from './did-you-mean.ts';
 import { hooksSchema } from './hooks-schema.ts';
+import { peersSchema } from './peers-schema.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
 import { watchSchema } from './watch-schema.ts';
 
@@ -298,6 +299,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
         .optional(),
       watch: watchSchema.optional(),
       hooks: hooksSchema.optional(),
+      peers: peersSchema.optional(),
     })
     .superRefine((recipe, ctx) => {
       const target = recipe.watch?.alert_target;

@@ -17,7 +17,7 @@ const MAX_RESPONSE = 1024 * 1024;
 
 export async function operatorFetch(
   url: string,
-  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  init: { method: 'GET' | 'POST' | 'DELETE'; headers?: Record<string, string>; body?: string },
   signal: AbortSignal,
 ): Promise<OperatorResponse> {
   const { Agent, fetch } = await loadUndici();

@@ -19,6 +19,8 @@ import { shellAvailable } from '../tools/shell/run-shell.ts';
 import { GroupRecords, reapStaleGroups } from '../tools/shell/group-records.ts';
 import { findOnPath } from '../tools/workspace/vcs.ts';
 import { alertTargetsStep, clusterStep } from './cluster-step.ts';
+import { peerDirectoryStep } from './peers-step.ts';
+import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import { takeScrubWarning } from './environ-scrub.ts';
 import { SettingsError, type Settings } from './settings.ts';
 
@@ -45,6 +47,8 @@ export interface SessionServices {
   readonly asker?: Asker | undefined;
   readonly checkpointer?: Checkpointer | undefined;
   readonly scheduler?: TurnScheduler | undefined;
+  /** The peer hub's registry (serve with peers.hub: true): what call_peer resolves names against. */
+  readonly peerRoster?: PeerRoster | undefined;
 }
 
 export interface ServicesInput {
@@ -90,6 +94,8 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
   const digests = o.rawStore && s.noDigest !== true && mcpConfig.digest !== false ? new DigestWrap(o.rawStore) : undefined;
   const cluster = clusterStep(recipe, env, o.home);
   const scope = await PathScope.create(workspace, recipe.permissions?.path_scope ?? {}, { home: o.home });
+  const { peerRoster, ...sessionServices } = o.sessionServices ?? {};
+  const peers = peerDirectoryStep(recipe, env, peerRoster);
   const tools = toolServices({
     env: o.commandEnv ?? env,
     home: o.home,
@@ -106,7 +112,8 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
     ...search,
     ...(alertTargets ? { alertTargets } : {}),
     skills: await skillsOf(recipe, workspace, o.recipeDir, scope),
-    ...o.sessionServices,
+    ...sessionServices,
+    peers,
     ...recorded,
     ripgrepPath: s.ripgrep,
     // Looked up once, on the PATH bash's commands get: enter_worktree runs exactly these binaries.

@@ -2,6 +2,7 @@ import { tools as data } from './data/index.ts';
 import { tools as files } from './files/index.ts';
 import { tools as k8s } from './k8s/index.ts';
 import { tools as network } from './network/index.ts';
+import { tools as peers } from './peers/index.ts';
 import { tools as planning } from './planning/index.ts';
 import { tools as scion } from './scion/index.ts';
 import { tools as search } from './search/index.ts';
@@ -30,6 +31,7 @@ export const BUILTIN_TOOLS: readonly AnyTool[] = [
   ...network,
   ...planning,
   ...scion,
+  ...peers,
 ];
 
 export const BUILTIN_TOOL_NAMES: readonly string[] = BUILTIN_TOOLS.map((t) => t.name);

@@ -7,6 +7,7 @@ import type { SearchProvider } from '../net/search-providers.ts';
 import type { Skill } from '../skills/skills.ts';
 import type { DigestWrap } from './digest-wrap.ts';
 import type { PendingWrites } from './files/pending-writes.ts';
+import type { PeerDirectory } from './peers/peer-directory.ts';
 import type { PlanMode, PlanRecorder } from './planning/plan-recorder.ts';
 import type { SearchGateMode } from './shell/search-gate.ts';
 import type { GroupRecorder } from './shell/supervised-shell.ts';
@@ -92,6 +93,8 @@ export interface ToolServices {
   readonly jj?: string | undefined;
   /** The sciontool binary on that PATH (sciontool_status): present only inside a Scion container. */
   readonly sciontool?: string | undefined;
+  /** The peer hub's roster and the peers' token (call_peer): only on a hub with tools.call_peer.enabled. */
+  readonly peers?: PeerDirectory | undefined;
   /** An rg binary to prefer over the bundled one (CORE_AGENT_RIPGREP). */
   readonly ripgrepPath?: string | undefined;
 }
@@ -133,6 +136,7 @@ const MISSING = {
   scheduler: () => 'not an autonomous run (run --autonomous)',
   git: () => 'git is not on the PATH commands run with, so enter_worktree is not registered',
   sciontool: () => 'sciontool is not on the PATH commands run with (not in a Scion container)',
+  peers: () => 'call_peer runs only in the peer hub daemon (core-agent serve, peers.hub: true) with tools.call_peer.enabled',
 } satisfies Partial<Record<keyof ToolServices, (s: ToolServices) => string>>;
 
 /** A service counts as present when it is set, true, or a non-empty list. */

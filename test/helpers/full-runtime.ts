@@ -7,7 +7,7 @@ import { setup, tempDir, writeTree } from './workspace.ts';
 /**
  * A runtime with every built-in tool registered, as the richest recipe gets it:
  * url_scope, a search provider, an alert target, a kubeconfig, a skill, plan-first,
- * sciontool on the PATH,
+ * sciontool on the PATH, a peer hub's (empty) roster with call_peer enabled,
  * the session services and a store. Nothing it names is ever contacted — the
  * tests that use it stop at argument validation, or use only local tools.
  */
@@ -26,6 +26,7 @@ export async function fullRuntime() {
       asker: new UnattendedAsker(),
       checkpointer: { request: () => undefined },
       scheduler: { request: () => null },
+      peerRoster: { peers: () => [] },
     },
     rawStore: true,
     flags: { mode: 'yolo' },
@@ -38,6 +39,8 @@ export async function fullRuntime() {
       'alerts:',
       '  targets:',
       '    oncall: { url_env: HOOK_URL }',
+      'peers: { hub: true }',
+      'tools: { call_peer: { enabled: true } }',
       '',
     ].join('\n'),
   });

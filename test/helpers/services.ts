@@ -28,6 +28,7 @@ export function everyService(given: Partial<ToolServices> = {}): ToolServices {
     scheduler: { request: () => null },
     git: '/usr/bin/git',
     sciontool: '/usr/local/bin/sciontool',
+    peers: { peers: () => [], bearer: () => ({ none: true }) },
     ...given,
   });
 }

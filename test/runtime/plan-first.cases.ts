@@ -53,6 +53,7 @@ export const GATED_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   web_search: { query: 'crashloopbackoff' },
   alert: { target: 'oncall', level: 'info', summary: 'test' },
   sciontool_status: { status_type: 'blocked', message: 'test' },
+  call_peer: { peer: 'prod-1', prompt: 'how many nodes are Ready?' },
 };
 
 /** The built-in tools that reach outside the machine: `mcp serve` marks them openWorldHint. */
@@ -69,4 +70,5 @@ export const OPEN_WORLD = [
   'web_search',
   'alert',
   'sciontool_status',
+  'call_peer',
 ];

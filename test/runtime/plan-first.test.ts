@@ -27,6 +27,7 @@ async function everything() {
     asker: { ask: async () => ({ answer: 'default' as const }) },
     checkpointer: { request: () => {} },
     scheduler: { request: () => null },
+    peerRoster: { peers: () => [] },
   };
   const sciontool = await installSciontool();
   const rt = await setup({
@@ -43,7 +44,8 @@ async function everything() {
         'web_search: { provider: searxng, url: "http://127.0.0.2:9/" }\n' +
         'alerts:\n  targets:\n    oncall: { url_env: HOOK }\n' +
         `kubernetes: { kubeconfig: ${JSON.stringify(kubeconfig)} }\n` +
-        `skills: { dirs: [${JSON.stringify(path.join(config, 'skills'))}] }\n`,
+        `skills: { dirs: [${JSON.stringify(path.join(config, 'skills'))}] }\n` +
+        'peers: { hub: true }\ntools: { call_peer: { enabled: true } }\n',
     ),
   });
   return rt;
