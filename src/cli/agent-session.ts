@@ -3,6 +3,7 @@ import { DEFAULT_MAX_STEPS } from '../agent/agent.ts';
 import { WATCHDOG_MODES } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
 import { ASK_MODES } from '../runtime/askers.ts';
+import { gateNamespace, parseRule, RULE_SYNTAX } from '../permissions/rules.ts';
 import { LATEST } from '../runtime/resume-step.ts';
 import { splitList, type FlagSettings } from '../runtime/settings.ts';
 import { flagSettings } from './common-options.ts';
@@ -19,6 +20,8 @@ export const agentOptions = {
   'max-steps': { type: 'string' },
   'allow-tool': { type: 'string', multiple: true },
   'deny-tool': { type: 'string', multiple: true },
+  allow: { type: 'string', multiple: true },
+  deny: { type: 'string', multiple: true },
   watchdog: { type: 'string' },
   'reset-watchdog': { type: 'boolean' },
   checkpoint: { type: 'string' },
@@ -37,6 +40,10 @@ ${FRESH_SESSION_DB_HELP}
       --max-steps N           model calls with tools per turn (default ${DEFAULT_MAX_STEPS})
       --allow-tool a,b        register only these tools (repeatable)
       --deny-tool a,b         never register these (repeatable; wins)
+      --allow RULE            run matching calls without asking, as permissions.allow
+                              (repeatable): TOOL[:PATTERN], e.g. "bash:git *"
+      --deny RULE             refuse matching calls in any mode, as permissions.deny
+                              (repeatable; wins), e.g. "call_peer:prod-*"
       --mode MODE | --yolo    permission mode (default ask)
       --watchdog MODE         off | warn | feedback | enforce           [env CORE_AGENT_WATCHDOG]
       --reset-watchdog        with --resume: clear a watchdog halt (an operator's reset)
@@ -82,6 +89,8 @@ export function agentFlags(values: Values, command: string): AgentFlags {
     ...flagSettings(values),
     allowTools: ((values['allow-tool'] as string[] | undefined) ?? []).flatMap(splitList),
     denyTools: ((values['deny-tool'] as string[] | undefined) ?? []).flatMap(splitList),
+    allowRules: ruleFlags(values.allow as string[] | undefined, '--allow', command),
+    denyRules: ruleFlags(values.deny as string[] | undefined, '--deny', command),
     model: str('model'),
     sessionDb: str('session-db'),
     watchdog,
@@ -95,4 +104,30 @@ export function agentFlags(values: Values, command: string): AgentFlags {
     resetWatchdog: values['reset-watchdog'] === true,
     fresh: values['fresh-session-db'] === true,
   };
+}
+
+/**
+ * --allow / --deny: permission rules, as the recipe's permissions.allow/deny hold
+ * them. A rule may leave out the `tool.` of a built-in (`call_peer:prod-*` is
+ * `tool.call_peer:prod-*`); a rule that does not parse is a usage error naming
+ * the flag and the syntax, and never echoes more than a line of it.
+ */
+function ruleFlags(given: readonly string[] | undefined, flag: string, command: string): string[] {
+  return (given ?? []).map((raw) => {
+    const rule = raw.trim();
+    const full = rule === '*' || rule.startsWith('tool.') || rule.startsWith('mcp.') ? rule : bareRule(rule);
+    try {
+      parseRule(full);
+    } catch {
+      const shown = rule.length > 80 ? `${rule.slice(0, 80)}…` : rule;
+      throw new UsageError(`${flag} "${shown}" is not a permission rule; expected ${RULE_SYNTAX} (or TOOL[:PATTERN])`, command);
+    }
+    return full;
+  });
+}
+
+function bareRule(rule: string): string {
+  const colon = rule.indexOf(':');
+  const tool = colon === -1 ? rule : rule.slice(0, colon);
+  return `${gateNamespace(tool)}${colon === -1 ? '' : rule.slice(colon)}`;
 }

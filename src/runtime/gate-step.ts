@@ -18,8 +18,9 @@ export function buildGate(o: {
   const plans = o.services.tools.plans;
   return new Gate({
     mode: o.settings.mode ?? perms.mode ?? 'ask',
-    allow: perms.allow ?? [],
-    deny: perms.deny ?? [],
+    // The command line's rules add to the recipe's: a flag can narrow a recipe's allow with a deny, never lift its deny.
+    allow: [...(perms.allow ?? []), ...(o.settings.allowRules ?? [])],
+    deny: [...(perms.deny ?? []), ...(o.settings.denyRules ?? [])],
     scope: o.services.scope,
     prompter: o.prompter,
     logger: o.logger,

@@ -20,6 +20,10 @@ export interface FlagSettings {
   allowTools?: readonly string[] | undefined;
   /** --deny-tool: never registered (wins over --allow-tool). */
   denyTools?: readonly string[] | undefined;
+  /** --allow RULE: permission rules added to the recipe's permissions.allow (already in tool.<name>[:<pattern>] form). */
+  allowRules?: readonly string[] | undefined;
+  /** --deny RULE: permission rules added to the recipe's permissions.deny (deny wins, in any mode). */
+  denyRules?: readonly string[] | undefined;
   /** --bash-search-gate. */
   bashSearchGate?: SearchGateMode | undefined;
   /** --task: an investigation preset that leaves bash out (debug, research, review). */
