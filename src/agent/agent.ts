@@ -125,6 +125,18 @@ export class Agent {
     return this.turnNumber;
   }
 
+  /**
+   * Carry the conversation on with another model (the REPL's /model): recorded, and the
+   * session's model becomes it, so --resume continues on it. Each response is priced by
+   * the model that gave it, so the session's cost keeps both.
+   */
+  useModel(model: ChatModel, spec: string): void {
+    this.record('model_switch', { from: `${this.opts.model.provider}:${this.opts.model.modelId}`, to: spec });
+    this.opts.log.setModel(this.opts.sessionId, spec);
+    this.opts.model = model;
+    onRetries(model, (notice) => this.opts.onEvent?.({ type: 'retry', ...notice }));
+  }
+
   /** Continue a session from its event log (see resume.ts). */
   restore(messages: LanguageModelV4Message[], turn: number, usage: Usage): void {
     this.messages.splice(0, this.messages.length, ...messages);

@@ -1,4 +1,3 @@
-import type { ParseArgsConfig } from 'node:util';
 import { DEFAULT_MAX_STEPS } from '../agent/agent.ts';
 import { WATCHDOG_MODES } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
@@ -7,26 +6,9 @@ import { gateNamespace, parseRule, RULE_SYNTAX } from '../permissions/rules.ts';
 import { LATEST } from '../runtime/resume-step.ts';
 import { splitList, type FlagSettings } from '../runtime/settings.ts';
 import { flagSettings } from './common-options.ts';
+import { CHECKPOINT_MODES } from './command-table.ts';
 import { FRESH_SESSION_DB_HELP } from './session-db-option.ts';
 import { UsageError } from './usage.ts';
-
-/** Options every command that runs the agent takes (run, repl). */
-export const agentOptions = {
-  model: { type: 'string', short: 'm' },
-  'session-db': { type: 'string' },
-  'fresh-session-db': { type: 'boolean' },
-  resume: { type: 'string' },
-  continue: { type: 'boolean', short: 'C' },
-  'max-steps': { type: 'string' },
-  'allow-tool': { type: 'string', multiple: true },
-  'deny-tool': { type: 'string', multiple: true },
-  allow: { type: 'string', multiple: true },
-  deny: { type: 'string', multiple: true },
-  watchdog: { type: 'string' },
-  'reset-watchdog': { type: 'boolean' },
-  checkpoint: { type: 'string' },
-  ask: { type: 'string' },
-} as const satisfies ParseArgsConfig['options'];
 
 export const AGENT_OPTIONS_HELP = `  -m, --model PROVIDER:MODEL  replay:FILE, google:…, vertex:…, openai:…,
                               openai-compatible:…, anthropic:…       [env CORE_AGENT_MODEL]
@@ -80,7 +62,7 @@ export function agentFlags(values: Values, command: string): AgentFlags {
   const str = (k: string) => values[k] as string | undefined;
   const maxSteps = str('max-steps') === undefined ? undefined : positiveInt(str('max-steps'), 0, '--max-steps', command);
   const watchdog = str('watchdog') === undefined ? undefined : oneOf(str('watchdog')!, WATCHDOG_MODES, '--watchdog', command);
-  const checkpoint = oneOf(str('checkpoint') ?? 'auto', ['auto', 'operator'] as const, '--checkpoint', command);
+  const checkpoint = oneOf(str('checkpoint') ?? 'auto', CHECKPOINT_MODES, '--checkpoint', command);
   const ask = str('ask') === undefined ? undefined : oneOf(str('ask')!, ASK_MODES, '--ask', command);
   if (values.continue && str('resume') !== undefined) throw new UsageError('give --resume ID or --continue, not both', command);
   const resume = values.continue ? LATEST : str('resume');

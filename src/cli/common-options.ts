@@ -3,24 +3,10 @@ import type { LogLevel } from '../log.ts';
 import { parseLogLevel, parseMode, splitList, type FlagSettings } from '../runtime/settings.ts';
 import { editDistance, suggestion, unknownName } from '../config/did-you-mean.ts';
 import { UsageError } from './usage.ts';
+import { TASK_PRESETS } from './command-table.ts';
 
-export const commonOptions = {
-  recipe: { type: 'string', short: 'c' },
-  workspace: { type: 'string', short: 'w' },
-  'disable-tools': { type: 'string', multiple: true },
-  'enable-tools': { type: 'string', multiple: true },
-  'log-level': { type: 'string' },
-  'bash-search-gate': { type: 'string' },
-  task: { type: 'string' },
-  'no-mcp-digest': { type: 'boolean' },
-  'trust-workspace': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const satisfies ParseArgsConfig['options'];
-
-export const modeOptions = {
-  mode: { type: 'string' },
-  yolo: { type: 'boolean' },
-} as const satisfies ParseArgsConfig['options'];
+// The tables live with the command tree (data only), so the completion reads the same ones.
+export { commonOptions, modeOptions } from './command-table.ts';
 
 /** node:util parseArgs, with its errors turned into usage errors for `command` that name the flag and the fix. */
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, command: string) {
@@ -101,7 +87,7 @@ export function flagSettings(values: Values): FlagSettings {
       typeof values['bash-search-gate'] === 'string'
         ? pick(values['bash-search-gate'], ['enforce', 'warn', 'allow'] as const, '--bash-search-gate')
         : undefined,
-    task: typeof values.task === 'string' ? pick(values.task, ['debug', 'research', 'review'] as const, '--task') : undefined,
+    task: typeof values.task === 'string' ? pick(values.task, TASK_PRESETS, '--task') : undefined,
     noDigest: values['no-mcp-digest'] === true ? true : undefined,
     trustWorkspace: values['trust-workspace'] === true ? true : undefined,
   };

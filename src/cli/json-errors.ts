@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { JsonRenderer } from './render.ts';
-import { RUN_OPTIONS } from './run-command.ts';
+import { RUN_OPTIONS } from './command-table.ts';
 import type { Io } from './usage.ts';
 
 /**

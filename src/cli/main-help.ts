@@ -16,6 +16,8 @@ Commands:
   recipe schema              The recipe's JSON Schema
   mcp serve [--http H:P]     Serve the gated catalog over MCP (stdio or Streamable HTTP)
   watch -c RECIPE            Kubernetes events → one incident session each (health, metrics)
+  doctor [-c RECIPE]         Check Node, ripgrep, config, credentials, MCP servers, the cluster
+  completion bash|zsh|fish   A shell completion script (source <(core-agent completion bash))
 
 Options:
   --version                  Print the version

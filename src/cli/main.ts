@@ -7,7 +7,7 @@ import { HELP_WORDS, MAIN_HELP, VERSION } from './main-help.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 import { suggestion } from '../config/did-you-mean.ts';
 
-const COMMANDS = ['run', 'repl', 'sessions', 'tools', 'recipe', 'mcp', 'watch', 'version', 'help'];
+export const COMMANDS = ['run', 'repl', 'sessions', 'tools', 'recipe', 'mcp', 'watch', 'doctor', 'completion', 'version', 'help'];
 
 // Each command's module is imported when it runs: `tools list` never evaluates watch's, MCP's
 // or the REPL's code (esbuild evaluates a module reached only through import() on first import).
@@ -50,6 +50,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await (await import('./mcp-command.ts')).mcpCommand(rest, io);
       case 'watch':
         return await (await import('./watch-command.ts')).watchCommand(rest, io);
+      case 'doctor':
+        return await (await import('./doctor-command.ts')).doctorCommand(rest, io);
+      case 'completion':
+        return await (await import('./completion-command.ts')).completionCommand(rest, io);
       default:
         // Only global flags (`core-agent --model X`, `-c r.yaml`): the interactive session, as with no command.
         if (command.startsWith('-')) {

@@ -1,5 +1,6 @@
 import { buildSystem } from '../runtime/system.ts';
-import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
+import { commonOptions, flagSettings, parse } from './common-options.ts';
+import { MCP_SERVE_OPTIONS } from './command-table.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 
@@ -39,18 +40,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   }
   if (sub === 'list' || sub === 'login' || sub === 'logout') return mcpAuthCommand(sub, rest, io);
   if (sub !== 'serve') throw new UsageError(`unknown command "mcp ${sub}"`, 'mcp');
-  const { values, positionals } = parse(
-    rest,
-    {
-      ...commonOptions,
-      ...modeOptions,
-      http: { type: 'string' },
-      'token-env': { type: 'string' },
-      'session-db': { type: 'string' },
-      'fresh-session-db': { type: 'boolean' },
-    },
-    'mcp serve',
-  );
+  const { values, positionals } = parse(rest, MCP_SERVE_OPTIONS, 'mcp serve');
   if (values.help) {
     io.out(`${MCP_HELP}\n`);
     return EXIT.ok;

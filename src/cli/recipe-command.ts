@@ -2,6 +2,7 @@ import { recipeJsonSchema } from '../config/recipe-schema.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { BUILTIN_TOOLS } from '../tools/index.ts';
 import { parse } from './common-options.ts';
+import { RECIPE_OPTIONS } from './command-table.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
 export const RECIPE_HELP = `Usage: core-agent recipe <command>
@@ -18,11 +19,7 @@ export async function recipeCommand(argv: string[], io: Io): Promise<number> {
     io.out(`${RECIPE_HELP}\n`);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  const { values, positionals } = parse(
-    rest,
-    { help: { type: 'boolean', short: 'h' }, workspace: { type: 'string', short: 'w' } },
-    `recipe ${sub}`,
-  );
+  const { values, positionals } = parse(rest, RECIPE_OPTIONS, `recipe ${sub}`);
   if (values.help) {
     io.out(`${RECIPE_HELP}\n`);
     return EXIT.ok;

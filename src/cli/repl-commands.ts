@@ -1,9 +1,12 @@
+import { ModelConfigError } from '../model/model.ts';
+import { modelCredentialProblem, modelSpecProblem, resolveModel } from '../model/providers.ts';
 import type { AgentSystem } from '../runtime/system.ts';
+import { capErrorText } from '../util/error-text.ts';
 
 /**
- * The REPL's read-only slash commands that describe the session: what the
+ * The REPL's slash commands that describe the session: what the
  * model can call and why the rest is missing (/tools), the MCP servers and
- * their state (/mcp), the model (/model). Each returns the text to print.
+ * their state (/mcp), the model (/model, which also switches it). Each returns the text to print.
  */
 export function toolsReport(s: AgentSystem): string {
   const catalog = s.runtime.catalog;
@@ -30,9 +33,25 @@ export function mcpReport(s: AgentSystem): string {
   return `${servers.length} MCP server${servers.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`;
 }
 
-export function modelReport(s: AgentSystem, arg: string): string {
-  const now = `model ${s.modelSpec}`;
-  if (arg === '') return `${now}\n`;
-  // Switching mid-session would need the new provider's key checked and the log to say so; not yet.
-  return `${now}; switching models inside a session is not supported yet: leave (/exit) and resume it with --continue --model ${arg}\n`;
+/**
+ * `/model` shows the model; `/model PROVIDER:MODEL` switches to it for the rest of the
+ * session, checked as --model is (the spec, then the provider's variable, then the
+ * provider itself): a refusal leaves the session on the model it had.
+ */
+export async function modelCommand(s: AgentSystem, arg: string, env: NodeJS.ProcessEnv): Promise<string> {
+  if (arg === '') return `model ${s.modelSpec}\n`;
+  const refused = (why: string) => `core-agent: ${why}; still on ${s.modelSpec}\n`;
+  const problem = modelSpecProblem(arg) ?? modelCredentialProblem(arg, env);
+  if (problem) return refused(problem);
+  let model;
+  try {
+    model = await resolveModel(arg, env);
+  } catch (err) {
+    if (err instanceof ModelConfigError) return refused(err.message);
+    return refused(`model ${arg.slice(0, 80)} could not be loaded: ${capErrorText((err as Error).message ?? String(err), 300)}`);
+  }
+  const was = s.modelSpec;
+  s.agent.useModel(model, arg);
+  s.modelSpec = arg;
+  return `model ${arg} (was ${was}); the conversation carries on\n`;
 }

@@ -4,11 +4,12 @@ import { chooseOnLines } from '../runtime/choices.ts';
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
 import type { ElicitAnswer, ElicitForm } from '../tools/form.ts';
 import { buildSystem } from '../runtime/system.ts';
-import { AGENT_OPTIONS_HELP, agentFlags, agentOptions } from './agent-session.ts';
-import { commonOptions, modeOptions, parse } from './common-options.ts';
+import { AGENT_OPTIONS_HELP, agentFlags } from './agent-session.ts';
+import { parse } from './common-options.ts';
+import { REPL_OPTIONS } from './command-table.ts';
 import { TextRenderer } from './render.ts';
 import { expandAtFiles } from './prompt-input.ts';
-import { mcpReport, modelReport, toolsReport } from './repl-commands.ts';
+import { mcpReport, modelCommand, toolsReport } from './repl-commands.ts';
 import { HISTORY_LINES, ReplHistory } from './repl-history.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 import { resolveWorkspace } from '../runtime/recipe-step.ts';
@@ -41,7 +42,7 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
   /stats          usage so far: turns, tokens, cost
   /tools          the tools registered, and why the others are not
   /mcp            the MCP servers: state and tool count
-  /model          the session's model
+  /model [P:M]    the session's model; with PROVIDER:MODEL, switch to it
   @PATH           (in a message) attach that file, read through read_file's gate
   \\ at line end   the message goes on on the next line (a paste is one message)
   !COMMAND        run COMMAND through the bash tool and its permission gate (the
@@ -194,7 +195,7 @@ class LineAsker implements Asker {
 }
 
 export async function replCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(argv, { ...commonOptions, ...modeOptions, ...agentOptions }, 'repl');
+  const { values } = parse(argv, REPL_OPTIONS, 'repl');
   if (values.help) {
     io.out(`${REPL_HELP}\n`);
     return EXIT.ok;
@@ -306,7 +307,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         continue;
       }
       if (line === '/model' || line.startsWith('/model ')) {
-        io.out(modelReport(s, line.slice(6).trim()));
+        io.out(await modelCommand(s, line.slice(6).trim(), io.env));
         continue;
       }
       if (line.startsWith('!')) {

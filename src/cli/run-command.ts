@@ -1,11 +1,11 @@
-import type { ParseArgsConfig } from 'node:util';
 import type { TurnResult } from '../agent/agent.ts';
 import { runAutonomous } from '../agent/autonomous.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
 import { StdinAsker } from '../runtime/askers.ts';
 import { buildSystem } from '../runtime/system.ts';
-import { AGENT_OPTIONS_HELP, agentFlags, agentOptions, oneOf, positiveInt } from './agent-session.ts';
-import { commonOptions, modeOptions, parse } from './common-options.ts';
+import { AGENT_OPTIONS_HELP, agentFlags, oneOf, positiveInt } from './agent-session.ts';
+import { parse } from './common-options.ts';
+import { OUTPUT_FORMATS, RUN_OPTIONS } from './command-table.ts';
 import { JSON_STREAM_SCHEMA_VERSION, type JsonEvent } from './json-events.ts';
 import { expandAtFiles, readPipedStdin, STDIN_FIRST_BYTE_MS, withStdin } from './prompt-input.ts';
 import { JsonRenderer, TextRenderer } from './render.ts';
@@ -45,24 +45,13 @@ watchdog cut the turn, or request_user_input had nobody to answer), 2 a usage, r
 
 ${COMMON_OPTIONS_HELP}`;
 
-/** run's flags: the one table both the real parse and the JSON-output pre-scan (json-errors.ts) read. */
-export const RUN_OPTIONS = {
-  ...commonOptions,
-  ...modeOptions,
-  ...agentOptions,
-  output: { type: 'string', short: 'o' },
-  autonomous: { type: 'boolean' },
-  'max-turns': { type: 'string' },
-  'max-defer': { type: 'string' },
-} as const satisfies ParseArgsConfig['options'];
-
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(argv, RUN_OPTIONS, 'run');
   if (values.help) {
     io.out(`${RUN_HELP}\n`);
     return EXIT.ok;
   }
-  const output = oneOf(values.output ?? 'text', ['text', 'json'] as const, '--output', 'run');
+  const output = oneOf(values.output ?? 'text', OUTPUT_FORMATS, '--output', 'run');
   const maxTurns = positiveInt(values['max-turns'], 20, '--max-turns', 'run');
   const maxDeferSec = positiveInt(values['max-defer'], 3600, '--max-defer', 'run');
   let prompt = positionals.join(' ').trim();

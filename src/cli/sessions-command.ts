@@ -2,6 +2,7 @@ import { EventLog, type SessionEvent, type SessionSummary } from '../store/event
 import { resolveWorkspace } from '../runtime/recipe-step.ts';
 import { localTime, parseAge } from './local-time.ts';
 import { parse } from './common-options.ts';
+import { SESSIONS_OPTIONS } from './command-table.ts';
 import { resolveSettings } from '../runtime/settings.ts';
 import { sessionDbPath } from '../runtime/store-step.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
@@ -33,15 +34,7 @@ Options:
   --session-db PATH    defaults to ~/.local/state/core-agent/sessions.db
                        [env CORE_AGENT_SESSION_DB]`;
 
-const OPTIONS = {
-  'session-db': { type: 'string' },
-  workspace: { type: 'string', short: 'w' },
-  all: { type: 'boolean' },
-  json: { type: 'boolean' },
-  'older-than': { type: 'string' },
-  'dry-run': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+const OPTIONS = SESSIONS_OPTIONS;
 
 export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;

@@ -1,7 +1,8 @@
 import { FAILURE_KINDS } from '../core/failure.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
 import { buildSystem } from '../runtime/system.ts';
-import { commonOptions, flagSettings, modeOptions, parse } from './common-options.ts';
+import { flagSettings, parse } from './common-options.ts';
+import { TOOLS_CALL_OPTIONS, TOOLS_LIST_OPTIONS } from './command-table.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
 export const TOOLS_HELP = `Usage: core-agent tools <command>
@@ -58,7 +59,7 @@ export async function toolsCommand(argv: string[], io: Io): Promise<number> {
 }
 
 async function toolsList(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, { ...commonOptions, json: { type: 'boolean' } }, 'tools list');
+  const { values, positionals } = parse(argv, TOOLS_LIST_OPTIONS, 'tools list');
   if (values.help) {
     io.out(`${TOOLS_LIST_HELP}\n`);
     return EXIT.ok;
@@ -100,11 +101,7 @@ async function toolsList(argv: string[], io: Io): Promise<number> {
 }
 
 async function toolsCall(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(
-    argv,
-    { ...commonOptions, ...modeOptions, 'session-db': { type: 'string' }, 'fresh-session-db': { type: 'boolean' } },
-    'tools call',
-  );
+  const { values, positionals } = parse(argv, TOOLS_CALL_OPTIONS, 'tools call');
   if (values.help) {
     io.out(`${TOOLS_CALL_HELP}\n`);
     return EXIT.ok;

@@ -1,7 +1,8 @@
 import { WATCH_DEFAULTS } from '../config/watch-schema.ts';
 import { buildSystem } from '../runtime/system.ts';
-import { AGENT_OPTIONS_HELP, agentFlags, agentOptions, positiveInt } from './agent-session.ts';
-import { commonOptions, modeOptions, parse } from './common-options.ts';
+import { AGENT_OPTIONS_HELP, agentFlags, positiveInt } from './agent-session.ts';
+import { parse } from './common-options.ts';
+import { WATCH_OPTIONS } from './command-table.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
 export const WATCH_HELP = `Usage: core-agent watch -c RECIPE [options]
@@ -29,11 +30,7 @@ Exit status: 0 stopped by SIGTERM/SIGINT, 1 a runtime failure, 2 a usage or reci
 ${COMMON_OPTIONS_HELP}`;
 
 export async function watchCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(
-    argv,
-    { ...commonOptions, ...modeOptions, ...agentOptions, listen: { type: 'string' }, 'shutdown-grace': { type: 'string' } },
-    'watch',
-  );
+  const { values } = parse(argv, WATCH_OPTIONS, 'watch');
   if (values.help) {
     io.out(`${WATCH_HELP}\n`);
     return EXIT.ok;

@@ -26,6 +26,27 @@ import { suggestion } from '../config/did-you-mean.ts';
  */
 export const PROVIDERS = ['replay', 'google', 'vertex', 'openai', 'openai-compatible', 'anthropic'] as const;
 
+/**
+ * What each provider reads from the environment to reach its model (any one of the names),
+ * for the provider itself and for the checks that say whether it is there (`doctor`,
+ * the REPL's /model) without ever reading the value out.
+ */
+export const PROVIDER_ENV: Readonly<Record<Exclude<(typeof PROVIDERS)[number], 'replay'>, { names: string[]; what: string }>> = {
+  google: { names: ['GOOGLE_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], what: 'an API key' },
+  vertex: { names: ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_VERTEX_PROJECT'], what: 'a project' },
+  openai: { names: ['OPENAI_API_KEY'], what: 'an API key' },
+  'openai-compatible': { names: ['OPENAI_COMPATIBLE_BASE_URL'], what: 'the server URL' },
+  anthropic: { names: ['ANTHROPIC_API_KEY'], what: 'an API key' },
+};
+
+/** Why a well-formed spec's provider cannot be reached from `env` (its variable unset), or undefined; never the value. */
+export function modelCredentialProblem(spec: string, env: NodeJS.ProcessEnv): string | undefined {
+  const provider = spec.slice(0, spec.indexOf(':')) as keyof typeof PROVIDER_ENV;
+  const need = PROVIDER_ENV[provider];
+  if (!need || need.names.some((n) => env[n])) return undefined;
+  return `${spec.length > 80 ? `${spec.slice(0, 80)}…` : spec} needs ${need.what}: set ${need.names.join(' or ')}`;
+}
+
 /** Model names whose provider is plain from the name, for the advice when the provider is left out. */
 const FAMILIES: ReadonlyArray<[RegExp, string]> = [
   [/^gemini/i, 'google'],
@@ -83,7 +104,7 @@ async function providerModel(provider: string, id: string, env: NodeJS.ProcessEn
   switch (provider) {
     case 'google': {
       const { createGoogleGenerativeAI } = await providers();
-      const apiKey = need(['GOOGLE_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], 'an API key');
+      const apiKey = need(PROVIDER_ENV.google.names, PROVIDER_ENV.google.what);
       return createGoogleGenerativeAI({
         apiKey,
         ...(env.GOOGLE_GEMINI_BASE_URL ? { baseURL: env.GOOGLE_GEMINI_BASE_URL } : {}),
@@ -91,7 +112,7 @@ async function providerModel(provider: string, id: string, env: NodeJS.ProcessEn
     }
     case 'vertex': {
       const { createVertex } = await providers();
-      const project = need(['GOOGLE_CLOUD_PROJECT', 'GOOGLE_VERTEX_PROJECT'], 'a project');
+      const project = need(PROVIDER_ENV.vertex.names, PROVIDER_ENV.vertex.what);
       const location = env.GOOGLE_CLOUD_LOCATION || env.GOOGLE_VERTEX_LOCATION || 'us-central1';
       return createVertex({
         project,
@@ -101,12 +122,12 @@ async function providerModel(provider: string, id: string, env: NodeJS.ProcessEn
     }
     case 'openai': {
       const { createOpenAI } = await providers();
-      const apiKey = need(['OPENAI_API_KEY'], 'an API key');
+      const apiKey = need(PROVIDER_ENV.openai.names, PROVIDER_ENV.openai.what);
       return createOpenAI({ apiKey, ...(env.OPENAI_BASE_URL ? { baseURL: env.OPENAI_BASE_URL } : {}) }).chat(id);
     }
     case 'openai-compatible': {
       const { createOpenAICompatible } = await providers();
-      const baseURL = need(['OPENAI_COMPATIBLE_BASE_URL'], 'the server URL');
+      const baseURL = need(PROVIDER_ENV['openai-compatible'].names, PROVIDER_ENV['openai-compatible'].what);
       return createOpenAICompatible({
         name: 'openai-compatible',
         baseURL,
@@ -115,7 +136,7 @@ async function providerModel(provider: string, id: string, env: NodeJS.ProcessEn
     }
     case 'anthropic': {
       const { createAnthropic } = await providers();
-      const apiKey = need(['ANTHROPIC_API_KEY'], 'an API key');
+      const apiKey = need(PROVIDER_ENV.anthropic.names, PROVIDER_ENV.anthropic.what);
       return createAnthropic({ apiKey, ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}) }).languageModel(id);
     }
     default:

@@ -13,6 +13,7 @@ export type EventKind =
   | 'checkpoint' // {detail, record}
   | 'watchdog' // {alert?, action?, halted?, reason?, cut_turns?, reset?}
   | 'error' // {message}
+  | 'model_switch' // {from, to} — the REPL's /model; the session's model is `to` from here on
   | 'incident'; // {incident, key, outcome, summary, events} — core-agent watch's record of how a session ended
 
 export interface SessionEvent {
@@ -106,6 +107,11 @@ export class EventLog {
         .run(id, now(), info.model, info.workspace, info.title),
     );
     return id;
+  }
+
+  /** The model the session continues on (a /model switch): what `--resume` picks up. */
+  setModel(sessionId: string, model: string): void {
+    this.guard(() => this.db.prepare('UPDATE sessions SET model = ? WHERE id = ?').run(model, sessionId));
   }
 
   /**

@@ -32,6 +32,13 @@ export const STARTUP_CASES: StartupCase[] = [
   { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: SERVING },
   { argv: ['recipe', 'schema'], stdout: /"title": "core-agent recipe"/, cli: true, notLoaded: SERVING },
   { argv: ['recipe', '--help'], stdout: /Usage: core-agent recipe/, cli: true, notLoaded: SERVING },
+  // The completion script comes from the flag tables alone: no session store, no workers, nothing served.
+  {
+    argv: ['completion', 'bash'],
+    stdout: /complete -F _core_agent core-agent/,
+    cli: true,
+    notLoaded: [...SERVING, 'sqlite', 'worker_threads'],
+  },
   // Node's code cache in a directory that cannot be made (the image's read-only root): skipped, never a failure.
   { argv: ['--version'], stdout: 'version', cli: false, notLoaded: HEAVY, env: { NODE_COMPILE_CACHE: '{unusable}/cache' } },
   {

@@ -1,0 +1,83 @@
+import { resolveWorkspace } from '../runtime/recipe-step.ts';
+import { resolveSettings } from '../runtime/settings.ts';
+import { homeOf } from '../runtime/state-dir.ts';
+import { positiveInt } from './agent-session.ts';
+import { DOCTOR_OPTIONS, OUTPUT_FORMATS } from './command-table.ts';
+import { flagSettings, parse } from './common-options.ts';
+import {
+  clusterCheck,
+  configFileCheck,
+  configPaths,
+  mcpChecks,
+  mergedConfig,
+  modelCheck,
+  nodeCheck,
+  recipeCheck,
+  ripgrepCheck,
+  type Check,
+} from './doctor/checks.ts';
+import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { unknownName } from '../config/did-you-mean.ts';
+
+export const DOCTOR_HELP = `Usage: core-agent doctor [-c RECIPE] [options]
+
+Checks what a run needs, one line each (ok, warn or fail, with a fix): the Node
+version, ripgrep, the configuration files (user and project) and the recipe,
+the model's credentials (the variable's name and whether it is set, never its
+value), each MCP server (started, its tool count), and the cluster (GET /version).
+
+  -m, --model PROVIDER:MODEL  the model to check (default: as a run would pick it)
+  -o, --output text|json      text (default) or one JSON object
+      --timeout SECONDS       how long an MCP server or the cluster may take (default 10)
+
+Exit status: 0 nothing failed (warnings allowed), 1 a check failed, 2 a usage error.
+
+${COMMON_OPTIONS_HELP}`;
+
+export async function doctorCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(argv, DOCTOR_OPTIONS, 'doctor');
+  if (values.help) {
+    io.out(`${DOCTOR_HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]!.slice(0, 60)}"`, 'doctor');
+  const output = values.output ?? 'text';
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(output))
+    throw new UsageError(`--output: ${unknownName('value', output.slice(0, 40), OUTPUT_FORMATS)}`, 'doctor');
+  const timeoutMs = positiveInt(values.timeout, 10, '--timeout', 'doctor') * 1000;
+  const settings = resolveSettings({ ...flagSettings(values), model: values.model }, io.env);
+  const workspace = await resolveWorkspace(settings.workspace ?? process.cwd());
+  const home = homeOf(io.env);
+  const trustWorkspace = settings.trustWorkspace === true;
+
+  const files = configPaths(io.env, home, workspace);
+  const checks: Check[] = [
+    nodeCheck(process.versions.node),
+    ripgrepCheck(settings.ripgrep, io.env),
+    await configFileCheck('user', files.user),
+    ...(files.project === files.user ? [] : [await configFileCheck('project', files.project)]),
+  ];
+  if (settings.recipe) checks.push(await recipeCheck(settings.recipe));
+  const recipe = await mergedConfig({ recipe: settings.recipe, workspace, env: io.env, home, trustWorkspace });
+  checks.push(modelCheck(settings.model ?? recipe?.model, io.env));
+  // What the files say about MCP and the cluster is only known when they parse; each failure is already a line above.
+  if (recipe) {
+    checks.push(...(await mcpChecks({ recipe, recipeFile: settings.recipe, workspace, env: io.env, trustWorkspace, timeoutMs })));
+    checks.push(await clusterCheck(recipe, io.env, home, timeoutMs));
+  }
+  const failed = checks.some((c) => c.status === 'fail');
+  if (output === 'json') io.out(`${JSON.stringify({ ok: !failed, checks })}\n`);
+  else io.out(renderChecks(checks));
+  return failed ? EXIT.failure : EXIT.ok;
+}
+
+/** The table: status, check, detail; under each warning or failure its fix. */
+export function renderChecks(checks: readonly Check[]): string {
+  const width = Math.max(...checks.map((c) => c.check.length));
+  const lines = checks.flatMap((c) => [
+    `${c.status.padEnd(4)}  ${c.check.padEnd(width)}  ${c.detail}`,
+    ...(c.fix ? [`${' '.repeat(6 + width)}  fix: ${c.fix}`] : []),
+  ]);
+  const counts = (['ok', 'warn', 'fail'] as const).map((s) => `${checks.filter((c) => c.status === s).length} ${s}`).join(', ');
+  return `${lines.join('\n')}\n${counts}\n`;
+}
