@@ -6,3 +6,5 @@ export function buildBundle(
   outfile: string,
   overrides?: BuildOptions,
 ): Promise<import('esbuild').BuildResult<{ metafile: true }>>;
+export const CLI_FILE: string;
+export const cliAsSibling: import('esbuild').Plugin;

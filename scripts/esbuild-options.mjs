@@ -51,6 +51,21 @@ const lazyBuiltins = {
   },
 };
 
+/** The CLI's own file, beside the entry in dist/: src/main.ts imports it when a command needs it. */
+export const CLI_FILE = 'core-agent-cli.mjs';
+
+// The entry's build: its import() of the CLI (src/cli/start.ts) stays an import() of the CLI's
+// file beside it, so the entry file holds only src/main.ts and what it imports (a few KB), and
+// --version never reads the CLI's 5 MB. The CLI's file is built from src/cli/start.ts.
+export const cliAsSibling = {
+  name: 'cli-as-sibling',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/cli\/start\.ts$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `./${CLI_FILE}`, external: true } : undefined,
+    );
+  },
+};
+
 export async function esbuildOptions(entry, outfile) {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'));
   return {
