@@ -1,15 +1,19 @@
-// Builds dist/core-agent.mjs: one self-contained ESM file that runs with
-// `node dist/core-agent.mjs` and needs no node_modules. Beside it goes one
-// companion, the static ripgrep binary (dist/rg), which grep and glob use when
-// present; without it they fall back to the in-process RE2 engine.
+// Builds dist/: the entry dist/core-agent.mjs (src/main.ts, a few KB: it answers --version and
+// --help itself), the CLI dist/core-agent-cli.mjs it imports for every other command (ESM, self-
+// contained, needs no node_modules), the embedded chunks' data dist/core-agent-chunks.txt (read
+// when a chunk is first used), and the static ripgrep binary dist/rg, which grep and glob use
+// when present; without it they fall back to the in-process RE2 engine. Run with
+// `node dist/core-agent.mjs`; the files go together (the image copies dist/ whole).
 import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { stat } from 'node:fs/promises';
-import { buildBundle, root } from './esbuild-options.mjs';
+import { buildBundle, CHUNKS_FILE, CLI_FILE, cliAsSibling, esbuildOptions, root } from './esbuild-options.mjs';
 
 await rm(`${root}/dist`, { recursive: true, force: true });
 await mkdir(`${root}/dist`, { recursive: true });
-await buildBundle(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`);
+const entryOptions = await esbuildOptions(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`);
+await buildBundle(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`, { plugins: [cliAsSibling, ...entryOptions.plugins] });
+await buildBundle(`${root}/src/cli/start.ts`, `${root}/dist/${CLI_FILE}`, {}, `${root}/dist/${CHUNKS_FILE}`);
 await chmod(`${root}/dist/core-agent.mjs`, 0o755);
 
 // The ripgrep binary ships inside the platform package of @vscode/ripgrep (nothing is downloaded).
@@ -24,5 +28,7 @@ try {
   );
 }
 
-const { size: bytes } = await stat(`${root}/dist/core-agent.mjs`);
-console.log(`build: dist/core-agent.mjs ${(bytes / 1024).toFixed(0)} KiB (+ dist/rg)`);
+const kib = async (file) => `${((await stat(`${root}/dist/${file}`)).size / 1024).toFixed(0)} KiB`;
+console.log(
+  `build: dist/core-agent.mjs ${await kib('core-agent.mjs')}, dist/${CLI_FILE} ${await kib(CLI_FILE)}, dist/${CHUNKS_FILE} ${await kib(CHUNKS_FILE)} (+ dist/rg)`,
+);

@@ -5,4 +5,8 @@ export function buildBundle(
   entry: string,
   outfile: string,
   overrides?: BuildOptions,
+  chunksFile?: string,
 ): Promise<import('esbuild').BuildResult<{ metafile: true }>>;
+export const CLI_FILE: string;
+export const cliAsSibling: import('esbuild').Plugin;
+export const CHUNKS_FILE: string;

@@ -2,7 +2,8 @@
 // benchmark harness (bench/run.ts): Node 24 ESM, Markdown descriptions as text,
 // the embedded sources and the tool families as virtual modules.
 import { build } from 'esbuild';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs';
 import { TOOL_FAMILY, toolFamilyModule } from './tool-family.mjs';
@@ -51,6 +52,23 @@ const lazyBuiltins = {
   },
 };
 
+/** The CLI's own file, beside the entry in dist/: src/main.ts imports it when a command needs it. */
+export const CLI_FILE = 'core-agent-cli.mjs';
+/** The embedded chunks' data, beside the CLI (read on a chunk's first use only). */
+export const CHUNKS_FILE = 'core-agent-chunks.txt';
+
+// The entry's build: its import() of the CLI (src/cli/start.ts) stays an import() of the CLI's
+// file beside it, so the entry file holds only src/main.ts and what it imports (a few KB), and
+// --version never reads the CLI's 5 MB. The CLI's file is built from src/cli/start.ts.
+export const cliAsSibling = {
+  name: 'cli-as-sibling',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/cli\/start\.ts$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: `./${CLI_FILE}`, external: true } : undefined,
+    );
+  },
+};
+
 export async function esbuildOptions(entry, outfile) {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'));
   return {
@@ -76,10 +94,18 @@ export async function esbuildOptions(entry, outfile) {
   };
 }
 
-/** Builds one bundle and appends the data of the embedded chunks it uses (scripts/embedded.mjs). */
-export async function buildBundle(entry, outfile, overrides = {}) {
-  const result = await build({ ...(await esbuildOptions(entry, outfile)), ...overrides });
+/**
+ * Builds one bundle, and writes the data of the embedded chunks it uses (scripts/embedded.mjs)
+ * after its JavaScript or, with `chunksFile`, into that file beside it (src/embedded.ts reads
+ * it by the name the bundle is built with): the CLI keeps its 4 MB of chunks in a file of
+ * their own, which no start-up reads or decodes; a bench harness stays one file.
+ */
+export async function buildBundle(entry, outfile, overrides = {}, chunksFile = undefined) {
+  const options = { ...(await esbuildOptions(entry, outfile)), ...overrides };
+  if (chunksFile !== undefined) options.define = { ...options.define, __CORE_AGENT_CHUNKS__: JSON.stringify(path.basename(chunksFile)) };
+  const result = await build(options);
   const used = Object.keys(EMBEDDED).filter((id) => Object.values(result.metafile.outputs).some((o) => `embedded:${id}` in o.inputs));
-  await appendFile(outfile, await embeddedTrailer(used));
+  if (chunksFile === undefined) await appendFile(outfile, await embeddedTrailer(used));
+  else await writeFile(chunksFile, await embeddedTrailer(used));
   return result;
 }

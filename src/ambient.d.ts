@@ -51,6 +51,8 @@ declare module '*.wasm' {
 
 // Replaced by esbuild's `define` with package.json's version; vitest defines it too.
 declare const __CORE_AGENT_VERSION__: string;
+// The embedded chunks' file beside the bundle (scripts/esbuild-options.mjs); undefined: after the bundle's own JavaScript.
+declare const __CORE_AGENT_CHUNKS__: string | undefined;
 
 // The GFM plugin for turndown ships no types.
 declare module '@joplin/turndown-plugin-gfm' {

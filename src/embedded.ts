@@ -35,19 +35,23 @@ export async function loadEmbeddedModule<T>(source: () => string, name: string):
 }
 
 /**
- * In the bundle the embedded chunks are comments after its JavaScript (scripts/embedded.mjs):
- * `/*core-agent-chunk ID`, a newline, the base64 data, a newline and the comment's end. The
- * file is read once, when the first chunk is needed; nothing else of the run touches it.
+ * In the bundle the embedded chunks are comments (scripts/embedded.mjs): `/*core-agent-chunk ID`,
+ * a newline, the base64 data, a newline and the comment's end — in the file the build names
+ * (__CORE_AGENT_CHUNKS__, dist/core-agent-chunks.txt beside the CLI's file), or else after the
+ * bundle's own JavaScript (a bench harness). The file is read once, when the first chunk is
+ * needed; nothing else of the run touches it.
  */
 let bundleText: string | undefined;
 
+const chunksFile = (): string =>
+  fileURLToPath(typeof __CORE_AGENT_CHUNKS__ === 'string' ? new URL(__CORE_AGENT_CHUNKS__, import.meta.url) : import.meta.url);
+
 export function bundledChunk(id: string): string {
   // latin1: the data is base64, and a byte-per-character read needs no UTF-8 decoding.
-  bundleText ??= readFileSync(fileURLToPath(import.meta.url), 'latin1');
+  bundleText ??= readFileSync(chunksFile(), 'latin1');
   const open = `\n/*core-agent-chunk ${id}\n`;
   const start = bundleText.lastIndexOf(open);
   const end = start === -1 ? -1 : bundleText.indexOf('\n*/', start + open.length);
-  if (end === -1)
-    throw new Error(`the bundle has no embedded chunk "${id}" (${fileURLToPath(import.meta.url)}): rebuild it with scripts/build.mjs`);
+  if (end === -1) throw new Error(`the bundle has no embedded chunk "${id}" (${chunksFile()}): rebuild it with scripts/build.mjs`);
   return bundleText.slice(start + open.length, end);
 }

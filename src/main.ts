@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The entry. --version and --help are answered from src/cli/main-help.ts alone; every other
-// command line imports the CLI (src/cli/start.ts). In the one-file bundle esbuild keeps a module
-// reached only through import() behind a lazy initialiser, so for --version none of the CLI's
-// top-level code runs (test/cli/startup.cases.ts holds it).
+// command line imports the CLI (src/cli/start.ts). The build makes this module a file of its own
+// (dist/core-agent.mjs, a few KB) and the CLI another (dist/core-agent-cli.mjs): --version never
+// reads, compiles or evaluates the CLI's file (test/cli/startup.cases.ts holds it).
+import { enableCliCompileCache } from './cli/compile-cache.ts';
 import { nodeVersionProblem, quickAnswer } from './cli/main-help.ts';
 
 const argv = process.argv.slice(2);
@@ -13,4 +14,8 @@ if (oldNode !== undefined) {
   process.stderr.write(oldNode);
   process.exitCode = 2;
 } else if (answer !== undefined) process.stdout.write(answer);
-else await (await import('./cli/start.ts')).start(argv, process.env);
+else {
+  // Before the import: the code cache covers the modules loaded after it is on.
+  enableCliCompileCache(process.env);
+  await (await import('./cli/start.ts')).start(argv, process.env);
+}

@@ -1,16 +1,24 @@
 // What each command line loads at start-up (test/cli/startup.test.ts). `cli`: whether the CLI
 // proper (src/cli/start.ts) is evaluated — its sentinel is the stdout 'error' listener it
-// installs; `notLoaded`: Node built-ins the process must finish without loading (from
-// process.moduleLoadList); `stdout`: 'version' and 'help' are exactly what src/cli/main-help.ts
-// prints. One line a case.
+// installs — and, when false, the case is run a second time from a copy of the entry alone
+// (no dist/core-agent-cli.mjs beside it), which must answer the same; `notLoaded`: Node
+// built-ins the process must finish without loading (from process.moduleLoadList); `stdout`:
+// 'version' and 'help' are exactly what src/cli/main-help.ts prints; `cacheIn`: where under
+// the process's fresh HOME V8's code cache was written (src/cli/compile-cache.ts), '' for
+// nowhere. One line a case.
 
 export interface StartupCase {
   argv: string[];
   stdout: 'version' | 'help' | RegExp;
   cli: boolean;
   notLoaded: string[];
-  /** Extra environment; `{unusable}` in a value is a path under a regular file (never creatable, even as root). */
+  /**
+   * Extra environment; `{unusable}` in a value is a path under a regular file (never creatable,
+   * even as root), `{home}` the process's HOME (a fresh directory per case).
+   */
   env?: Record<string, string>;
+  /** The one entry of HOME after the run, holding the code cache (e.g. '.cache'), or '' for an empty HOME. */
+  cacheIn?: string;
 }
 
 /** Everything a --version has no use for (node:net it loads anyway: process.stdout on a pipe is a socket). */
@@ -39,7 +47,25 @@ export const STARTUP_CASES: StartupCase[] = [
     cli: true,
     notLoaded: [...SERVING, 'sqlite', 'worker_threads'],
   },
-  // Node's code cache in a directory that cannot be made (the image's read-only root): skipped, never a failure.
+  // The code cache: under the user's cache directory for a command that loads the CLI, never for --version.
+  { argv: ['tools', 'list', '--json'], stdout: /"name": "read_file"/, cli: true, notLoaded: SERVING, cacheIn: '.cache' },
+  { argv: ['recipe', 'schema'], stdout: /"title"/, cli: true, notLoaded: SERVING, env: { XDG_CACHE_HOME: '{home}/xdg' }, cacheIn: 'xdg' },
+  // XDG_CACHE_HOME must be absolute (the XDG spec): a relative one is ignored.
+  { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: SERVING, env: { XDG_CACHE_HOME: 'rel' }, cacheIn: '.cache' },
+  // NODE_COMPILE_CACHE wins (the image warms one at build time); NODE_DISABLE_COMPILE_CACHE turns it off.
+  {
+    argv: ['tools', 'list'],
+    stdout: /read_file/,
+    cli: true,
+    notLoaded: SERVING,
+    env: { NODE_COMPILE_CACHE: '{home}/ncc' },
+    cacheIn: 'ncc',
+  },
+  { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: SERVING, env: { NODE_DISABLE_COMPILE_CACHE: '1' }, cacheIn: '' },
+  { argv: ['--version'], stdout: 'version', cli: false, notLoaded: HEAVY, cacheIn: '' },
+  { argv: ['--help'], stdout: 'help', cli: false, notLoaded: HEAVY, env: { XDG_CACHE_HOME: '{home}/xdg' }, cacheIn: '' },
+  // A cache directory that cannot be made (the image's read-only root): skipped, never a failure.
+  { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: SERVING, env: { XDG_CACHE_HOME: '{unusable}/x' }, cacheIn: '' },
   { argv: ['--version'], stdout: 'version', cli: false, notLoaded: HEAVY, env: { NODE_COMPILE_CACHE: '{unusable}/cache' } },
   {
     argv: ['tools', 'list', '--json'],

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,35 +20,56 @@ const PRELOAD = `process.on('exit', () => {
 });`;
 
 let dir: string;
+/** A copy of the entry file alone: what --version and --help must be answered from. */
+let entryAlone: string;
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'core-agent-startup-'));
   writeFileSync(path.join(dir, 'preload.cjs'), PRELOAD);
+  mkdirSync(path.join(dir, 'entry-alone'));
+  entryAlone = path.join(dir, 'entry-alone', 'core-agent.mjs');
+  copyFileSync(bundle, entryAlone);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(argv: string[], extra: Record<string, string> = {}) {
+function start(argv: string[], extra: Record<string, string> = {}, bin = bundle) {
+  const home = mkdtempSync(path.join(dir, 'home-'));
   const unusable = path.join(dir, 'preload.cjs');
-  const env = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, v.replaceAll('{unusable}', unusable)]));
+  const env = Object.fromEntries(
+    Object.entries(extra).map(([k, v]) => [k, v.replaceAll('{unusable}', unusable).replaceAll('{home}', home)]),
+  );
   const report = path.join(dir, 'report.json');
-  const r = spawnSync(process.execPath, ['--require', path.join(dir, 'preload.cjs'), bundle, ...argv], {
+  const r = spawnSync(process.execPath, ['--require', path.join(dir, 'preload.cjs'), bin, ...argv], {
     cwd: dir,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: dir, STARTUP_REPORT: report, ...env },
+    env: { PATH: process.env.PATH, HOME: home, STARTUP_REPORT: report, ...env },
   });
   const loaded = JSON.parse(readFileSync(report, 'utf8')) as { builtins: string[]; cliListeners: number };
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ...loaded };
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, home, ...loaded };
 }
 
+/** Every file under dir, relative to it. */
+const filesUnder = (at: string): string[] =>
+  readdirSync(at, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
+
 describe('start-up: what each command line loads (the bundle)', () => {
-  it.each(STARTUP_CASES)('$argv $env', ({ argv, stdout, cli, notLoaded, env }) => {
-    const r = start(argv, env);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    if (stdout === 'version') expect(r.stdout).toBe(`${VERSION}\n`);
-    else if (stdout === 'help') expect(r.stdout).toBe(`${MAIN_HELP}\n`);
-    else expect(r.stdout).toMatch(stdout);
-    expect(r.cliListeners > 0).toBe(cli);
-    expect(r.builtins.filter((m) => notLoaded.includes(m))).toEqual([]);
+  it.each(STARTUP_CASES)('$argv $env', ({ argv, stdout, cli, notLoaded, env, cacheIn }) => {
+    for (const bin of cli ? [bundle] : [bundle, entryAlone]) {
+      const r = start(argv, env, bin);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      if (stdout === 'version') expect(r.stdout).toBe(`${VERSION}\n`);
+      else if (stdout === 'help') expect(r.stdout).toBe(`${MAIN_HELP}\n`);
+      else expect(r.stdout).toMatch(stdout);
+      expect(r.cliListeners > 0).toBe(cli);
+      expect(r.builtins.filter((m) => notLoaded.includes(m))).toEqual([]);
+      if (cacheIn === '') expect(readdirSync(r.home)).toEqual([]);
+      else if (cacheIn !== undefined) {
+        expect(readdirSync(r.home)).toEqual([cacheIn]);
+        expect(filesUnder(path.join(r.home, cacheIn)).length).toBeGreaterThan(0);
+      }
+    }
   });
 
   it('the version is the package version, and the help names every command', async () => {
