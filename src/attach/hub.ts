@@ -43,7 +43,11 @@ interface Live {
 
 export interface SessionHubOptions {
   log: EventLog;
-  startSession: StartAttachSession;
+  /**
+   * None: the sessions are run by someone else (watch's incidents) — they can be
+   * listed and followed, but not created (501) or sent anything (409).
+   */
+  startSession?: StartAttachSession | undefined;
   logger: Logger;
   /** How long a permission prompt waits for an answer before it is denied. */
   promptTimeoutMs: number;
@@ -95,6 +99,7 @@ export class SessionHub {
 
   async create(principal: string): Promise<SessionRow> {
     if (this.closing) throw new HttpError(503, 'the daemon is shutting down', undefined, { 'retry-after': '5' });
+    if (!this.o.startSession) throw new HttpError(501, 'this daemon does not create sessions (its sessions are run by core-agent watch)');
     const broker = this.newBroker();
     const s = await this.o.startSession({ title: '', prompter: broker });
     this.adopt(s, broker);
@@ -235,9 +240,11 @@ export class SessionHub {
     const pending = this.loading.get(sid);
     if (pending) return pending;
     this.summary(sid);
+    const start = this.o.startSession;
+    if (!start) throw new HttpError(409, `session "${sid}" is run by core-agent watch: follow it with /events; it takes no messages here`);
     const p = (async () => {
       try {
-        const s = await this.o.startSession({ title: '', resume: sid, prompter: this.broker(sid) });
+        const s = await start({ title: '', resume: sid, prompter: this.broker(sid) });
         return this.adopt(s, this.broker(sid));
       } catch (err) {
         if (err instanceof HttpError) throw err;

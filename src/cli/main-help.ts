@@ -16,6 +16,8 @@ Commands:
   recipe schema              The recipe's JSON Schema
   mcp serve [--http H:P]     Serve the gated catalog over MCP (stdio or Streamable HTTP)
   watch -c RECIPE            Kubernetes events → one incident session each (health, metrics)
+  serve --listen H:P         The attach daemon: sessions, live events, remote approval over HTTP
+  attach URL [SESSION]       Follow a daemon's session on the terminal; answer its prompts
 
 Options:
   --version                  Print the version

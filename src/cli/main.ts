@@ -8,6 +8,8 @@ import { EXIT, UsageError, type Io } from './usage.ts';
 import { suggestion } from '../config/did-you-mean.ts';
 
 const COMMANDS = ['run', 'repl', 'sessions', 'tools', 'recipe', 'mcp', 'watch', 'version', 'help'];
+// The attach daemon and its client (a line of its own, so other additions merge cleanly).
+COMMANDS.push('serve', 'attach');
 
 // Each command's module is imported when it runs: `tools list` never evaluates watch's, MCP's
 // or the REPL's code (esbuild evaluates a module reached only through import() on first import).
@@ -50,6 +52,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await (await import('./mcp-command.ts')).mcpCommand(rest, io);
       case 'watch':
         return await (await import('./watch-command.ts')).watchCommand(rest, io);
+      case 'serve':
+        return await (await import('./serve-command.ts')).serveCommand(rest, io);
+      case 'attach':
+        return await (await import('./attach-command.ts')).attachCommand(rest, io);
       default:
         // Only global flags (`core-agent --model X`, `-c r.yaml`): the interactive session, as with no command.
         if (command.startsWith('-')) {

@@ -4,6 +4,7 @@ import { UrlScope, UrlScopeError } from '../net/url-scope.ts';
 import { PERMISSION_MODES } from '../permissions/gate.ts';
 import { parseRule, ruleToolName } from '../permissions/rules.ts';
 import { unknownName } from './did-you-mean.ts';
+import { attachSchema } from './attach-schema.ts';
 import { hooksSchema } from './hooks-schema.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
 import { watchSchema } from './watch-schema.ts';
@@ -298,6 +299,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
         .optional(),
       watch: watchSchema.optional(),
       hooks: hooksSchema.optional(),
+      attach: attachSchema.optional(),
     })
     .superRefine((recipe, ctx) => {
       const target = recipe.watch?.alert_target;

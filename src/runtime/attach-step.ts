@@ -1,6 +1,11 @@
 import type { StartAttachSession } from '../attach/hub.ts';
+import type { Recipe } from '../config/recipe-schema.ts';
+import { createLogger, type Logger } from '../log.ts';
 import type { EventLog } from '../store/event-log.ts';
-import type { Settings } from './settings.ts';
+import { modelSpecOf, modelStep } from './model-step.ts';
+import { loadRecipeStep } from './recipe-step.ts';
+import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
+import { openSessionLog, sessionDbPath } from './store-step.ts';
 import type { AgentRequest, AgentSystem } from './system.ts';
 
 export interface AttachSessionsOptions {
@@ -43,4 +48,50 @@ export function attachSessions(o: AttachSessionsOptions): StartAttachSession {
     });
     return { sessionId: s.sessionId, agent: s.agent, close: () => s.session.close() };
   };
+}
+
+export interface ServeRequest {
+  flags: FlagSettings;
+  env: NodeJS.ProcessEnv;
+  command: string;
+  say: (text: string) => void;
+  /** --fresh-session-db. */
+  fresh: boolean;
+  maxSteps?: number | undefined;
+  build: (req: AgentRequest) => Promise<AgentSystem>;
+}
+
+export interface ServeSystem {
+  recipe: Recipe;
+  settings: Settings;
+  logger: Logger;
+  log: EventLog;
+  dbPath: string;
+  modelSpec: string;
+  startSession: StartAttachSession;
+}
+
+/**
+ * serve: the steps the daemon needs before its first request — settings,
+ * recipe, the model (checked once: a missing key fails now, not in every
+ * session), the store — and the way it starts each session.
+ */
+export async function prepareServe(r: ServeRequest): Promise<ServeSystem> {
+  const settings = resolveSettings(r.flags, r.env);
+  const logger = createLogger(settings.logLevel ?? 'info');
+  const recipe = await loadRecipeStep(settings);
+  const modelSpec = modelSpecOf(settings, recipe, r.command);
+  await modelStep(modelSpec, r.env, r.command);
+  const dbPath = sessionDbPath(settings, r.env);
+  const log = openSessionLog({ location: dbPath, fresh: r.fresh, say: r.say });
+  const startSession = attachSessions({
+    settings: { ...settings, model: modelSpec },
+    env: r.env,
+    command: r.command,
+    log,
+    say: r.say,
+    maxSteps: r.maxSteps,
+    build: r.build,
+  });
+  return { recipe, settings, logger, log, dbPath, modelSpec, startSession };
 }
