@@ -238,3 +238,43 @@ describe('a daemon restart', () => {
     expect(String(stopped!.data.message)).toContain('the attach daemon stopped');
   });
 });
+
+describe('the API as watch serves it (the sessions are run by the watcher)', () => {
+  it('lists and streams the sessions of the shared log; creating is 501, sending is 409', async () => {
+    const { SessionHub } = await import('../../src/attach/hub.ts');
+    const { sessionRoutes } = await import('../../src/attach/session-routes.ts');
+    const { startAttachServer } = await import('../../src/attach/server.ts');
+    const { parseTokens } = await import('../../src/attach/tokens.ts');
+    const { silentLogger } = await import('../../src/log.ts');
+    const { call } = await import('./daemon.ts');
+    // A session the watcher ran, in the shared log.
+    const d = await daemon({ ws: workspace([{ text: 'RESOLVED: restarted the pod' }]) });
+    const sid = await newSession(d);
+    await d.call('POST', `/sessions/${sid}/inject`, { body: { message: 'incident #1' } });
+    await eventually(() => d.log.events(sid).some((e) => e.kind === 'turn_end'));
+
+    const hub = new SessionHub({ log: d.log, logger: silentLogger, promptTimeoutMs: 1000 });
+    const server = await startAttachServer({
+      host: '127.0.0.1',
+      port: 0,
+      tokens: parseTokens('sre=sre-token-0000000000', 'T'),
+      routes: [sessionRoutes(hub, d.log)],
+      logger: silentLogger,
+    });
+    try {
+      const url = `http://${server.address}`;
+      const c = (method: string, p: string, body?: unknown) => call(url, method, p, { token: 'sre-token-0000000000', body });
+      const rows = (await c('GET', '/sessions')).json!.sessions as Array<{ sessionID: string }>;
+      expect(rows.map((r) => r.sessionID)).toContain(sid);
+      const frames = await readSse(`${url}/sessions/${sid}/events`, { token: 'sre-token-0000000000', until: (f) => ends(f) });
+      expect(frames.find((f) => f.event === 'turn_end')!.data.data).toMatchObject({ text: 'RESOLVED: restarted the pod' });
+      expect((await c('POST', '/sessions')).status).toBe(501);
+      const sent = await c('POST', `/sessions/${sid}/inject`, { message: 'hi' });
+      expect(sent.status).toBe(409);
+      expect(String(sent.json!.error)).toMatch(/run by core-agent watch/);
+    } finally {
+      await server.close();
+      await hub.close();
+    }
+  });
+});
