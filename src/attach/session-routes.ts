@@ -117,9 +117,10 @@ async function dispatch(hub: SessionHub, log: EventLog, c: Call): Promise<void> 
 
 /**
  * /events: the session's log from the cursor (`?since=SEQ` or Last-Event-ID, the
- * last seq the client has), then live. Subscribed before the log is read, so an
- * event committed in between is in the buffer and not lost; frames at or below
- * the last seq sent are dropped, so none comes twice.
+ * last seq the client has), then live. The subscription is made before the log
+ * is read (today both happen in one synchronous step, so nothing can be appended
+ * between them; the buffer keeps that true if the read ever becomes async), and a
+ * frame at or below the last seq sent is dropped, so the ids only ever increase.
  */
 function streamEvents(hub: SessionHub, log: EventLog, c: Call): void {
   const { req, res, url, sid } = c;
