@@ -7,6 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  */
 export interface Caller {
   principal: string;
+  /** How the principal was established: a bearer token, or none (a tokenless loopback daemon). */
+  source?: 'bearer' | 'anonymous';
 }
 
 /**

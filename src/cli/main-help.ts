@@ -18,6 +18,8 @@ Commands:
   watch -c RECIPE            Kubernetes events → one incident session each (health, metrics)
   doctor [-c RECIPE]         Check Node, ripgrep, config, credentials, MCP servers, the cluster
   completion bash|zsh|fish   A shell completion script (source <(core-agent completion bash))
+  serve --listen H:P         The attach daemon: sessions, live events, remote approval over HTTP
+  attach URL [SESSION]       Follow a daemon's session on the terminal; answer its prompts
 
 Options:
   --version                  Print the version

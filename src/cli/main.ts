@@ -7,7 +7,7 @@ import { HELP_WORDS, MAIN_HELP, VERSION } from './main-help.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 import { suggestion } from '../config/did-you-mean.ts';
 
-export const COMMANDS = ['run', 'repl', 'sessions', 'tools', 'recipe', 'mcp', 'watch', 'doctor', 'completion', 'version', 'help'];
+export const COMMANDS = ['run', 'repl', 'sessions', 'tools', 'recipe', 'mcp', 'watch', 'doctor', 'completion', 'serve', 'attach', 'version', 'help'];
 
 // Each command's module is imported when it runs: `tools list` never evaluates watch's, MCP's
 // or the REPL's code (esbuild evaluates a module reached only through import() on first import).
@@ -54,6 +54,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await (await import('./doctor-command.ts')).doctorCommand(rest, io);
       case 'completion':
         return await (await import('./completion-command.ts')).completionCommand(rest, io);
+      case 'serve':
+        return await (await import('./serve-command.ts')).serveCommand(rest, io);
+      case 'attach':
+        return await (await import('./attach-command.ts')).attachCommand(rest, io);
       default:
         // Only global flags (`core-agent --model X`, `-c r.yaml`): the interactive session, as with no command.
         if (command.startsWith('-')) {

@@ -183,7 +183,8 @@ function describeCall(head: string, d: Record<string, unknown>, polls: ReadonlyM
   return d.source === 'poll' ? `  ${line}` : line;
 }
 
-function describe(e: SessionEvent, polls: ReadonlyMap<string, number>, env: Io['env']): string {
+/** One event as a line of text (also `core-agent attach`'s view of a live session). */
+export function describe(e: SessionEvent, polls: ReadonlyMap<string, number>, env: Io['env']): string {
   // The time of day only (the header has the date and zone), in local time like the rest.
   const head = `#${e.seq} t${e.turn} ${localTime(e.at, env, true).split(' ')[1]} ${e.kind}`;
   const d = e.data;

@@ -14,6 +14,8 @@ run at once. Incidents and their sessions are kept in the session database, so a
 restart resumes interrupted sessions and never runs a finished incident again.
 Each outcome (RESOLVED, or UNRESOLVED with a proposal) is recorded in the
 session's event log and sent to watch.alert_target when the recipe names one.
+With an attach: section (listen, token_env), the attach API serves the incidents'
+sessions too: list them and follow their events live (docs/attach.md).
 
       --listen HOST:PORT      /healthz, /readyz and /metrics (Prometheus) on this
                               address (default 127.0.0.1:9464)  [env CORE_AGENT_WATCH_LISTEN]
@@ -94,6 +96,31 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     io.err(`core-agent: cannot listen on ${w.listen.host}:${w.listen.port}: ${(err as Error).message}\n`);
     return EXIT.failure;
   }
+  // The recipe's attach: section: the incidents' sessions can be listed and followed live over HTTP.
+  let attach;
+  if (w.recipe.attach) {
+    try {
+      const { startAttachApi } = await import('./serve-command.ts');
+      attach = await startAttachApi({
+        listen: w.recipe.attach.listen,
+        tokenEnv: w.recipe.attach.token_env,
+        env: io.env,
+        log,
+        startSession: undefined,
+        logger,
+        promptTimeoutMs: (w.recipe.attach.prompt_timeout_seconds ?? 300) * 1000,
+        command: 'watch',
+      });
+    } catch (err) {
+      await server.close();
+      store.close();
+      log.close();
+      if (err instanceof UsageError) throw err;
+      io.err(`core-agent: cannot serve the attach API on ${w.recipe.attach.listen}: ${(err as Error).message}\n`);
+      return EXIT.failure;
+    }
+    io.out(`core-agent watch: attach API on http://${attach.server.address}\n`);
+  }
   // Kept (not `once`) for the whole shutdown: a second signal, or one re-raised by a
   // session's terminal manager after it killed its terminals, must not end the process
   // before the running sessions are checkpointed.
@@ -108,6 +135,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   logger.info({ signal, grace_ms: graceMs }, 'shutting down');
   const { finished, checkpointed } = await watcher.stop(graceMs);
   io.out(`core-agent watch: stopped (${finished} session(s) finished, ${checkpointed} left to resume)\n`);
+  await attach?.close();
   await server.close();
   store.close();
   log.close();

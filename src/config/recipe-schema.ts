@@ -4,6 +4,7 @@ import { UrlScope, UrlScopeError } from '../net/url-scope.ts';
 import { PERMISSION_MODES } from '../permissions/gate.ts';
 import { parseRule, ruleToolName } from '../permissions/rules.ts';
 import { unknownName } from './did-you-mean.ts';
+import { attachSchema } from './attach-schema.ts';
 import { hooksSchema } from './hooks-schema.ts';
 import { peersSchema } from './peers-schema.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
@@ -300,6 +301,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
       watch: watchSchema.optional(),
       hooks: hooksSchema.optional(),
       peers: peersSchema.optional(),
+      attach: attachSchema.optional(),
     })
     .superRefine((recipe, ctx) => {
       const target = recipe.watch?.alert_target;

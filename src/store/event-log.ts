@@ -14,7 +14,8 @@ export type EventKind =
   | 'watchdog' // {alert?, action?, halted?, reason?, cut_turns?, reset?}
   | 'error' // {message}
   | 'model_switch' // {from, to} — the REPL's /model; the session's model is `to` from here on
-  | 'incident'; // {incident, key, outcome, summary, events} — core-agent watch's record of how a session ended
+  | 'incident' // {incident, key, outcome, summary, events} — core-agent watch's record of how a session ended
+  | 'operator'; // {action, principal, …} — what a person did to the session from outside it (the attach daemon: create, permission, interrupt, wake)
 
 export interface SessionEvent {
   readonly sessionId: string;
@@ -74,6 +75,7 @@ export class EventLog {
   private readonly nextSeq: StatementSync;
   private readonly stopped = new Map<string, LogFailure>();
   private readonly lastSeq = new Map<string, number>();
+  private readonly listeners = new Set<(e: SessionEvent) => void>();
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -151,22 +153,39 @@ export class EventLog {
       return -1;
     }
     try {
-      return this.write(sessionId, () => {
+      const written = this.write(sessionId, () => {
         const { seq } = this.nextSeq.get(sessionId) as { seq: number };
-        this.insert.run(sessionId, seq, turn, now(), kind, JSON.stringify(data));
+        const at = now();
+        this.insert.run(sessionId, seq, turn, at, kind, JSON.stringify(data));
         this.lastSeq.set(sessionId, seq);
-        return seq;
+        return { seq, at };
       });
+      // After the commit: a listener sees only what is in the log, so a reader that
+      // subscribes first and then reads the log misses nothing and can drop repeats by seq.
+      for (const listener of this.listeners) listener({ sessionId, seq: written.seq, turn, at: written.at, kind, data });
+      return written.seq;
     } catch (err) {
       if (err instanceof SessionDbError && this.stopped.has(sessionId)) return -1;
       throw err;
     }
   }
 
-  events(sessionId: string): SessionEvent[] {
+  /**
+   * Every event this process appends, as it is committed (the attach daemon's live
+   * streams). Returns the unsubscribe function. A listener must not throw.
+   */
+  subscribe(listener: (e: SessionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The session's events in order; with `afterSeq`, only those after it (a reader's cursor). */
+  events(sessionId: string, afterSeq = 0): SessionEvent[] {
     const rows = this.guard(
       () =>
-        this.db.prepare('SELECT seq, turn, at, kind, data FROM events WHERE session_id = ? ORDER BY seq').all(sessionId) as Array<{
+        this.db
+          .prepare('SELECT seq, turn, at, kind, data FROM events WHERE session_id = ? AND seq > ? ORDER BY seq')
+          .all(sessionId, afterSeq) as Array<{
           seq: number;
           turn: number;
           at: string;

@@ -1,0 +1,31 @@
+import * as z from 'zod/v4';
+
+/** HOST:PORT, [IPV6]:PORT, :PORT or PORT — what `--listen` takes (watch/listen.ts parses it). */
+const LISTEN = /^(?:(?:\[[^\]]+\]|[^:[\]]*):)?\d{1,5}$/;
+
+/**
+ * The recipe's `attach:` section: the attach daemon's HTTP API (docs/attach.md).
+ * `core-agent serve` takes its defaults from here (its flags win); `core-agent
+ * watch` serves the same API beside its health endpoints when the section is
+ * there, so an operator can follow a live incident's session.
+ */
+export const attachSchema = z
+  .strictObject({
+    listen: z
+      .string()
+      .regex(LISTEN, 'give HOST:PORT, e.g. 127.0.0.1:7777')
+      .describe('Where the API listens, HOST:PORT. Off loopback it needs token_env.'),
+    token_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+      .optional()
+      .describe('The variable holding the bearer token, or NAME=TOKEN,NAME2=TOKEN2 (each NAME is the principal recorded).'),
+    prompt_timeout_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(86_400)
+      .optional()
+      .describe('How long a permission prompt waits for a remote answer before it is denied (default 300).'),
+  })
+  .describe('The attach daemon: sessions, their events and permission prompts over HTTP (core-agent serve; inside watch).');

@@ -1,0 +1,97 @@
+import type { StartAttachSession } from '../attach/hub.ts';
+import type { Recipe } from '../config/recipe-schema.ts';
+import { createLogger, type Logger } from '../log.ts';
+import type { EventLog } from '../store/event-log.ts';
+import { modelSpecOf, modelStep } from './model-step.ts';
+import { loadRecipeStep } from './recipe-step.ts';
+import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
+import { openSessionLog, sessionDbPath } from './store-step.ts';
+import type { AgentRequest, AgentSystem } from './system.ts';
+
+export interface AttachSessionsOptions {
+  /** The settings every session runs with (the daemon's flags over the environment over the recipe). */
+  settings: Settings;
+  env: NodeJS.ProcessEnv;
+  command: string;
+  /** The event log every session shares (the daemon closes it). */
+  log: EventLog;
+  say: (text: string) => void;
+  maxSteps?: number | undefined;
+  build: (req: AgentRequest) => Promise<AgentSystem>;
+}
+
+/**
+ * The attach daemon's way to start a session: an `'agent'` system per session in
+ * the shared log, whose permission prompts go to the session's broker (a person
+ * answers them over HTTP). Headless otherwise: ask_user is off and the watchdog
+ * enforces, as in watch's incident sessions.
+ */
+export function attachSessions(o: AttachSessionsOptions): StartAttachSession {
+  return async ({ title, resume, prompter }) => {
+    const s = await o.build({
+      until: 'agent',
+      flags: {},
+      settings: o.settings,
+      env: o.env,
+      command: o.command,
+      logLevel: 'warn',
+      say: o.say,
+      defaults: { watchdog: 'enforce', ask: 'off' },
+      checkpoint: 'auto',
+      maxSteps: o.maxSteps,
+      resume,
+      interactive: false,
+      prompter,
+      title,
+      onEvent: () => undefined,
+      log: o.log,
+    });
+    return { sessionId: s.sessionId, agent: s.agent, close: () => s.session.close() };
+  };
+}
+
+export interface ServeRequest {
+  flags: FlagSettings;
+  env: NodeJS.ProcessEnv;
+  command: string;
+  say: (text: string) => void;
+  /** --fresh-session-db. */
+  fresh: boolean;
+  maxSteps?: number | undefined;
+  build: (req: AgentRequest) => Promise<AgentSystem>;
+}
+
+export interface ServeSystem {
+  recipe: Recipe;
+  settings: Settings;
+  logger: Logger;
+  log: EventLog;
+  dbPath: string;
+  modelSpec: string;
+  startSession: StartAttachSession;
+}
+
+/**
+ * serve: the steps the daemon needs before its first request — settings,
+ * recipe, the model (checked once: a missing key fails now, not in every
+ * session), the store — and the way it starts each session.
+ */
+export async function prepareServe(r: ServeRequest): Promise<ServeSystem> {
+  const settings = resolveSettings(r.flags, r.env);
+  const logger = createLogger(settings.logLevel ?? 'info');
+  const recipe = await loadRecipeStep(settings);
+  const modelSpec = modelSpecOf(settings, recipe, r.command);
+  await modelStep(modelSpec, r.env, r.command);
+  const dbPath = sessionDbPath(settings, r.env);
+  const log = openSessionLog({ location: dbPath, fresh: r.fresh, say: r.say });
+  const startSession = attachSessions({
+    settings: { ...settings, model: modelSpec },
+    env: r.env,
+    command: r.command,
+    log,
+    say: r.say,
+    maxSteps: r.maxSteps,
+    build: r.build,
+  });
+  return { recipe, settings, logger, log, dbPath, modelSpec, startSession };
+}
