@@ -3,6 +3,7 @@ import { sseFrames, type SseFrame } from '../attach/sse-client.ts';
 import type { SessionEvent } from '../store/event-log.ts';
 import { sleep } from '../util/sleep.ts';
 import { parse } from './common-options.ts';
+import { ATTACH_OPTIONS } from './command-table.ts';
 import { describe } from './sessions-command.ts';
 import { APPROVAL_CHOICES, parseApproval } from './terminal/approval.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
@@ -24,11 +25,7 @@ Any other line is sent to the session as a message (it starts a turn, or queues)
 const RECONNECT_TRIES = 5;
 
 export async function attachCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(
-    argv,
-    { 'token-env': { type: 'string' }, since: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    'attach',
-  );
+  const { values, positionals } = parse(argv, ATTACH_OPTIONS, 'attach');
   if (values.help) {
     io.out(`${ATTACH_HELP}\n`);
     return EXIT.ok;

@@ -104,6 +104,21 @@ export const DOCTOR_OPTIONS = {
   timeout: { type: 'string' },
 } as const satisfies OptionTable;
 
+export const SERVE_OPTIONS = {
+  ...commonOptions,
+  ...modeOptions,
+  ...agentOptions,
+  listen: { type: 'string' },
+  'token-env': { type: 'string' },
+  'prompt-timeout': { type: 'string' },
+} as const satisfies OptionTable;
+
+export const ATTACH_OPTIONS = {
+  'token-env': { type: 'string' },
+  since: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies OptionTable;
+
 export const HELP_ONLY = { help: { type: 'boolean', short: 'h' } } as const satisfies OptionTable;
 
 /** The value lists the parses check (oneOf / pick) and the completion offers. */
@@ -155,6 +170,8 @@ export const COMMAND_TREE: Readonly<Record<string, CommandNode>> = {
   watch: { options: WATCH_OPTIONS },
   doctor: { options: DOCTOR_OPTIONS },
   completion: { options: HELP_ONLY, positional: COMPLETION_SHELLS },
+  serve: { options: SERVE_OPTIONS },
+  attach: { options: ATTACH_OPTIONS },
   version: { options: {} },
   help: { options: {} },
 };

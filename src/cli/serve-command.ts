@@ -4,8 +4,9 @@ import type { AttachServer } from '../attach/server.ts';
 import type { Logger } from '../log.ts';
 import type { EventLog } from '../store/event-log.ts';
 import { buildSystem } from '../runtime/system.ts';
-import { agentFlags, agentOptions, positiveInt } from './agent-session.ts';
-import { commonOptions, modeOptions, parse } from './common-options.ts';
+import { agentFlags, positiveInt } from './agent-session.ts';
+import { parse } from './common-options.ts';
+import { SERVE_OPTIONS } from './command-table.ts';
 import { FRESH_SESSION_DB_HELP } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 
@@ -44,18 +45,7 @@ Exit status: 0 stopped by SIGTERM/SIGINT, 1 cannot listen, 2 a usage or recipe e
 ${COMMON_OPTIONS_HELP}`;
 
 export async function serveCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(
-    argv,
-    {
-      ...commonOptions,
-      ...modeOptions,
-      ...agentOptions,
-      listen: { type: 'string' },
-      'token-env': { type: 'string' },
-      'prompt-timeout': { type: 'string' },
-    },
-    'serve',
-  );
+  const { values, positionals } = parse(argv, SERVE_OPTIONS, 'serve');
   if (values.help) {
     io.out(`${SERVE_HELP}\n`);
     return EXIT.ok;
