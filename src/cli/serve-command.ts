@@ -80,17 +80,28 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
       logger: sys.logger,
       promptTimeoutMs: (promptTimeoutS ?? section?.prompt_timeout_seconds ?? DEFAULT_PROMPT_TIMEOUT_S) * 1000,
       command: 'serve',
+      // peers.hub: the registry's /peers beside the session API.
+      extraRoutes: sys.peers.route ? [sys.peers.route] : [],
     });
   } catch (err) {
+    await sys.peers.close();
     sys.log.close();
     if (err instanceof UsageError) throw err;
     io.err(`core-agent: cannot serve: ${(err as Error).message}\n`);
     return EXIT.failure;
   }
-  io.out(`core-agent serve: attach API on http://${api.server.address} (sessions in ${sys.dbPath}, model ${sys.modelSpec})\n`);
+  const hub = sys.peers.registry ? ', peer hub at /peers' : '';
+  const registered = sys.recipe.peers?.register
+    ? `, registering as ${sys.recipe.peers.register.name} with ${sys.recipe.peers.register.hub_url}`
+    : '';
+  io.out(
+    `core-agent serve: attach API on http://${api.server.address} (sessions in ${sys.dbPath}, model ${sys.modelSpec}${hub}${registered})\n`,
+  );
   await new Promise<void>((resolve) => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
   });
+  // The registration first: a hub should drop this peer before its API goes away.
+  await sys.peers.close();
   await api.close();
   sys.log.close();
   io.out('core-agent serve: stopped\n');

@@ -98,9 +98,25 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   }
   // The recipe's attach: section: the incidents' sessions can be listed and followed live over HTTP.
   let attach;
+  let peers: import('../runtime/peers-step.ts').PeerFleet | undefined;
+  if (w.recipe.peers && !w.recipe.attach) {
+    await server.close();
+    store.close();
+    log.close();
+    throw new UsageError(
+      'the recipe has a peers: section but no attach: section; a hub and its peers talk over the attach API, so add attach: {listen, token_env}',
+      'watch',
+    );
+  }
   if (w.recipe.attach) {
     try {
       const { startAttachApi } = await import('./serve-command.ts');
+      // peers.register: the operator announces itself to a hub (its incidents' sessions are followed there); peers.hub: it hosts /peers.
+      if (w.recipe.peers) {
+        const { startPeerFleet } = await import('../runtime/peers-step.ts');
+        const { stateDir } = await import('../runtime/state-dir.ts');
+        peers = startPeerFleet(w.recipe, io.env, stateDir(io.env), logger);
+      }
       attach = await startAttachApi({
         listen: w.recipe.attach.listen,
         tokenEnv: w.recipe.attach.token_env,
@@ -110,8 +126,10 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
         logger,
         promptTimeoutMs: (w.recipe.attach.prompt_timeout_seconds ?? 300) * 1000,
         command: 'watch',
+        extraRoutes: peers?.route ? [peers.route] : [],
       });
     } catch (err) {
+      await peers?.close();
       await server.close();
       store.close();
       log.close();
@@ -135,6 +153,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   logger.info({ signal, grace_ms: graceMs }, 'shutting down');
   const { finished, checkpointed } = await watcher.stop(graceMs);
   io.out(`core-agent watch: stopped (${finished} session(s) finished, ${checkpointed} left to resume)\n`);
+  await peers?.close();
   await attach?.close();
   await server.close();
   store.close();

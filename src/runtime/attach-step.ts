@@ -2,9 +2,12 @@ import type { StartAttachSession } from '../attach/hub.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import { createLogger, type Logger } from '../log.ts';
 import type { EventLog } from '../store/event-log.ts';
+import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
+import { startPeerFleet, type PeerFleet } from './peers-step.ts';
 import { loadRecipeStep } from './recipe-step.ts';
 import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
+import { stateDir } from './state-dir.ts';
 import { openSessionLog, sessionDbPath } from './store-step.ts';
 import type { AgentRequest, AgentSystem } from './system.ts';
 
@@ -18,6 +21,8 @@ export interface AttachSessionsOptions {
   say: (text: string) => void;
   maxSteps?: number | undefined;
   build: (req: AgentRequest) => Promise<AgentSystem>;
+  /** On a peer hub: the registry each session's call_peer resolves names against. */
+  peerRoster?: PeerRoster | undefined;
 }
 
 /**
@@ -45,6 +50,7 @@ export function attachSessions(o: AttachSessionsOptions): StartAttachSession {
       title,
       onEvent: () => undefined,
       log: o.log,
+      peerRoster: o.peerRoster,
     });
     return { sessionId: s.sessionId, agent: s.agent, close: () => s.session.close() };
   };
@@ -69,6 +75,8 @@ export interface ServeSystem {
   dbPath: string;
   modelSpec: string;
   startSession: StartAttachSession;
+  /** The recipe's peers: section started: the hub's registry (mount its route) and this daemon's registration. */
+  peers: PeerFleet;
 }
 
 /**
@@ -84,6 +92,13 @@ export async function prepareServe(r: ServeRequest): Promise<ServeSystem> {
   await modelStep(modelSpec, r.env, r.command);
   const dbPath = sessionDbPath(settings, r.env);
   const log = openSessionLog({ location: dbPath, fresh: r.fresh, say: r.say });
+  let peers: PeerFleet;
+  try {
+    peers = startPeerFleet(recipe, r.env, stateDir(r.env), logger);
+  } catch (err) {
+    log.close();
+    throw err;
+  }
   const startSession = attachSessions({
     settings: { ...settings, model: modelSpec },
     env: r.env,
@@ -92,6 +107,7 @@ export async function prepareServe(r: ServeRequest): Promise<ServeSystem> {
     say: r.say,
     maxSteps: r.maxSteps,
     build: r.build,
+    peerRoster: peers.registry,
   });
-  return { recipe, settings, logger, log, dbPath, modelSpec, startSession };
+  return { recipe, settings, logger, log, dbPath, modelSpec, startSession, peers };
 }

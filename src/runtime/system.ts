@@ -8,6 +8,7 @@ import { createLogger, type Logger, type LogLevel } from '../log.ts';
 import type { Prompter } from '../permissions/gate.ts';
 import type { EventLog } from '../store/event-log.ts';
 import { SessionDbError } from '../store/session-db.ts';
+import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import type { Asker } from '../tools/services.ts';
 import { SessionState } from '../tools/session.ts';
 import { startAgent } from './agent-step.ts';
@@ -66,6 +67,8 @@ export interface ToolsSystem {
 /** run, repl, and each of watch's incident sessions: every step, to a running agent. */
 export interface AgentRequest extends RequestBase {
   until: 'agent';
+  /** On a peer hub (serve with peers.hub): the live registry call_peer resolves names against. */
+  peerRoster?: PeerRoster | undefined;
   /** Defaults that differ between headless and interactive use. */
   defaults: { watchdog: WatchdogMode; ask: AskMode };
   checkpoint: 'auto' | 'operator';
@@ -162,6 +165,7 @@ async function agentSystem(r: AgentRequest, flagSettings: Settings, logger: Logg
     checkpointer: checkpoints,
     scheduler: schedule,
     asker: askMode === 'off' ? undefined : (r.asker ?? askerFor(askMode, r.interactive)),
+    peerRoster: r.peerRoster,
   };
 
   const log =
