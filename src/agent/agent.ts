@@ -12,7 +12,7 @@ import type { EventLog } from '../store/event-log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { streamGenerate } from '../model/stream.ts';
 import { onRetries, type RetryNotice } from '../model/retry.ts';
-import { addUsage, usageOf, ZERO_USAGE, type Usage } from '../model/pricing.ts';
+import { addUsage, usageOf, ZERO_USAGE, type Price, type Usage } from '../model/pricing.ts';
 import type { PlanStep, SessionState } from '../tools/session.ts';
 import { completionRecord, type PendingCheckpoint } from './checkpoint.ts';
 import type { Alert, Watchdog } from './watchdog.ts';
@@ -83,6 +83,11 @@ export interface AgentOptions {
   stream?: boolean;
   /** The recipe's hooks: model-start before each model call, agent-end when a turn ends (the dispatcher fires the tool ones). */
   hooks?: HookSink | undefined;
+  /**
+   * The model's price (model registry or recipe). Absent: a replay model is free
+   * and any other has an unknown cost; null: unknown.
+   */
+  price?: Price | null | undefined;
 }
 
 export const DEFAULT_MAX_STEPS = 50;
@@ -238,7 +243,7 @@ export class Agent {
     const content = result.content.filter(
       (c): c is Extract<LanguageModelV4Content, { type: 'text' | 'tool-call' }> => c.type === 'text' || c.type === 'tool-call',
     );
-    const usage = this.usageOf(result.usage.inputTokens.total ?? 0, result.usage.outputTokens.total ?? 0);
+    const usage = this.usageOf(result.usage.inputTokens.total ?? 0, result.usage.outputTokens.total ?? 0, result.usage.inputTokens);
     this.record('response', { step, content, finish_reason: result.finishReason, usage, model: this.opts.model.modelId });
     const exhausted = result.finishReason.raw === 'replay-exhausted';
     // Provider metadata goes back with the part it came on (Gemini's thought
@@ -337,10 +342,9 @@ export class Agent {
     return { part: toolResultPart(call, outcome), ok: outcome.ok, result: outcome.ok ? outcome.result : null };
   }
 
-  private usageOf(input: number, output: number): Usage {
-    return this.opts.model.provider === 'replay'
-      ? { inputTokens: input, outputTokens: output, costUsd: 0 }
-      : usageOf(this.opts.model.modelId, input, output);
+  private usageOf(input: number, output: number, cache: { cacheRead?: number | undefined; cacheWrite?: number | undefined }): Usage {
+    const price = this.opts.price !== undefined ? this.opts.price : this.opts.model.provider === 'replay' ? { input: 0, output: 0 } : null;
+    return usageOf(price, input, output, cache);
   }
 
   private record(kind: Parameters<EventLog['append']>[2], data: Record<string, unknown>): void {

@@ -6,6 +6,7 @@ import { rebuildSession, type RebuiltSession } from '../agent/resume.ts';
 import { Watchdog, type WatchdogMode } from '../agent/watchdog.ts';
 import { UsageError } from '../core/usage-error.ts';
 import type { ChatModel } from '../model/model.ts';
+import { modelInfo } from '../model/registry.ts';
 import { ReplayModel } from '../model/replay.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { Runtime } from './runtime.ts';
@@ -57,6 +58,8 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
   // Every tool call from here on is a tool_result event of this session (the dispatcher writes them).
   runtime.dispatcher.recordTo(recordCalls(log, sessionId, runtime.session));
   const watchdog = new Watchdog(o.watchdog);
+  // The price (and, for compaction, the window): the model registry's, under the recipe's context: (docs/context.md).
+  const info = modelInfo(o.modelSpec, runtime.recipe.context ?? {});
   if (resumed) watchdog.restoreHalt(resumed.watchdog.halted, resumed.watchdog.cutTurns);
   const agent = new Agent({
     model: o.model,
@@ -71,6 +74,7 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
     checkpoints: o.checkpoints,
     watchdog,
     hooks: runtime.hooks,
+    price: info.price,
   });
   if (resumed) {
     agent.restore(resumed.messages, resumed.turn, resumed.usage);
