@@ -12,9 +12,18 @@ import type { EventLog } from '../store/event-log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { streamGenerate } from '../model/stream.ts';
 import { onRetries, type RetryNotice } from '../model/retry.ts';
-import { addUsage, usageOf, ZERO_USAGE, type Usage } from '../model/pricing.ts';
+import { addUsage, usageOf, ZERO_USAGE, type Price, type Usage } from '../model/pricing.ts';
 import type { PlanStep, SessionState } from '../tools/session.ts';
 import { completionRecord, type PendingCheckpoint } from './checkpoint.ts';
+import {
+  compactedConversation,
+  compactionRequest,
+  DEFAULT_COMPACT_AT,
+  estimateTokens,
+  missingSections,
+  promptTokens,
+  type ContextLimit,
+} from './compaction.ts';
 import type { Alert, Watchdog } from './watchdog.ts';
 import type { FailureKind } from '../core/failure.ts';
 import type { JsonObject } from '../core/json.ts';
@@ -47,6 +56,19 @@ export type AgentEvent =
   | { type: 'step_limit'; steps: number }
   | { type: 'watchdog'; alert: Alert; action: 'logged' | 'feedback' | 'cut' }
   | { type: 'checkpoint'; detail: string }
+  /**
+   * The conversation was compacted into a completion record (ok), or a compaction
+   * failed and the conversation is as it was (`error` says why). `trigger`: auto
+   * (it neared the context window) or manual (/compact).
+   */
+  | {
+      type: 'compaction';
+      trigger: 'auto' | 'manual';
+      ok: boolean;
+      tokensBefore: number;
+      tokensAfter?: number;
+      error?: string;
+    }
   /** update_plan replaced the turn's checklist (it is gone when the turn ends). */
   | { type: 'plan'; plan: PlanStep[]; explanation?: string };
 
@@ -83,7 +105,17 @@ export interface AgentOptions {
   stream?: boolean;
   /** The recipe's hooks: model-start before each model call, agent-end when a turn ends (the dispatcher fires the tool ones). */
   hooks?: HookSink | undefined;
+  /**
+   * The model's price (model registry or recipe). Absent: a replay model is free
+   * and any other has an unknown cost; null: unknown.
+   */
+  price?: Price | null | undefined;
+  /** The context window and the fraction at which the conversation is compacted (default: unknown window, no automatic compaction). */
+  context?: ContextLimit | undefined;
 }
+
+export type CompactionOutcome =
+  { ok: true; tokensBefore: number; tokensAfter: number } | { ok: false; tokensBefore: number; error: string };
 
 export const DEFAULT_MAX_STEPS = 50;
 
@@ -105,6 +137,10 @@ export class Agent {
   private readonly maxSteps: number;
 
   private readonly session: SessionState;
+  /** The provider's input + output tokens for the last request, and how many messages that covered. */
+  private measured: { tokens: number; messages: number } | null = null;
+  /** A failed automatic compaction is not retried in the same turn (each try is a model call). */
+  private autoCompactionFailed = false;
 
   constructor(private readonly opts: AgentOptions) {
     this.maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -150,6 +186,7 @@ export class Agent {
     if (halted) return { status: 'halted', text: halted, steps: 0, usage: ZERO_USAGE };
     this.turnNumber += 1;
     this.session.turn = this.turnNumber;
+    this.autoCompactionFailed = false;
     const feedback = this.opts.watchdog?.takeFeedback() ?? null;
     const text = feedback ? `${feedback}\n\n---\n\n${prompt}` : prompt;
     this.record('user', { text });
@@ -166,6 +203,8 @@ export class Agent {
       signal?.throwIfAborted();
       const limitReached = step > this.maxSteps;
       if (limitReached) this.opts.onEvent?.({ type: 'step_limit', steps: this.maxSteps });
+      const compacted = await this.compactIfNear(signal);
+      if (compacted) usage = addUsage(usage, compacted);
       await this.opts.hooks?.fire('model-start');
       const response = await this.callModel(step, limitReached, signal);
       usage = addUsage(usage, response.usage);
@@ -206,7 +245,106 @@ export class Agent {
     const record = completionRecord(this.messages, detail);
     this.record('checkpoint', { detail, record });
     this.messages.splice(0, this.messages.length, { role: 'user', content: [{ type: 'text', text: record }] });
+    this.measured = null;
     this.opts.onEvent?.({ type: 'checkpoint', detail });
+  }
+
+  /** Tokens the next request would hold (the provider's count of the last one, estimated since). */
+  get contextTokens(): number {
+    return promptTokens(this.opts.instructions, this.messages, this.measured);
+  }
+
+  /** Before a model call: compact when the conversation has reached the configured fraction of the window. */
+  private async compactIfNear(signal?: AbortSignal): Promise<Usage | null> {
+    const limit = this.opts.context;
+    const compactAt = limit?.compactAt ?? DEFAULT_COMPACT_AT;
+    // compact_at: 1 is "never on its own": at the full window the provider refuses the request anyway.
+    if (!limit?.window || compactAt >= 1 || this.autoCompactionFailed || this.messages.length < 2) return null;
+    const tokens = this.contextTokens;
+    if (tokens < limit.window * compactAt) return null;
+    const { outcome, usage } = await this.runCompaction('auto', undefined, tokens, signal);
+    if (!outcome.ok) this.autoCompactionFailed = true;
+    return usage;
+  }
+
+  /**
+   * Compact the conversation now (/compact, between turns), with an optional note
+   * on what the record should keep. The call's usage counts as the session's.
+   */
+  async compact(focus?: string, signal?: AbortSignal): Promise<CompactionOutcome> {
+    const { outcome, usage } = await this.runCompaction('manual', focus, this.contextTokens, signal);
+    if (usage) this.sessionUsage = addUsage(this.sessionUsage, usage);
+    return outcome;
+  }
+
+  /**
+   * The model writes the six-section record (no tools); the conversation is
+   * replaced by it. Anything short of a complete record — a model error, an empty
+   * answer, a section missing — leaves the conversation as it was and says so.
+   * Both outcomes are `compaction` events of the log, so a resume rebuilds what
+   * the model saw.
+   */
+  private async runCompaction(
+    trigger: 'auto' | 'manual',
+    focus: string | undefined,
+    tokensBefore: number,
+    signal?: AbortSignal,
+  ): Promise<{ outcome: CompactionOutcome; usage: Usage | null }> {
+    const last = this.messages.at(-1);
+    const keptLast = last?.role === 'user' && this.messages.length > 1 ? last : undefined;
+    const compacted = keptLast ? this.messages.slice(0, -1) : [...this.messages];
+    const fail = (error: string, extra: Record<string, unknown> = {}) => {
+      this.record('compaction', { trigger, ok: false, error, tokens_before: tokensBefore, ...extra });
+      this.opts.onEvent?.({ type: 'compaction', trigger, ok: false, tokensBefore, error });
+      return { ok: false as const, tokensBefore, error };
+    };
+    if (compacted.length === 0) return { outcome: fail('there is no conversation to compact yet'), usage: null };
+    let result;
+    try {
+      result = await this.opts.model.doGenerate({
+        prompt: [{ role: 'system', content: this.opts.instructions }, ...compacted, compactionRequest(compacted, focus)],
+        tools: [],
+        toolChoice: { type: 'none' },
+        ...(signal ? { abortSignal: signal } : {}),
+      });
+    } catch (err) {
+      // Cancelled (Ctrl-C, shutdown): the turn's own handling applies, as for any model call.
+      if (signal?.aborted) throw err;
+      return { outcome: fail(`the model call failed: ${(err as Error).message.slice(0, 300)}`), usage: null };
+    }
+    const usage = this.usageOf(result.usage.inputTokens.total ?? 0, result.usage.outputTokens.total ?? 0, result.usage.inputTokens);
+    const finish = { finish_reason: result.finishReason, usage };
+    const record = result.content
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text)
+      .join('')
+      .trim();
+    const missing = missingSections(record);
+    if (record === '') return { outcome: fail('the model wrote no record', finish), usage };
+    if (missing.length > 0) return { outcome: fail(`the record lacks sections: ${missing.join(', ')}`, finish), usage };
+    const replacement = compactedConversation(record, keptLast);
+    this.messages.splice(0, this.messages.length, ...replacement);
+    this.measured = null;
+    const tokensAfter = this.contextTokens;
+    this.record('compaction', {
+      trigger,
+      ok: true,
+      record,
+      kept_last: keptLast !== undefined,
+      tokens_before: tokensBefore,
+      tokens_after: tokensAfter,
+      ...(focus ? { focus } : {}),
+      ...finish,
+    });
+    this.opts.onEvent?.({ type: 'compaction', trigger, ok: true, tokensBefore, tokensAfter });
+    return { outcome: { ok: true, tokensBefore, tokensAfter }, usage };
+  }
+
+  /** /clear: the conversation starts afresh in the same session (recorded, so a resume does not bring it back). */
+  clear(): void {
+    this.record('clear', { dropped_messages: this.messages.length });
+    this.messages.splice(0, this.messages.length);
+    this.measured = null;
   }
 
   /**
@@ -250,12 +388,21 @@ export class Agent {
     const content = result.content.filter(
       (c): c is Extract<LanguageModelV4Content, { type: 'text' | 'tool-call' }> => c.type === 'text' || c.type === 'tool-call',
     );
-    const usage = this.usageOf(result.usage.inputTokens.total ?? 0, result.usage.outputTokens.total ?? 0);
+    const usage = this.usageOf(result.usage.inputTokens.total ?? 0, result.usage.outputTokens.total ?? 0, result.usage.inputTokens);
     this.record('response', { step, content, finish_reason: result.finishReason, usage, model: this.opts.model.modelId });
     const exhausted = result.finishReason.raw === 'replay-exhausted';
     // Provider metadata goes back with the part it came on (Gemini's thought
     // signatures on function calls must be returned, or the next call fails).
     if (content.length > 0) this.messages.push({ role: 'assistant', content: content.map(asPromptPart) });
+    // What the provider counted: the request (less the step-limit note, which is not kept) and its answer.
+    const reported = result.usage.inputTokens.total;
+    this.measured =
+      reported === undefined
+        ? null
+        : {
+            tokens: reported + (result.usage.outputTokens.total ?? 0) - (withoutTools ? estimateTokens(prompt.at(-1)) : 0),
+            messages: this.messages.length,
+          };
     return {
       text: content
         .filter((c) => c.type === 'text')
@@ -349,10 +496,9 @@ export class Agent {
     return { part: toolResultPart(call, outcome), ok: outcome.ok, result: outcome.ok ? outcome.result : null };
   }
 
-  private usageOf(input: number, output: number): Usage {
-    return this.opts.model.provider === 'replay'
-      ? { inputTokens: input, outputTokens: output, costUsd: 0 }
-      : usageOf(this.opts.model.modelId, input, output);
+  private usageOf(input: number, output: number, cache: { cacheRead?: number | undefined; cacheWrite?: number | undefined }): Usage {
+    const price = this.opts.price !== undefined ? this.opts.price : this.opts.model.provider === 'replay' ? { input: 0, output: 0 } : null;
+    return usageOf(price, input, output, cache);
   }
 
   private record(kind: Parameters<EventLog['append']>[2], data: Record<string, unknown>): void {

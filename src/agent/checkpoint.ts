@@ -16,6 +16,19 @@ export class PendingCheckpoint implements Checkpointer {
   }
 }
 
+/**
+ * The six sections of a completion record, in order: mark_task_done's checkpoint
+ * and the compaction the model writes (compaction.ts) both use them.
+ */
+export const RECORD_SECTIONS = [
+  'Task',
+  'Files & changes',
+  'Technical context',
+  'Strategy & approach',
+  'Verification & next steps',
+  'Where we are',
+] as const;
+
 const FILE_TOOLS = new Set(['write_file', 'edit_file', 'delete_file']);
 
 /**
@@ -53,14 +66,17 @@ export function completionRecord(messages: readonly LanguageModelV4Message[], de
     }
   }
   const section = (title: string, body: string) => `# ${title}\n${body.trim() || '(none recorded)'}`;
+  const bodies = [
+    prompts.map((p) => `- ${p}`).join('\n'),
+    [...files].map((f) => `- ${f}`).join('\n'),
+    [...toolCounts].map(([t, n]) => `- ${t} × ${n}`).join('\n'),
+    plan ?? '',
+    lastAnswer,
+    detail,
+  ];
   return [
     '[checkpoint] The conversation before this point was replaced by this completion record.',
-    section('Task', prompts.map((p) => `- ${p}`).join('\n')),
-    section('Files & changes', [...files].map((f) => `- ${f}`).join('\n')),
-    section('Technical context', [...toolCounts].map(([t, n]) => `- ${t} × ${n}`).join('\n')),
-    section('Strategy & approach', plan ?? ''),
-    section('Verification & next steps', lastAnswer),
-    section('Where we are', detail),
+    ...RECORD_SECTIONS.map((title, i) => section(title, bodies[i]!)),
   ].join('\n\n');
 }
 

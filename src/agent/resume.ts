@@ -7,6 +7,7 @@ import type {
 import { addUsage, ZERO_USAGE, type Usage } from '../model/pricing.ts';
 import type { SessionEvent } from '../store/event-log.ts';
 import { asPromptPart, toolResultPart } from './agent.ts';
+import { compactedConversation } from './compaction.ts';
 
 export interface RebuiltSession {
   messages: LanguageModelV4Message[];
@@ -86,6 +87,21 @@ export function rebuildSession(events: readonly SessionEvent[]): RebuiltSession 
       case 'checkpoint':
         // Later requests started from the completion record, so the rebuilt conversation does too.
         messages.splice(0, messages.length, { role: 'user', content: [{ type: 'text', text: String(e.data.record) }] });
+        break;
+      case 'compaction': {
+        // The compaction's model call used a script line (as a response does) and cost what it cost, whether it worked or not.
+        const finish = e.data.finish_reason as { raw?: string } | undefined;
+        if (finish && finish.raw !== 'replay-exhausted') replayPosition += 1;
+        if (e.data.usage) usage = addUsage(usage, e.data.usage as Usage);
+        // A failed one left the conversation as it was; a compaction kept the latest operator message when nothing followed it.
+        if (e.data.ok === true) {
+          const kept = e.data.kept_last === true ? messages.at(-1) : undefined;
+          messages.splice(0, messages.length, ...compactedConversation(String(e.data.record), kept));
+        }
+        break;
+      }
+      case 'clear':
+        messages.splice(0, messages.length);
         break;
       case 'watchdog':
         if (e.data.reset === true) {

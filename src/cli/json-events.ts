@@ -84,6 +84,16 @@ export const JSON_EVENT = z.discriminatedUnion('type', [
     action: z.enum(['logged', 'feedback', 'cut']),
   }),
   event('checkpoint', { detail: z.string() }),
+  event('compaction', {
+    /** auto: the conversation neared the context window; manual: the operator's /compact. */
+    trigger: z.enum(['auto', 'manual']),
+    /** false: the compaction failed and the conversation is as it was (error says why). */
+    ok: z.boolean(),
+    /** The conversation's size before (the provider's count of the last request, estimated since) and after (estimated). */
+    tokens_before: z.number().int().min(0),
+    tokens_after: z.number().int().min(0).optional(),
+    error: z.string().max(400).optional(),
+  }),
   event('plan', {
     plan: z.array(z.strictObject({ step: z.string(), status: z.enum(['pending', 'in_progress', 'completed']) })),
     explanation: z.string().optional(),

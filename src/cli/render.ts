@@ -86,6 +86,9 @@ export class TextRenderer {
       case 'checkpoint':
         this.err(`· checkpoint recorded: ${e.detail.slice(0, 100)}\n`);
         break;
+      case 'compaction':
+        this.err(compactionLine(e, this.paint));
+        break;
       case 'plan':
         // Live: under the working indicator, redrawn in place, gone at the turn's end.
         // Elsewhere: one plain block per change, in order with the calls.
@@ -254,9 +257,25 @@ export class JsonRenderer {
       }
       case 'retry':
         return this.line({ type: 'retry', attempt: e.attempt, attempts: e.attempts, delay_ms: e.delayMs, reason: e.reason });
+      case 'compaction':
+        return this.line({
+          type: 'compaction',
+          trigger: e.trigger,
+          ok: e.ok,
+          tokens_before: e.tokensBefore,
+          ...(e.tokensAfter !== undefined ? { tokens_after: e.tokensAfter } : {}),
+          ...(e.error !== undefined ? { error: e.error.slice(0, 400) } : {}),
+        });
       default:
         // text, step_limit, watchdog, checkpoint, plan: the same fields as the agent's event.
         return this.line(e);
     }
   };
+}
+
+/** The one line a compaction gets on a terminal (and in /compact's answer). */
+export function compactionLine(e: Extract<AgentEvent, { type: 'compaction' }>, paint: Paint = painter(false)): string {
+  const why = e.trigger === 'auto' ? ': the conversation neared the context window' : ' as asked';
+  if (!e.ok) return `${paint('yellow', '!')} compaction failed (${e.error}); the conversation is unchanged\n`;
+  return `· compacted${why}: ~${e.tokensBefore} → ~${e.tokensAfter} tokens (a completion record replaces the conversation)\n`;
 }

@@ -47,6 +47,10 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
   \\ at line end   the message goes on on the next line (a paste is one message)
   !COMMAND        run COMMAND through the bash tool and its permission gate (the
                   output is shown to you, not added to the conversation)
+  /compact [NOTE] compact the conversation now: the model writes the six-section
+                  completion record (NOTE: what it should keep), which replaces it
+  /clear          start afresh in this session: the conversation so far is dropped
+                  from later requests (it stays in the session's record)
   /done [NOTE]    mark the task done: take a checkpoint now (the conversation so
                   far is replaced by a completion record in later requests)
   /replan         withdraw your recorded plan (plan_mode); the plan gate closes
@@ -58,7 +62,7 @@ The watchdog defaults to warn here, and ask_user to asking on this terminal.
 
 ${COMMON_OPTIONS_HELP}`;
 
-const COMMANDS = '/stats  /tools  /mcp  /model  /done [note]  /replan  !command  /help  /exit';
+const COMMANDS = '/stats  /tools  /mcp  /model  /compact [note]  /clear  /done [note]  /replan  !command  /help  /exit';
 
 /** A second Ctrl-C within this long of the first quits, whatever is running. */
 const DOUBLE_PRESS_MS = 1000;
@@ -323,6 +327,26 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         } finally {
           interrupts.turnEnded();
         }
+        continue;
+      }
+      if (line === '/compact' || line.startsWith('/compact ')) {
+        const signal = interrupts.turnStarted();
+        text.startTurn();
+        try {
+          // The renderer prints the outcome's line (the compaction event); a cancel is said here.
+          await agent.compact(line.slice(8).trim() || undefined, signal);
+        } catch (err) {
+          if (!signal.aborted) throw err;
+          text.cancelled('the compaction was stopped; the conversation is unchanged');
+        } finally {
+          text.stopSpinner();
+          interrupts.turnEnded();
+        }
+        continue;
+      }
+      if (line === '/clear') {
+        agent.clear();
+        io.out('conversation cleared: the next prompt starts afresh (same session; the earlier turns stay in its record)\n');
         continue;
       }
       if (line === '/done' || line.startsWith('/done ')) {

@@ -55,6 +55,38 @@ function withoutDefaults(settings: z.ZodObject): z.ZodObject {
   return z.strictObject(shape);
 }
 
+/** USD per million tokens, for a model the registry does not price. */
+const perMillion = z.number().min(0).max(10_000);
+
+/**
+ * `context:` — the model's window and price when the registry (src/model/registry.ts)
+ * does not know the model or is wrong about it, and when compaction starts.
+ */
+const contextSchema = z.strictObject({
+  window: z
+    .int()
+    .min(1_000)
+    .max(100_000_000)
+    .optional()
+    .describe('The context window in tokens; default: the model registry, else unknown (no automatic compaction).'),
+  max_output: z.int().min(1).max(10_000_000).optional().describe('The most output tokens a response may have; default: the registry.'),
+  compact_at: z
+    .number()
+    .gt(0)
+    .max(1)
+    .optional()
+    .describe('Compact the conversation when it reaches this fraction of the window (default 0.8); 1 turns automatic compaction off.'),
+  price: z
+    .strictObject({
+      input: perMillion.describe('USD per million input tokens.'),
+      output: perMillion.describe('USD per million output tokens.'),
+      cache_read: perMillion.optional().describe('USD per million cached input tokens (default: the input price).'),
+      cache_write: perMillion.optional().describe('USD per million tokens written to the cache (default: the input price).'),
+    })
+    .optional()
+    .describe('The price, when the registry has none for the model (or a negotiated one).'),
+});
+
 function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
   const names = tools.map((t) => t.name);
   const isToolName = (name: string) => names.includes(name);
@@ -123,6 +155,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
         .max(1000)
         .optional()
         .describe('Model calls with tools per turn before a final answer is requested (default 50).'),
+      context: contextSchema.optional().describe('The context window and compaction (docs/context.md).'),
       tools: z
         .strictObject({
           disable: z.array(toolName).optional().describe('Built-in tools to leave out of the catalog.'),

@@ -1,35 +1,21 @@
 /**
- * USD per million tokens, by model id prefix (longest match wins). A model not
- * listed has no cost figure (shown as unknown), never a guessed one.
+ * USD per million tokens. The figures come from the model registry
+ * (registry.ts, a pinned models.dev snapshot) or the recipe's `context.price`; a
+ * model with neither has no cost figure (shown as unknown), never a guessed one.
  */
 export interface Price {
   input: number;
   output: number;
-}
-
-const PRICES: ReadonlyArray<[prefix: string, price: Price]> = [
-  ['gemini-2.5-pro', { input: 1.25, output: 10 }],
-  ['gemini-2.5-flash-lite', { input: 0.1, output: 0.4 }],
-  ['gemini-2.5-flash', { input: 0.3, output: 2.5 }],
-  ['gpt-4.1-mini', { input: 0.4, output: 1.6 }],
-  ['gpt-4.1', { input: 2, output: 8 }],
-  ['gpt-4o-mini', { input: 0.15, output: 0.6 }],
-  ['gpt-4o', { input: 2.5, output: 10 }],
-  ['claude-sonnet-4', { input: 3, output: 15 }],
-  ['claude-opus-4', { input: 15, output: 75 }],
-  ['claude-haiku-4', { input: 1, output: 5 }],
-];
-
-export function priceFor(modelId: string): Price | undefined {
-  let best: [string, Price] | undefined;
-  for (const entry of PRICES) if (modelId.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
-  return best?.[1];
+  /** Input tokens read from the provider's prompt cache; absent: billed as input. */
+  cache_read?: number | undefined;
+  /** Input tokens written to the prompt cache; absent: billed as input. */
+  cache_write?: number | undefined;
 }
 
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
-  /** null when the model has no price entry. */
+  /** null when the model has no price. */
   costUsd: number | null;
 }
 
@@ -43,7 +29,27 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-export function usageOf(modelId: string, inputTokens: number, outputTokens: number): Usage {
-  const p = priceFor(modelId);
-  return { inputTokens, outputTokens, costUsd: p ? (inputTokens * p.input + outputTokens * p.output) / 1e6 : null };
+/** How the provider split the input tokens; counts it does not report are 0. */
+export interface CacheTokens {
+  cacheRead?: number | undefined;
+  cacheWrite?: number | undefined;
+}
+
+/**
+ * One call's usage and cost. `inputTokens` is every input token (cached ones
+ * included, as the providers report the total); the cached part is billed at the
+ * cache prices where the registry has them and at the input price where it does not
+ * (the provider's list price for input: an upper bound, not a guess).
+ */
+export function usageOf(price: Price | null | undefined, inputTokens: number, outputTokens: number, cache: CacheTokens = {}): Usage {
+  if (!price) return { inputTokens, outputTokens, costUsd: null };
+  const read = Math.min(cache.cacheRead ?? 0, inputTokens);
+  const write = Math.min(cache.cacheWrite ?? 0, inputTokens - read);
+  const plain = inputTokens - read - write;
+  const micro =
+    plain * price.input +
+    read * (price.cache_read ?? price.input) +
+    write * (price.cache_write ?? price.input) +
+    outputTokens * price.output;
+  return { inputTokens, outputTokens, costUsd: micro / 1e6 };
 }

@@ -6,7 +6,9 @@ import { rebuildSession, type RebuiltSession } from '../agent/resume.ts';
 import { Watchdog, type WatchdogMode } from '../agent/watchdog.ts';
 import { UsageError } from '../core/usage-error.ts';
 import type { ChatModel } from '../model/model.ts';
+import { modelInfo } from '../model/registry.ts';
 import { ReplayModel } from '../model/replay.ts';
+import { DEFAULT_COMPACT_AT } from '../agent/compaction.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -57,6 +59,9 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
   // Every tool call from here on is a tool_result event of this session (the dispatcher writes them).
   runtime.dispatcher.recordTo(recordCalls(log, sessionId, runtime.session));
   const watchdog = new Watchdog(o.watchdog);
+  // The window and the price: the model registry's, under the recipe's context: (docs/context.md).
+  const context = runtime.recipe.context;
+  const info = modelInfo(o.modelSpec, context ?? {});
   if (resumed) watchdog.restoreHalt(resumed.watchdog.halted, resumed.watchdog.cutTurns);
   const agent = new Agent({
     model: o.model,
@@ -71,6 +76,8 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
     checkpoints: o.checkpoints,
     watchdog,
     hooks: runtime.hooks,
+    price: info.price,
+    context: { window: info.contextWindow, compactAt: context?.compact_at ?? DEFAULT_COMPACT_AT },
   });
   if (resumed) {
     agent.restore(resumed.messages, resumed.turn, resumed.usage);

@@ -11,6 +11,8 @@ export type EventKind =
   | 'tool_result' // {call_id, name, args, ok, shown, raw, ms}
   | 'turn_end' // {status, text, usage}
   | 'checkpoint' // {detail, record}
+  | 'compaction' // {trigger, ok, tokens_before, tokens_after?, record?, kept_last?, focus?, error?, finish_reason?, usage?}
+  | 'clear' // {dropped_messages} — /clear: the conversation before it is not sent again
   | 'watchdog' // {alert?, action?, halted?, reason?, cut_turns?, reset?}
   | 'error' // {message}
   | 'model_switch' // {from, to} — the REPL's /model; the session's model is `to` from here on
