@@ -166,10 +166,13 @@ export class Agent {
    * session's model becomes it, so --resume continues on it. Each response is priced by
    * the model that gave it, so the session's cost keeps both.
    */
-  useModel(model: ChatModel, spec: string): void {
+  useModel(model: ChatModel, spec: string, limits: { price: Price | null | undefined; window: number | null }): void {
     this.record('model_switch', { from: `${this.opts.model.provider}:${this.opts.model.modelId}`, to: spec });
     this.opts.log.setModel(this.opts.sessionId, spec);
     this.opts.model = model;
+    // The new model's own price and window: its turns are priced, and the conversation compacted, by them.
+    this.opts.price = limits.price;
+    this.opts.context = { window: limits.window, compactAt: this.opts.context?.compactAt ?? DEFAULT_COMPACT_AT };
     onRetries(model, (notice) => this.opts.onEvent?.({ type: 'retry', ...notice }));
   }
 

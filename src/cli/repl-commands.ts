@@ -1,5 +1,6 @@
 import { ModelConfigError } from '../model/model.ts';
 import { modelCredentialProblem, modelSpecProblem, resolveModel } from '../model/providers.ts';
+import { modelInfo } from '../model/registry.ts';
 import type { AgentSystem } from '../runtime/system.ts';
 import { capErrorText } from '../util/error-text.ts';
 
@@ -51,7 +52,9 @@ export async function modelCommand(s: AgentSystem, arg: string, env: NodeJS.Proc
     return refused(`model ${arg.slice(0, 80)} could not be loaded: ${capErrorText((err as Error).message ?? String(err), 300)}`);
   }
   const was = s.modelSpec;
-  s.agent.useModel(model, arg);
+  // The registry's window and price for the new model, under the recipe's context: as at start-up.
+  const info = modelInfo(arg, s.runtime.recipe.context ?? {});
+  s.agent.useModel(model, arg, { price: info.price, window: info.contextWindow });
   s.modelSpec = arg;
   return `model ${arg} (was ${was}); the conversation carries on\n`;
 }
