@@ -257,6 +257,11 @@ export class Agent {
     return promptTokens(this.opts.instructions, this.messages, this.measured);
   }
 
+  /** The model's context window in tokens (registry or recipe); null: unknown. */
+  get contextWindow(): number | null {
+    return this.opts.context?.window ?? null;
+  }
+
   /** Before a model call: compact when the conversation has reached the configured fraction of the window. */
   private async compactIfNear(signal?: AbortSignal): Promise<Usage | null> {
     const limit = this.opts.context;

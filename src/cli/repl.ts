@@ -39,7 +39,7 @@ permission prompt shows the call in full (an edit as a diff): once, always
 Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
 (exit 130). Commands:
 
-  /stats          usage so far: turns, tokens, cost
+  /stats          usage so far: turns, tokens, cost, how full the context is
   /tools          the tools registered, and why the others are not
   /mcp            the MCP servers: state and tool count
   /model [P:M]    the session's model; with PROVIDER:MODEL, switch to it
@@ -299,7 +299,13 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
       if (line === '/stats') {
         const u = agent.usage;
         const cost = u.costUsd === null ? 'unknown' : `$${u.costUsd.toFixed(4)}`;
-        io.out(`turns ${agent.turn}, ${u.inputTokens} input / ${u.outputTokens} output tokens, cost ${cost}\n`);
+        // How full the context is: what /compact would shrink, and how near automatic compaction is.
+        const used = agent.contextTokens;
+        const window = agent.contextWindow;
+        const context = window
+          ? `context ~${used} of ${window} tokens (${Math.round((used / window) * 100)}%)`
+          : `context ~${used} tokens (window unknown)`;
+        io.out(`turns ${agent.turn}, ${u.inputTokens} input / ${u.outputTokens} output tokens, cost ${cost}, ${context}\n`);
         continue;
       }
       if (line === '/tools') {

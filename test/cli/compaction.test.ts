@@ -106,6 +106,23 @@ describe('compaction in a run', () => {
 });
 
 describe('/compact and /clear in the REPL', () => {
+  it('/stats says how full the context is: the window from the recipe, the share used, and less after /compact', async () => {
+    const ws = await workspace([READ_BIG, { text: 'read it' }, { text: GOOD_RECORD }]);
+    // compact_at 1: never on its own, so the record is written only when /compact asks.
+    await writeFile(path.join(ws, 'recipe.yaml'), 'context:\n  window: 2000\n  compact_at: 1\n');
+    const r = cli(
+      ws,
+      ['repl', '-c', 'recipe.yaml', '-m', 'replay:s.jsonl', '--session-db', ':memory:'],
+      'read big.txt\n/stats\n/compact\n/stats\n/exit\n',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const shares = [...r.stdout.matchAll(/context ~(\d+) of 2000 tokens \((\d+)%\)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+    expect(shares).toHaveLength(2);
+    expect(shares[0]![0]).toBeGreaterThan(2000 * 0.5);
+    expect(shares[0]![1]).toBe(Math.round((shares[0]![0] / 2000) * 100));
+    expect(shares[1]![0]).toBeLessThan(shares[0]![0] / 2);
+  });
+
   it('/compact fails and says so, /compact NOTE compacts, /clear drops the history; /help lists both', async () => {
     const ws = await workspace([
       { text: 'the answer is 42' },

@@ -48,7 +48,7 @@ describe('core-agent repl', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/session (s-[\w-]+), model replay:s.jsonl, mode ask/);
     expect(r.stdout).toMatch(/wrote a[\s\S]*b refused[\s\S]*wrote c and d/);
-    expect(r.stdout).toMatch(/turns 3, \d+ input \/ \d+ output tokens, cost \$0\.0000/);
+    expect(r.stdout).toMatch(/turns 3, \d+ input \/ \d+ output tokens, cost \$0\.0000, context ~\d+ tokens \(window unknown\)/);
     expect(r.stdout).toMatch(/plan_mode is off/);
     // "always" answered once covers the second write of the same tool.
     expect(r.stdout.match(/Allow write_file/g)).toHaveLength(3);
