@@ -7,7 +7,21 @@ import { HELP_WORDS, MAIN_HELP, VERSION } from './main-help.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 import { suggestion } from '../config/did-you-mean.ts';
 
-export const COMMANDS = ['run', 'repl', 'sessions', 'tools', 'recipe', 'mcp', 'watch', 'doctor', 'completion', 'serve', 'attach', 'version', 'help'];
+export const COMMANDS = [
+  'run',
+  'repl',
+  'sessions',
+  'tools',
+  'recipe',
+  'mcp',
+  'watch',
+  'doctor',
+  'completion',
+  'serve',
+  'attach',
+  'version',
+  'help',
+];
 
 // Each command's module is imported when it runs: `tools list` never evaluates watch's, MCP's
 // or the REPL's code (esbuild evaluates a module reached only through import() on first import).
