@@ -24,6 +24,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { EventLog } from '../../src/store/event-log.ts';
 import { IncidentStore } from '../../src/watch/incident-store.ts';
+import { fakeHub } from '../helpers/sciontool.ts';
 import { chartDir, helm, parseManifests, runHelm } from './helm-chart.ts';
 import {
   createNamespace,
@@ -879,3 +880,202 @@ describe.skipIf(!hasArm64Inputs)(
     });
   },
 );
+
+/** Where the Scion runs put the sciontool stand-in: a directory of the state volume, first on the PATH. */
+const SCION_BIN = '/var/lib/core-agent/bin';
+const SCION_RECORD = '/var/lib/core-agent/scion-calls.jsonl';
+const SCION_HOOK = '{command: [sciontool, hook, --dialect=core-agent]}';
+
+/**
+ * A state volume holding bin/sciontool: the recording stand-in of the host tests
+ * (test/fixtures/scion/sciontool.mjs: `status` writes $HOME/agent-info.json atomically and
+ * POSTs to $SCION_HUB_ENDPOINT, `hook` appends its stdin envelope to $SCION_RECORD) behind
+ * the line #!/nodejs/bin/node — the kernel runs the interpreter a #! names, so it needs
+ * nothing the tree lacks, and a shell nowhere. And a.txt for the session to read.
+ */
+async function scionStateVolume(): Promise<string> {
+  const state = await stateVolume();
+  const bin = path.join(state, 'bin');
+  await mkdir(bin, { mode: 0o755 });
+  const standIn = await readFile(path.join(root, 'test/fixtures/scion/sciontool.mjs'), 'utf8');
+  await writeFile(path.join(bin, 'sciontool'), `#!/nodejs/bin/node\n${standIn}`);
+  await chmod(path.join(bin, 'sciontool'), 0o755);
+  await writeFile(path.join(state, 'a.txt'), 'hello\n');
+  await chown(path.join(state, 'a.txt'), NONROOT, NONROOT);
+  return state;
+}
+
+/** A read-only config volume with files only (no incident recipe): the Scion recipes and replay scripts. */
+async function plainConfigVolume(files: Record<string, string>): Promise<string> {
+  const dir = await temp('core-agent-config-');
+  await chmod(dir, 0o755);
+  for (const [name, content] of Object.entries(files)) {
+    await writeFile(path.join(dir, name), content);
+    await chmod(path.join(dir, name), 0o644);
+  }
+  return dir;
+}
+
+/**
+ * An strace -f log of container.sh, from the change of root on: the programs executed,
+ * the file-changing calls outside /tmp and the state volume, and every mention of a shell
+ * other than looking for /bin/sh. (The same audit as the incident's strace test above,
+ * which keeps its own copy: it needs the cluster to run.)
+ */
+async function auditTrace(log: string): Promise<{ traced: string[]; execs: string[]; stray: string[]; shellish: string[] }> {
+  const lines = (await readFile(log, 'utf8')).split('\n');
+  const start = lines.findIndex((l) => /^\d+\s+chroot\(/.test(l));
+  expect(start, 'the trace shows the change of root').toBeGreaterThan(0);
+  const traced = lines.slice(start + 1).filter((l) => l.trim() !== '');
+  const execs = traced.map((l) => /^\d+\s+execve(?:at)?\((?:[^,]+, )?"([^"]*)"/.exec(l)?.[1]).filter((p) => p !== undefined);
+  const writing =
+    /^\d+\s+(?:(?:open|openat|openat2|creat)\(.*(?:O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND)|(?:mkdir|mkdirat|rmdir|unlink|unlinkat|rename|renameat|renameat2|link|linkat|symlink|symlinkat|chmod|fchmodat|chown|lchown|fchownat|truncate|mknod|mknodat|utimes|utimensat|setxattr|lsetxattr|removexattr|lremovexattr)\()/;
+  const allowed = (p: string) => /^\/(tmp|var\/lib\/core-agent)(\/|$)/.test(p) || /^\/dev\/(null|tty)$/.test(p);
+  const unchanged = (l: string) => /^\d+\s+mkdir(?:at)?\(.*= -1 EEXIST/.test(l);
+  const paths = pathsByLine(traced);
+  const stray = traced.filter((l, i) => writing.test(l) && !unchanged(l) && paths[i]!.some((p) => !allowed(p)));
+  const shellish = traced
+    .filter((l) => /"(?:[^"]*\/)?(?:sh|bash|dash|ash|busybox)"/.test(l))
+    .filter((l) => !/^\d+\s+(?:access|faccessat2?|newfstatat|statx|stat)\(.*"\/bin\/sh"/.test(l));
+  return { traced, execs: [...new Set(execs)].sort(), stray, shellish };
+}
+
+describe('Scion inside the image (read-only root, 65532, no shell): sciontool_status and argv hooks', () => {
+  it('a replayed session reports task_completed through sciontool and fires its hooks in order; a string hook is refused', async () => {
+    await rootfs();
+    const strace = await exec('strace', ['-V']).catch((err: Error) => ({ code: -1, stdout: '', stderr: err.message }));
+    if (strace.code !== 0) throw new Error(`this audit needs strace on the PATH (Debian: apt-get install strace): ${strace.stderr.trim()}`);
+    const state = await scionStateVolume();
+    const script = [
+      { tool_calls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+      { tool_calls: [{ name: 'sciontool_status', args: { status_type: 'task_completed', message: 'Read a.txt' } }] },
+      { text: 'a.txt says hello.' },
+    ];
+    const config = await plainConfigVolume({
+      // The harness's recipe (test/scion/hooks-session.test.ts): ask mode, the allow rules that let a headless run report.
+      'scion.yaml': `permissions:
+  allow: ["tool.sciontool_status", "tool.bash:sciontool hook --dialect=core-agent"]
+hooks:
+  tool-start: [${SCION_HOOK}]
+  tool-end: [${SCION_HOOK}]
+  model-start: [${SCION_HOOK}]
+  agent-end: [${SCION_HOOK}]
+`,
+      'string-hook.yaml': 'permissions: {mode: yolo}\nhooks:\n  agent-end: [{command: "echo hi"}]\n',
+      'scion.jsonl': script.map((l) => JSON.stringify(l)).join('\n') + '\n',
+      'done.jsonl': `${JSON.stringify({ text: 'done' })}\n`,
+    });
+    const volumes = [`${state}:/var/lib/core-agent`, `${config}:/etc/core-agent:ro`];
+    const hub = await fakeHub();
+    try {
+      const env = { PATH: `${SCION_BIN}:${IMAGE_ENV.PATH}`, SCION_RECORD, SCION_HUB_ENDPOINT: hub.url };
+
+      // Registered: sciontool is on the PATH; bash is not (no /bin/sh).
+      const listed = await inImage(['tools', 'list', '--json'], { volumes, env });
+      expect(listed.code, listed.stderr).toBe(0);
+      const names = (JSON.parse(listed.stdout) as Array<{ name: string }>).map((t) => t.name);
+      expect(names).toContain('sciontool_status');
+      expect(names).not.toContain('bash');
+
+      const log = path.join(await temp('core-agent-strace-'), 'trace.log');
+      const run = ['run', '-c', '/etc/core-agent/scion.yaml', '-m', 'replay:/etc/core-agent/scion.jsonl'];
+      const r = await inImage([...run, '-o', 'json', '--session-db', ':memory:', 'read a.txt'], { volumes, env, strace: log });
+      expect(r.code, r.stderr + r.stdout).toBe(0);
+      expectCleanStderr(r);
+      expect(r.stderr).not.toMatch(/hook failed/);
+      const events = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+      const sessionId = events.find((e) => e.type === 'session')!.id;
+      expect(events.filter((e) => e.type === 'tool_end').map((e) => [e.name, e.ok])).toEqual([
+        ['read_file', true],
+        ['sciontool_status', true],
+      ]);
+      expect(events.find((e) => e.type === 'turn_end')).toMatchObject({ status: 'done', text: 'a.txt says hello.' });
+
+      // What sciontool was run with, in order: the hooks' envelopes around the status call.
+      const calls = (await readFile(path.join(state, 'scion-calls.jsonl'), 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { argv: string[]; envelope?: Record<string, unknown> });
+      expect(
+        calls.map((c) =>
+          c.envelope ? `${c.envelope.hook_event_name}${c.envelope.tool_name ? `:${c.envelope.tool_name}` : ''}` : c.argv.join(' '),
+        ),
+      ).toEqual([
+        'model-start',
+        'tool-start:read_file',
+        'tool-end:read_file',
+        'model-start',
+        'tool-start:sciontool_status',
+        'status task_completed Read a.txt',
+        'tool-end:sciontool_status',
+        'model-start',
+        'agent-end',
+      ]);
+      const envelopes = calls.filter((c) => c.envelope).map((c) => c.envelope!);
+      for (const e of envelopes) expect(e.session_id).toBe(sessionId);
+      expect(envelopes[1]).toEqual({
+        hook_event_name: 'tool-start',
+        session_id: sessionId,
+        tool_name: 'read_file',
+        tool_input: { path: 'a.txt' },
+      });
+      expect(envelopes[2]).toMatchObject({ hook_event_name: 'tool-end', tool_output: { content: expect.stringContaining('hello') } });
+      expect(envelopes[5]).toMatchObject({ tool_output: { status_type: 'task_completed', reported: true } });
+      // The status contract: agent-info.json in $HOME (the state volume), sticky through the later hooks, and the hub told.
+      expect(JSON.parse(await readFile(path.join(state, 'agent-info.json'), 'utf8'))).toMatchObject({
+        activity: 'completed',
+        taskSummary: 'Read a.txt',
+      });
+      expect(hub.received).toEqual([expect.objectContaining({ activity: 'completed', taskSummary: 'Read a.txt' })]);
+
+      // Nothing but node and sciontool was executed, nothing written outside /tmp and the state volume, no shell touched.
+      const audit = await auditTrace(log);
+      expect(audit.execs).toEqual(['/nodejs/bin/node', `${SCION_BIN}/sciontool`]);
+      // The stand-in is a Node script: its node, given the image's NODE_COMPILE_CACHE with the rest of the
+      // environment (hooks get the operator's), tries to cache it in read-only /app and is refused. Sciontool
+      // itself is a Go program; core-agent, every process that is not the stand-in, tried nothing.
+      const standIn = new Set(audit.traced.filter((l) => l.includes(`execve("${SCION_BIN}/sciontool"`)).map((l) => /^(\d+)\s/.exec(l)![1]));
+      expect(standIn.size, 'one process per sciontool call').toBe(calls.length);
+      const ours = (l: string) => !standIn.has(/^(\d+)\s/.exec(l)![1]!);
+      expect(audit.stray.filter(ours)).toEqual([]);
+      for (const l of audit.stray.filter((l) => !ours(l))) expect(l).toMatch(/"\/app\/compile-cache\/.* = -1 EROFS/);
+      expect(audit.shellish).toEqual([]);
+
+      // A string hook needs /bin/sh -c: refused at start-up here, naming the hook and the fix; nothing ran.
+      const before = calls.length;
+      const refused = await inImage(['run', '-c', '/etc/core-agent/string-hook.yaml', '-m', 'replay:/etc/core-agent/done.jsonl', 'go'], {
+        volumes,
+        env,
+      });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(
+        /string-hook\.yaml: hooks\.agent-end\[0\]: a command given as a string runs with \/bin\/sh -c, and this system has no \/bin\/sh .*argv list/,
+      );
+      expect((await readFile(path.join(state, 'scion-calls.jsonl'), 'utf8')).split('\n').filter(Boolean)).toHaveLength(before);
+      // The same recipe starts on the host, which has /bin/sh: the refusal is the tree's.
+      const host = await exec(
+        process.execPath,
+        [
+          path.join(root, 'dist/core-agent.mjs'),
+          'run',
+          '-c',
+          path.join(config, 'string-hook.yaml'),
+          '-m',
+          `replay:${path.join(config, 'done.jsonl')}`,
+          '-w',
+          state,
+          '--session-db',
+          ':memory:',
+          'go',
+        ],
+        { ...IMAGE_ENV, HOME: state },
+      );
+      expect(host.code, host.stderr).toBe(0);
+    } finally {
+      await hub.close();
+    }
+  });
+});
