@@ -5,6 +5,7 @@ import { HttpError, openSse, readJson, sendJson, sseFrame } from './http.ts';
 import { APP, type SessionHub } from './hub.ts';
 import { respondBody, type PromptNotice } from './prompts.ts';
 import type { Caller, Route } from './route.ts';
+import { TurnFrames } from './turn-frames.ts';
 
 /** The protocol this daemon speaks on /events (announced in the capabilities frame). */
 export const PROTOCOL_VERSION = '1.0.0';
@@ -131,16 +132,20 @@ function streamEvents(hub: SessionHub, log: EventLog, c: Call): void {
   let last = cursor.data;
   let replaying = true;
   const buffered: SessionEvent[] = [];
-  const send = (e: SessionEvent) => {
+  // The Go wire's typed frames (agent, turn-complete, turn-error) follow each log frame, without an id:
+  // the cursor stays the log's seq, and a client that reads only the log frames skips them.
+  const typed = new TurnFrames();
+  const send = (e: SessionEvent, live: boolean) => {
     if (e.seq <= last) return;
     last = e.seq;
     const wake = e.kind === 'operator' && e.data.action === 'wake';
     sseFrame(res, wake ? 'wake' : e.kind, { seq: e.seq, turn: e.turn, at: e.at, kind: e.kind, data: e.data }, e.seq);
+    for (const f of typed.of(e, live)) sseFrame(res, f.event, f.data);
   };
   const unsubscribe = log.subscribe((e) => {
     if (e.sessionId !== sid) return;
     if (replaying) buffered.push(e);
-    else send(e);
+    else send(e, true);
   });
   const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
   const stop = () => {
@@ -157,9 +162,9 @@ function streamEvents(hub: SessionHub, log: EventLog, c: Call): void {
     features: { multi_session: true, perms_stream: true, interrupt: true, pause: false },
     event_types: EVENT_TYPES,
   });
-  for (const e of log.events(sid, last)) send(e);
+  for (const e of log.events(sid, last)) send(e, false);
   replaying = false;
-  for (const e of buffered.splice(0)) send(e);
+  for (const e of buffered.splice(0)) send(e, true);
 }
 
 const EVENT_TYPES = [
@@ -174,6 +179,9 @@ const EVENT_TYPES = [
   'error',
   'operator',
   'wake',
+  'agent',
+  'turn-complete',
+  'turn-error',
 ];
 
 /** /perms/stream: every prompt waiting now, then each new one (`prompt`) and each answer (`resolved`). */
