@@ -265,7 +265,15 @@ export class SessionHub {
         const controller = new AbortController();
         l.running = controller;
         try {
-          await l.s.agent.runTurn(next.text, controller.signal);
+          const result = (await l.s.agent.runTurn(next.text, controller.signal)) as { status?: string; text?: string } | undefined;
+          // A halted agent runs nothing and logs nothing: say so in the log, or a client
+          // following the turn (call_peer on a hub) would wait for an end that never comes.
+          if (result?.status === 'halted') {
+            this.o.log.append(sid, l.s.agent.turn, 'error', {
+              message: `the agent is halted by its watchdog: ${String(result.text ?? '').slice(0, 2000)}`,
+              halted: true,
+            });
+          }
         } catch (err) {
           const message = controller.signal.aborted
             ? `the turn was stopped: ${String((controller.signal.reason as Error)?.message ?? 'cancelled')}`

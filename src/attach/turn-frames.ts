@@ -74,9 +74,8 @@ export class TurnFrames {
       case 'error': {
         if (!live) return [];
         const cancelled = d.cancelled === true || d.interrupted === true;
-        return [
-          { event: 'turn-error', data: { kind: cancelled ? 'canceled' : 'unknown', message: String(d.message ?? ''), retryable: false } },
-        ];
+        const kind = d.halted === true ? 'watchdog' : cancelled ? 'canceled' : 'unknown';
+        return [{ event: 'turn-error', data: { kind, message: String(d.message ?? ''), retryable: false } }];
       }
       default:
         return [];

@@ -121,6 +121,12 @@ export const TURN_FRAMES_CASES: readonly TurnFramesCase[] = [
     frames: [{ event: 'turn-error', data: { kind: 'canceled', retryable: false } }],
   },
   {
+    name: 'a halted agent, live: turn-error watchdog',
+    events: [{ kind: 'error', data: { message: 'the agent is halted by its watchdog: 3 turns cut', halted: true } }],
+    live: true,
+    frames: [{ event: 'turn-error', data: { kind: 'watchdog', message: 'the agent is halted by its watchdog: 3 turns cut' } }],
+  },
+  {
     name: 'a failure replayed: no turn-error',
     events: [{ kind: 'error', data: { message: 'x', cancelled: false } }],
     live: false,
