@@ -2,6 +2,7 @@ import type { TurnResult } from '../agent/agent.ts';
 import { runAutonomous } from '../agent/autonomous.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
 import { StdinAsker } from '../runtime/askers.ts';
+import { ENV } from '../runtime/settings.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, oneOf, positiveInt } from './agent-session.ts';
 import { parse } from './common-options.ts';
@@ -236,17 +237,15 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** CORE_AGENT_STDIN_WAIT_MS: how long a silent stdin pipe is waited for (0 = not at all). */
+/** CORE_AGENT_STDIN_WAIT_MS: how long a silent stdin pipe is waited for (0 = not at all); the ENV table's rule. */
 function stdinWaitMs(env: NodeJS.ProcessEnv): number {
   const raw = env.CORE_AGENT_STDIN_WAIT_MS;
   if (raw === undefined || raw === '') return STDIN_FIRST_BYTE_MS;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000)
-    throw new UsageError(
-      `CORE_AGENT_STDIN_WAIT_MS must be a whole number of milliseconds, 0 to 600000 (got ${JSON.stringify(raw.slice(0, 40))})`,
-      'run',
-    );
-  return ms;
+  try {
+    return ENV.stdinWaitMs.parse(raw);
+  } catch (err) {
+    throw new UsageError(`${ENV.stdinWaitMs.name}: ${(err as Error).message}`, 'run');
+  }
 }
 
 type ResultStatus = Extract<JsonEvent, { type: 'result' }>['status'];

@@ -108,6 +108,16 @@ function executable(v: string): string {
   return v;
 }
 
+/** A whole number of milliseconds within [0, max]. */
+const millis =
+  (max: number) =>
+  (v: string): number => {
+    const ms = Number(v);
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(ms) || ms > max)
+      throw new Error(`"${shown(v)}" is not a whole number of milliseconds from 0 to ${max}`);
+    return ms;
+  };
+
 const envVar = <T>(name: string, flag: string, accepts: string, parse: (value: string) => T): EnvVar<T> => ({ name, flag, accepts, parse });
 
 /**
@@ -137,6 +147,7 @@ export const ENV = {
   ask: envVar('CORE_AGENT_ASK', '--ask', ASK_MODES.join(' | '), oneOf('value', ASK_MODES)),
   watchListen: envVar('CORE_AGENT_WATCH_LISTEN', '--listen', 'HOST:PORT', parseListen),
   ripgrep: envVar('CORE_AGENT_RIPGREP', 'tools.grep.ripgrep_path', 'an executable rg', executable),
+  stdinWaitMs: envVar('CORE_AGENT_STDIN_WAIT_MS', '(run)', 'milliseconds, 0 to 600000', millis(600_000)),
 } as const;
 
 export type EnvSettings = { [K in keyof typeof ENV]?: ReturnType<(typeof ENV)[K]['parse']> };
