@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { writeKubeconfig } from '../helpers/kubeconfig.ts';
 import { tempDir } from '../helpers/workspace.ts';
 import { stdioServer } from '../mcp/helpers.ts';
 import { DOCTOR_CASES, SECRET, type DoctorCase } from './doctor.cases.ts';
@@ -36,19 +37,7 @@ afterAll(async () => {
 });
 
 async function kubeconfig(dir: string, name: string, server: string): Promise<string> {
-  const file = path.join(dir, `kubeconfig-${name}`);
-  await writeFile(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      `clusters: [{name: fake, cluster: {server: "${server}", insecure-skip-tls-verify: true}}]`,
-      'users: [{name: u, user: {token: t}}]',
-      'contexts: [{name: c, context: {cluster: fake, user: u, namespace: default}}]',
-      'current-context: c',
-    ].join('\n'),
-  );
-  return file;
+  return writeKubeconfig(path.join(dir, `kubeconfig-${name}`), server);
 }
 
 interface Report {

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kube } from '../../src/k8s/cluster.ts';
 import { KubeError } from '../../src/k8s/kube-error.ts';
@@ -13,6 +12,7 @@ import { k8sListTool } from '../../src/tools/k8s/k8s-list.ts';
 import { k8sLogsTool } from '../../src/tools/k8s/k8s-logs.ts';
 import { k8sRolloutStatusTool } from '../../src/tools/k8s/k8s-rollout-status.ts';
 import { ToolError, type AnyTool, type ToolContext } from '../../src/tools/tool.ts';
+import { writeKubeconfig } from '../helpers/kubeconfig.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 import { KUBE_ERROR_CASES } from './kube-errors.cases.ts';
 
@@ -84,19 +84,7 @@ function fakeApi(): Server {
 }
 
 async function kubeconfig(server: string): Promise<string> {
-  const file = path.join(await tempDir('core-agent-kube-'), 'config');
-  await writeFile(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      `clusters: [{name: fake, cluster: {server: "${server}", insecure-skip-tls-verify: true}}]`,
-      'users: [{name: u, user: {token: t}}]',
-      'contexts: [{name: c, context: {cluster: fake, user: u, namespace: default}}]',
-      'current-context: c',
-    ].join('\n'),
-  );
-  return file;
+  return writeKubeconfig(path.join(await tempDir('core-agent-kube-'), 'config'), server);
 }
 
 /** The client's own errors, recorded on their way out of the Kube before the tools map them. */
