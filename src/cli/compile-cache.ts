@@ -11,8 +11,12 @@ import path from 'node:path';
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   if (env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
-  const base =
-    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME ? path.join(env.HOME, '.cache') : undefined;
+  // Both must be absolute: a relative one would put the cache under whatever directory the
+  // command was started in (a test harness's HOME=rel left .cache/ in the repository).
+  const absolute = (p: string | undefined) => (p && path.isAbsolute(p) ? p : undefined);
+  const xdg = absolute(env.XDG_CACHE_HOME);
+  const home = absolute(env.HOME);
+  const base = xdg ?? (home === undefined ? undefined : path.join(home, '.cache'));
   return base === undefined ? undefined : path.join(base, 'core-agent', 'compile-cache');
 }
 
