@@ -1,4 +1,4 @@
-import { RecipeError } from '../config/load-recipe.ts';
+import { RecipeError } from '../config/parse-config.ts';
 import { readEnv, SettingsError } from '../runtime/settings.ts';
 import { SessionDbError } from '../store/session-db.ts';
 import { isCwdGone } from '../util/failure-sentences.ts';

@@ -1,10 +1,9 @@
 import path from 'node:path';
 import { mergeLayers } from './merge-layers.ts';
-import { MAX_PROBLEMS, parseConfigTextAt, RecipeError } from './parse-config.ts';
+import { MAX_PROBLEMS, parseConfigTextAt, RECIPE_SHAPE, RecipeError } from './parse-config.ts';
 import { ConfigFileError, MAX_RECIPE_BYTES, readConfigFile, RECIPE_FILE, type ConfigKind } from './read-config-file.ts';
-import { recipeSchema, type Recipe, type ToolSettingsSpec } from './recipe-schema.ts';
+import type { Recipe, ToolSettingsSpec } from './recipe-schema.ts';
 import { keepTrustedKeys } from './untrusted-keys.ts';
-import { RECIPE_SHAPE } from './load-recipe.ts';
 
 const FILE_SHAPE = 'a configuration file is a mapping of keys (model, tools, permissions, …)';
 
@@ -99,6 +98,8 @@ async function readLayer(file: string, kind: ConfigKind, tools: readonly ToolSet
     if (optional && err.code === 'ENOENT') return undefined;
     throw new RecipeError([err.message]);
   }
+  // The schema's module (zod and every section's schema) is evaluated only when a file is there.
+  const { recipeSchema } = await import('./recipe-schema.ts');
   return parseConfigTextAt(text, file, recipeSchema(tools), shape);
 }
 

@@ -7,10 +7,9 @@ import * as z from 'zod/v4';
  * identity mapping. Strict: a misspelt event is an error at its position, never
  * a hook that silently never fires.
  */
-export const HOOK_EVENTS = ['tool-start', 'tool-end', 'model-start', 'agent-end'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+import { HOOK_DEFAULT_TIMEOUT_SECONDS, HOOK_EVENTS, type HookEvent } from './hook-events.ts';
 
-export const HOOK_DEFAULT_TIMEOUT_SECONDS = 10;
+export { HOOK_DEFAULT_TIMEOUT_SECONDS, HOOK_EVENTS, type HookEvent };
 
 /** Long enough for any argv a hook needs; far below what the kernel refuses. */
 const ARG_MAX_CHARS = 4096;

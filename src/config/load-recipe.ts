@@ -1,10 +1,8 @@
 import { ConfigFileError, readConfigFile, RECIPE_FILE } from './read-config-file.ts';
-import { parseConfigText, RecipeError } from './parse-config.ts';
+import { parseConfigText, RECIPE_SHAPE, RecipeError } from './parse-config.ts';
 import { recipeSchema, type Recipe, type ToolSettingsSpec } from './recipe-schema.ts';
 
-export { parseConfigText, RecipeError } from './parse-config.ts';
-
-export const RECIPE_SHAPE = 'a recipe is a mapping of keys (tools, tool_output, permissions)';
+export { parseConfigText, RecipeError, RECIPE_SHAPE } from './parse-config.ts';
 
 /**
  * Read (bounded: read-config-file.ts) and validate a recipe against the tools

@@ -14,6 +14,9 @@ export class RecipeError extends Error {
   }
 }
 
+/** What a recipe's top level must be, said when it is something else. */
+export const RECIPE_SHAPE = 'a recipe is a mapping of keys (tools, tool_output, permissions)';
+
 /** A broken file can hold thousands of problems (one per level of `[[[[…`): the first ones are the useful ones. */
 export const MAX_PROBLEMS = 20;
 

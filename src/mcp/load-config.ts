@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseConfigText, RecipeError } from '../config/parse-config.ts';
 import { ConfigFileError, MCP_JSON_FILE, readConfigFile } from '../config/read-config-file.ts';
-import { mcpConfigSchema, type McpConfig, type McpServerConfig } from '../config/mcp-schema.ts';
+import type { McpConfig, McpServerConfig } from '../config/mcp-schema.ts';
 
 /**
  * The run's MCP declarations: `<workspace>/.agents/mcp.json` (checked in with the
@@ -33,6 +33,8 @@ export async function loadMcpConfig(
       }
       throw err;
     }
+    // Imported here: without an mcp.json, its schema (zod) is never evaluated.
+    const { mcpConfigSchema } = await import('../config/mcp-schema.ts');
     return parseConfigText(text, file, mcpConfigSchema, 'mcp.json is an object with "servers"', { json: true });
   };
   // Trusted, a broken file stops the run like a broken recipe; untrusted, it is only reported.

@@ -1,6 +1,5 @@
 import type { ChatModel } from './model.ts';
 import { ModelConfigError } from './model.ts';
-import { loadReplayModel } from './replay.ts';
 import providersChunk from 'virtual:providers-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
 import { RetryingModel } from './retry.ts';
@@ -84,7 +83,8 @@ export async function resolveModel(spec: string, env: NodeJS.ProcessEnv): Promis
   const colon = spec.indexOf(':');
   const provider = spec.slice(0, colon);
   const id = spec.slice(colon + 1);
-  if (provider === 'replay') return loadReplayModel(id);
+  // Imported here: the script's schema (zod) is evaluated only by a replayed run.
+  if (provider === 'replay') return (await import('./replay.ts')).loadReplayModel(id);
   return new RetryingModel(await providerModel(provider, id, env));
 }
 

@@ -7,7 +7,6 @@ import { Watchdog, type WatchdogMode } from '../agent/watchdog.ts';
 import { UsageError } from '../core/usage-error.ts';
 import type { ChatModel } from '../model/model.ts';
 import { modelInfo } from '../model/registry.ts';
-import { ReplayModel } from '../model/replay.ts';
 import { DEFAULT_COMPACT_AT } from '../agent/compaction.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { Runtime } from './runtime.ts';
@@ -81,6 +80,8 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
   });
   if (resumed) {
     agent.restore(resumed.messages, resumed.turn, resumed.usage);
+    // A replayed run continues its script (imported here: only a resumed session needs the class).
+    const { ReplayModel } = await import('../model/replay.ts');
     if (o.model instanceof ReplayModel) o.model.position = resumed.replayPosition;
     agent.settleInterrupted(resumed.unanswered);
   }

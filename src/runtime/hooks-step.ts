@@ -1,4 +1,5 @@
-import { HOOK_DEFAULT_TIMEOUT_SECONDS, HOOK_EVENTS, type HookCommand, type HookEvent } from '../config/hooks-schema.ts';
+import { HOOK_DEFAULT_TIMEOUT_SECONDS, HOOK_EVENTS, type HookEvent } from '../config/hook-events.ts';
+import type { HookCommand } from '../config/hooks-schema.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
 import { Gate } from '../permissions/gate.ts';

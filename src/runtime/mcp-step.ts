@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
 import type { Logger } from '../log.ts';
-import { McpManager } from '../mcp/manager.ts';
+import type { McpManager } from '../mcp/manager.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
 import type { Catalog } from '../tools/catalog.ts';
 import type { Settings } from './settings.ts';
@@ -26,6 +26,8 @@ export async function startMcp(o: {
   const allow = s.allowTools && s.allowTools.length > 0 ? allowRules : null;
   // ${CORE_AGENT_RECIPE_DIR} in a server's args and env finds files shipped beside the recipe.
   const env = s.recipe ? { ...o.env, CORE_AGENT_RECIPE_DIR: path.dirname(path.resolve(s.recipe)) } : o.env;
+  // Imported here: a run without MCP servers never evaluates the client or its schemas.
+  const { McpManager } = await import('../mcp/manager.ts');
   const manager = new McpManager({
     servers,
     catalog: o.catalog,

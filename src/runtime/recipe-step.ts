@@ -1,14 +1,16 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfigLayers, type LayeredConfig } from '../config/config-layers.ts';
-import { loadRecipe } from '../config/load-recipe.ts';
 import { BUILTIN_TOOLS } from '../tools/index.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import { SettingsError, type Settings } from './settings.ts';
 
 /** The recipe step: the file -c / CORE_AGENT_RECIPE names (RecipeError for anything wrong in it), or none. */
 export async function loadRecipeStep(s: Pick<Settings, 'recipe'>): Promise<Recipe> {
-  return s.recipe ? await loadRecipe(s.recipe, BUILTIN_TOOLS) : {};
+  if (!s.recipe) return {};
+  // Imported here: without a recipe, its schema (zod, every section) is never evaluated.
+  const { loadRecipe } = await import('../config/load-recipe.ts');
+  return loadRecipe(s.recipe, BUILTIN_TOOLS);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { HOOK_DEFAULT_TIMEOUT_SECONDS, type HookEvent } from '../config/hooks-schema.ts';
+import { HOOK_DEFAULT_TIMEOUT_SECONDS, type HookEvent } from '../config/hook-events.ts';
 import type { JsonValue } from '../core/json.ts';
 import type { Logger } from '../log.ts';
 import { capErrorText } from './error-text.ts';
