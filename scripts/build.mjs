@@ -8,12 +8,15 @@ import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { stat } from 'node:fs/promises';
 import { buildBundle, CHUNKS_FILE, CLI_FILE, cliAsSibling, esbuildOptions, root } from './esbuild-options.mjs';
+import { computeToolHeads } from './tool-heads.mjs';
 
 await rm(`${root}/dist`, { recursive: true, force: true });
 await mkdir(`${root}/dist`, { recursive: true });
 const entryOptions = await esbuildOptions(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`);
 await buildBundle(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`, { plugins: [cliAsSibling, ...entryOptions.plugins] });
-await buildBundle(`${root}/src/cli/start.ts`, `${root}/dist/${CLI_FILE}`, {}, `${root}/dist/${CHUNKS_FILE}`);
+// The CLI registers the built-in tools from their heads, computed here from the tool files.
+const toolHeads = await computeToolHeads(root, esbuildOptions);
+await buildBundle(`${root}/src/cli/start.ts`, `${root}/dist/${CLI_FILE}`, {}, `${root}/dist/${CHUNKS_FILE}`, toolHeads);
 await chmod(`${root}/dist/core-agent.mjs`, 0o755);
 
 // The ripgrep binary ships inside the platform package of @vscode/ripgrep (nothing is downloaded).

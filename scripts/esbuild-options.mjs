@@ -3,10 +3,11 @@
 // the embedded sources and the tool families as virtual modules.
 import { build } from 'esbuild';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs';
-import { TOOL_FAMILY, toolFamilyModule } from './tool-family.mjs';
+import { TOOL_FAMILY, toolFamilyLazyModule, toolFamilyModule } from './tool-family.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -22,33 +23,55 @@ const embedded = {
   },
 };
 
-const toolFamily = {
+// With the tools' heads (the product bundle), each family's tools answer from them and their
+// modules are evaluated on first use; without (the heads' own build, tests, benchmarks), the
+// family imports its files.
+const toolFamily = (heads) => ({
   name: 'tool-family',
   setup(b) {
     b.onResolve({ filter: /^virtual:tool-family$/ }, (args) => ({ path: args.resolveDir, namespace: 'tool-family' }));
     b.onLoad({ filter: /.*/, namespace: 'tool-family' }, (args) => ({
-      contents: toolFamilyModule(args.path),
+      contents:
+        heads === undefined
+          ? toolFamilyModule(args.path)
+          : toolFamilyLazyModule(args.path, heads, path.join(root, 'src/tools/tool-head.ts')),
       resolveDir: args.path,
       loader: 'js',
     }));
   },
-};
+});
 
 // An `import … from 'node:http'` in a one-file ESM bundle stays a static import at the top of the
 // output, so every built-in any module imports was loaded at start-up, for --version too (node:http
 // alone pulls in Node's bundled undici, node:crypto the WebCrypto tables). Here a static import of a
-// built-in becomes a CommonJS require() in a module of its own, which esbuild evaluates only when
-// the first module importing it is evaluated. Dynamic import() of a built-in stays as it is.
+// built-in becomes a module of its own whose exports load the built-in on first use: evaluating a
+// module that imports node:child_process costs nothing until it spawns. The export names are this
+// Node's (the build runs on the Node the bundle targets). `__esModule` is answered without loading:
+// esbuild's interop reads it when the importing module is evaluated. Dynamic import() of a
+// built-in stays as it is.
+export function lazyBuiltinModule(id) {
+  const keys = Object.keys(requireHere(id)).filter((k) => k !== '__esModule');
+  return `let m;
+const load = () => (m ??= require(${JSON.stringify(id)}));
+const keys = ${JSON.stringify(keys)};
+module.exports = new Proxy({}, {
+  get: (_, k) => (k === '__esModule' ? undefined : load()[k]),
+  has: (_, k) => k in load(),
+  ownKeys: () => keys,
+  getOwnPropertyDescriptor: (_, k) =>
+    keys.includes(k) ? { get: () => load()[k], enumerable: true, configurable: true } : undefined,
+});
+`;
+}
+const requireHere = createRequire(import.meta.url);
+
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (args) =>
       args.kind === 'import-statement' ? { path: args.path, namespace: 'lazy-builtin' } : { path: args.path, external: true },
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: lazyBuiltinModule(args.path), loader: 'js' }));
   },
 };
 
@@ -69,7 +92,8 @@ export const cliAsSibling = {
   },
 };
 
-export async function esbuildOptions(entry, outfile) {
+/** `toolHeads`: scripts/tool-heads.mjs's result, for a bundle that registers tools from their heads. */
+export async function esbuildOptions(entry, outfile, { toolHeads } = {}) {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'));
   return {
     entryPoints: [entry],
@@ -88,7 +112,7 @@ export async function esbuildOptions(entry, outfile) {
     banner: {
       js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);",
     },
-    plugins: [lazyBuiltins, embedded, toolFamily],
+    plugins: [lazyBuiltins, embedded, toolFamily(toolHeads)],
     metafile: true,
     logLevel: 'warning',
   };
@@ -100,8 +124,8 @@ export async function esbuildOptions(entry, outfile) {
  * it by the name the bundle is built with): the CLI keeps its 4 MB of chunks in a file of
  * their own, which no start-up reads or decodes; a bench harness stays one file.
  */
-export async function buildBundle(entry, outfile, overrides = {}, chunksFile = undefined) {
-  const options = { ...(await esbuildOptions(entry, outfile)), ...overrides };
+export async function buildBundle(entry, outfile, overrides = {}, chunksFile = undefined, toolHeads = undefined) {
+  const options = { ...(await esbuildOptions(entry, outfile, { toolHeads })), ...overrides };
   if (chunksFile !== undefined) options.define = { ...options.define, __CORE_AGENT_CHUNKS__: JSON.stringify(path.basename(chunksFile)) };
   const result = await build(options);
   const used = Object.keys(EMBEDDED).filter((id) => Object.values(result.metafile.outputs).some((o) => `embedded:${id}` in o.inputs));

@@ -24,3 +24,33 @@ export function toolFamilyModule(dir) {
   const imports = files.map((f, i) => `import * as m${i} from ${JSON.stringify(f)};`);
   return `${imports.join('\n')}\nexport default [${files.map((f, i) => `{ file: ${JSON.stringify(path.basename(f))}, exports: m${i} }`).join(', ')}];\n`;
 }
+
+/**
+ * The module `virtual:tool-family` is in the product bundle: each tool built from its head
+ * (scripts/tool-heads.mjs computed them from the same files), its module `require()`d — which
+ * esbuild turns into a lazy, synchronous evaluation of the bundled module — only when the
+ * tool is first read past its head (src/tools/tool-head.ts). A tool file without a head is a
+ * build mistake: the heads and the bundle were computed from different trees.
+ */
+export function toolFamilyLazyModule(dir, heads, headModule) {
+  const files = toolFamilyFiles(dir);
+  const imports = [`import { lazyTool } from ${JSON.stringify(headModule)};`];
+  const members = files.map((f, i) => {
+    const entry = heads[f];
+    if (entry === undefined) throw new Error(`${f}: no tool head computed for it (scripts/tool-heads.mjs)`);
+    const load = `() => require(${JSON.stringify(f)})[${JSON.stringify(entry.export)}]`;
+    // A tool's <name>.head.ts (what registering it runs: a description that depends on the run)
+    // is imported as it is: it is small and imports no zod.
+    const companion = companionFile(f);
+    if (companion !== undefined) imports.push(`import * as h${i} from ${JSON.stringify(companion)};`);
+    const opts = companion !== undefined ? `, { companion: h${i} }` : '';
+    return `{ file: ${JSON.stringify(path.basename(f))}, tool: lazyTool(${JSON.stringify(entry.head)}, ${load}${opts}) }`;
+  });
+  return `${imports.join('\n')}\nexport default [\n${members.join(',\n')}\n];\n`;
+}
+
+/** `<name>.head.ts` beside the tool file `<name>.ts`, when there is one. */
+export function companionFile(toolFile) {
+  const f = toolFile.replace(/\.ts$/, '.head.ts');
+  return existsSync(f) ? f : undefined;
+}

@@ -38,9 +38,10 @@ declare module 'virtual:mcp-chunk' {
   export default function embeddedSource(): string;
 }
 // A tool family's tool files (scripts/tool-family.mjs): every <name>.ts beside a <name>.md
-// in the importing index.ts's folder, by file name, with all its exports.
+// in the importing index.ts's folder, by file name, with all its exports (or, in the bundle,
+// the tool answering from its build-time head: src/tools/tool-head.ts).
 declare module 'virtual:tool-family' {
-  const members: ReadonlyArray<{ readonly file: string; readonly exports: Readonly<Record<string, unknown>> }>;
+  const members: ReadonlyArray<import('./tools/family.ts').FamilyMember>;
   export default members;
 }
 // WebAssembly modules, inlined as bytes by esbuild's binary loader (embedded chunks only).

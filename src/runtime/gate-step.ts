@@ -1,7 +1,7 @@
 import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
 import { Gate, type Prompter } from '../permissions/gate.ts';
-import { planGated } from '../tools/planning/record-plan.ts';
+import { planGated } from '../tools/planning/plan-gated.ts';
 import type { Services } from './services.ts';
 import type { Settings } from './settings.ts';
 

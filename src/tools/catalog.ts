@@ -1,9 +1,10 @@
-import * as z from 'zod/v4';
+import type { z } from 'zod/v4';
 import { unknownName } from '../config/did-you-mean.ts';
 import { renderDescription } from './describe.ts';
 import { kindTraits, type ToolKind } from './kinds.ts';
 import { missingNeed, toolServices, type ToolServices } from './services.ts';
 import type { AnyTool } from './tool.ts';
+import { argsJsonSchema } from './tool-head.ts';
 
 /** A tool as the model sees it: its rendered description and its JSON Schema. */
 export interface RegisteredTool {
@@ -100,6 +101,10 @@ export class Catalog {
     const names = new Set(chosen.map((d) => d.name));
     const registered = chosen.map((def): RegisteredTool => {
       let schema: Record<string, unknown> | undefined;
+      // Settings the recipe gave are parsed now (a bad one fails the build of the catalog); the
+      // defaults only when a call reads them, so a listing never evaluates the tool's module.
+      const given = selection.settings?.[def.name];
+      let settings = given === undefined ? undefined : parseSettings(def, given);
       return {
         def,
         name: def.name,
@@ -110,13 +115,13 @@ export class Catalog {
         ),
         kind: def.kind,
         readOnly: kindTraits(def.kind).readOnly,
-        settings: parseSettings(def, selection.settings?.[def.name]),
+        get settings() {
+          settings ??= parseSettings(def, undefined);
+          return settings;
+        },
         // Computed on first use: a single `tools call` never needs the other tools' schemas.
         get inputSchema() {
-          schema ??= withArgDescriptions(
-            z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }) as Record<string, unknown>,
-            def.describeArgs?.(services),
-          );
+          schema ??= withArgDescriptions(argsJsonSchema(def), def.describeArgs?.(services));
           return schema;
         },
       };
@@ -161,7 +166,7 @@ export class Catalog {
         readOnly: kindTraits(def.kind).readOnly,
         settings: parseSettings(def, undefined),
         get inputSchema() {
-          schema ??= def.inputSchema ?? (z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }) as Record<string, unknown>);
+          schema ??= def.inputSchema ?? argsJsonSchema(def);
           return schema;
         },
       };

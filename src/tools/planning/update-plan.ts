@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import { defineTool, ToolError } from '../tool.ts';
+import { available } from './update-plan.head.ts';
 import description from './update-plan.md';
 
 const STATUSES = ['pending', 'in_progress', 'completed'] as const;
@@ -10,10 +11,8 @@ export const updatePlanTool = defineTool({
   // Changes only this turn's checklist: never asks, and plan-first does not hold it back.
   kind: 'lifecycle',
   narrowHint: '',
-  // Plan mode has its own plan workflow (record_plan, the read-only gate): a progress
-  // checklist there would be a second, competing plan (the seed: "rejected in planning modes").
-  available: (services) =>
-    services.permissionMode === 'plan' ? 'the permission mode is "plan", where the plan is proposed, not tracked' : null,
+  // Not in plan mode (update-plan.head.ts says why).
+  available,
   args: z.strictObject({
     explanation: z.string().min(1).max(2000).optional().describe('Why the plan changed, in a sentence (optional).'),
     plan: z

@@ -1,9 +1,8 @@
 import * as z from 'zod/v4';
 import { argvSafe, LIMITS } from '../limits.ts';
-import { fillDescription } from '../describe.ts';
 import type { SearchGateMode } from './search-gate.ts';
 import { defineTool, ToolError, type AnyTool, type JsonObject, type ToolContext } from '../tool.ts';
-import template from './bash.md';
+import { BASH_DEFAULTS, description, searchTargets } from './bash.head.ts';
 import { commandShape } from './bash-parser.ts';
 import { deniedCommand } from './denylist.ts';
 import type { Escapee } from './escapees.ts';
@@ -11,7 +10,8 @@ import { runShell, shellEnv } from './run-shell.ts';
 import { TERMINAL_DEFAULTS } from './terminals.ts';
 import { searchGateMessage, searchShaped, SEARCH_VERBS } from './search-gate.ts';
 
-export const BASH_DEFAULTS = { default_timeout_seconds: 120, max_timeout_seconds: 600 } as const;
+// Defined in bash.head.ts, which the bundle evaluates to register bash without this module.
+export { BASH_DEFAULTS, searchTargets };
 
 const settings = z.strictObject({
   default_timeout_seconds: z
@@ -45,37 +45,9 @@ const settings = z.strictObject({
 });
 type BashSettings = z.output<typeof settings>;
 
-/** The native tools the search gate can point to, among those registered. */
-export function searchTargets(has: (name: string) => boolean): Set<'grep' | 'glob'> {
-  return new Set((['grep', 'glob'] as const).filter((t) => has(t)));
-}
-
-/** bash.md, with the search gate's sentence for this run's mode and the search tools registered. */
-function describe(mode: SearchGateMode, registered: readonly AnyTool[]): string {
-  const has = (n: string) => registered.some((t) => t.name === n);
-  const targets = searchTargets(has);
-  let searchGate: string;
-  if (mode === 'enforce' && targets.size > 0) {
-    const which = (t: 'grep' | 'glob') =>
-      Object.entries(SEARCH_VERBS)
-        .filter(([, tool]) => tool === t)
-        .map(([v]) => `\`${v}\``)
-        .join(', ');
-    const rules = [...targets].map((t) => `${which(t)} → use the \`${t}\` tool`).join('; ');
-    const fine = targets.has('grep')
-      ? 'piping into them (`make test | grep FAIL`) is fine'
-      : 'a find that acts on files (-exec, -delete) is fine';
-    searchGate = `Search-shaped commands are REFUSED (${rules}); ${fine}.`;
-  } else {
-    searchGate =
-      '{{#grep}}Search file contents with the `grep` tool rather than grep or rg here. {{/grep}}{{#glob}}Find files by name with `glob` rather than find here.{{/glob}}';
-  }
-  return fillDescription(template, { default_timeout: BASH_DEFAULTS.default_timeout_seconds, search_gate: searchGate });
-}
-
 export const bashTool = defineTool({
   name: 'bash',
-  description: ({ services, registered }) => describe(services.searchGate, registered),
+  description,
   kind: 'execute',
   needs: ['shell'],
   settings,

@@ -1,0 +1,116 @@
+import type { AnyTool } from './tool.ts';
+
+// A built-in tool's head: what registering and listing it read (name, kind, needs, a
+// static description, its arguments' JSON Schema), as plain data. The build computes every
+// tool's head from its definition (scripts/tool-heads.mjs) and the bundle carries the heads,
+// so a run registers the catalog without evaluating the tool modules or building their zod
+// schemas: a tool's module is evaluated when something first reads a part of it the head does
+// not hold (its run, its args, a description that depends on the run). The vitest run uses
+// the definitions themselves; test/tools/tool-head.test.ts holds the two equal.
+
+/** The fields a head carries as they are; all plain JSON. */
+const STATIC_KEYS = ['name', 'kind', 'needs', 'requires', 'digest', 'narrowHint', 'ownsCancellation', 'aliases', 'caps'] as const;
+
+export interface ToolHead {
+  /** The static fields, and the description when it is a string (a template, catalog.ts renders it). */
+  readonly fields: Readonly<Record<string, unknown>>;
+  /** The definition's other keys: reading one of them evaluates the tool's module. */
+  readonly present: readonly string[];
+  /** `z.toJSONSchema(args)`, as JSON text (parsed per catalog: a catalog may change its copy). */
+  readonly argsSchema?: string;
+  /**
+   * Keys answered by the tool's `<tool>.head.ts` (a description or `available` that depends on
+   * the run, kept apart from the module so registering it evaluates no zod): the definition's
+   * value for each is that module's export of the same name.
+   */
+  readonly companion?: readonly string[];
+}
+
+/**
+ * The head of a tool definition, with its `<tool>.head.ts` module's exports when it has one;
+ * throws, naming the tool, where a static field is not plain JSON or the head module gives
+ * nothing the definition uses.
+ */
+export function toolHead(def: AnyTool, companion?: Readonly<Record<string, unknown>>): ToolHead {
+  const own = def as unknown as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (const key of STATIC_KEYS) if (def[key] !== undefined) fields[key] = def[key];
+  if (typeof def.description === 'string') fields.description = def.description;
+  if (!isPlainJson(fields)) {
+    throw new Error(`tool ${def.name}: its head (${Object.keys(fields).join(', ')}) is not plain JSON`);
+  }
+  const fromCompanion = companion === undefined ? [] : Object.keys(own).filter((k) => !(k in fields) && own[k] === companion[k]);
+  if (companion !== undefined && fromCompanion.length === 0) {
+    throw new Error(`tool ${def.name}: its .head.ts exports nothing the definition uses (export the description or available it takes)`);
+  }
+  const present = Object.keys(def).filter((k) => !(k in fields) && !fromCompanion.includes(k) && own[k] !== undefined);
+  const argsSchema = def.inputSchema === undefined ? JSON.stringify(argsJsonSchema(def)) : undefined;
+  return {
+    fields,
+    present,
+    ...(argsSchema !== undefined ? { argsSchema } : {}),
+    ...(fromCompanion.length > 0 ? { companion: fromCompanion } : {}),
+  };
+}
+
+/** Where a lazy definition keeps its head's JSON Schema text (never a key of a real definition). */
+const ARGS_SCHEMA = Symbol('core-agent.argsSchema');
+
+/** The JSON Schema the model sees for a built-in tool's arguments (before `describeArgs`). */
+export function argsJsonSchema(def: AnyTool): Record<string, unknown> {
+  const precomputed = (def as { readonly [ARGS_SCHEMA]?: string })[ARGS_SCHEMA];
+  if (precomputed !== undefined) return JSON.parse(precomputed) as Record<string, unknown>;
+  // The schema's own method, not z.toJSONSchema: this module must not import zod (a run that
+  // only lists the catalog never evaluates it); test/tools/tool-head.test.ts holds them equal.
+  return def.args.toJSONSchema({ target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+}
+
+/**
+ * A definition that answers from its head (and its `<tool>.head.ts` module's exports,
+ * `companion`) and evaluates the module (`load`) on the first read of anything else.
+ * `onLoad` hears each load (the tests count them).
+ */
+export function lazyTool(
+  head: ToolHead,
+  load: () => AnyTool,
+  o: { onLoad?: (name: string) => void; companion?: Readonly<Record<string, unknown>> } = {},
+): AnyTool {
+  let def: AnyTool | undefined;
+  const real = (): AnyTool => {
+    if (def === undefined) {
+      def = load();
+      o.onLoad?.(String(head.fields.name));
+    }
+    return def;
+  };
+  const companionKeys = head.companion ?? [];
+  const fromCompanion = (key: string) => o.companion !== undefined && companionKeys.includes(key);
+  // Without the head module (a head read elsewhere), its keys are the definition's like the rest.
+  const fromModule = (key: string) => head.present.includes(key) || (o.companion === undefined && companionKeys.includes(key));
+  const has = (key: string | symbol): boolean => typeof key === 'string' && (key in head.fields || fromModule(key) || fromCompanion(key));
+  const proxy: AnyTool = new Proxy({} as AnyTool, {
+    get(_target, key) {
+      if (key === ARGS_SCHEMA) return head.argsSchema;
+      if (typeof key !== 'string') return undefined;
+      if (key in head.fields) return head.fields[key];
+      if (fromCompanion(key)) return o.companion![key];
+      return fromModule(key) ? (real() as unknown as Record<string, unknown>)[key] : undefined;
+    },
+    has: (_target, key) => has(key),
+    ownKeys: () => [...Object.keys(head.fields), ...head.present, ...companionKeys],
+    // An accessor, so that listing the keys (Object.keys, a spread's check) evaluates nothing.
+    getOwnPropertyDescriptor: (_target, key) =>
+      has(key) ? { get: () => Reflect.get(proxy, key), enumerable: true, configurable: true } : undefined,
+    set: () => false,
+  });
+  return proxy;
+}
+
+/** Strings, finite numbers, booleans, null, arrays and plain objects of them: what survives JSON unchanged. */
+function isPlainJson(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(isPlainJson);
+  if (typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  return Object.values(v).every(isPlainJson);
+}
