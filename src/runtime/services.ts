@@ -3,9 +3,9 @@ import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
 import { loadMcpConfig } from '../mcp/load-config.ts';
 import type { Resolver } from '../net/guarded-fetch.ts';
-import { NetworkAccess } from '../net/network-access.ts';
+import type { NetworkAccess } from '../net/network-access.ts';
 import { proxyCredentials } from '../net/proxy-tunnel.ts';
-import { braveProvider, searxngProvider, type SearchProvider } from '../net/search-providers.ts';
+import type { SearchProvider } from '../net/search-providers.ts';
 import { UrlScope } from '../net/url-scope.ts';
 import { PathScope } from '../permissions/path-scope.ts';
 import { loadSkills, SkillError } from '../skills/skills.ts';
@@ -16,10 +16,9 @@ import { PlanRecorder } from '../tools/planning/plan-recorder.ts';
 import { toolServices, type Asker, type Checkpointer, type ToolServices, type TurnScheduler } from '../tools/services.ts';
 import { SessionState } from '../tools/session.ts';
 import { shellAvailable } from '../tools/shell/run-shell.ts';
-import { GroupRecords, reapStaleGroups } from '../tools/shell/group-records.ts';
 import { findOnPath } from '../tools/workspace/vcs.ts';
 import { alertTargetsStep, clusterStep } from './cluster-step.ts';
-import { peerDirectoryStep } from './peers-step.ts';
+import { peerDirectoryStep } from './peer-directory-step.ts';
 import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import { takeScrubWarning } from './environ-scrub.ts';
 import { SettingsError, type Settings } from './settings.ts';
@@ -77,12 +76,19 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
   const recorded = o.stateDir !== undefined ? await recordInStateDir(o.stateDir, logger) : {};
   const planMode = recipe.permissions?.plan_mode === 'off' ? undefined : recipe.permissions?.plan_mode;
   // Said in the order they always were: web_search's key, then dropped alert targets.
-  const search = searchProviderOf(recipe, env, logger);
+  const search = await searchProviderOf(recipe, env, logger);
   const alertTargets = liveAlertTargets(recipe, env, logger);
   const urlScope = recipe.permissions?.url_scope;
+  // The modules behind a configured service (the fetch stack, a search provider's schemas, the
+  // process-group records) are imported only when it is configured: a run without them never
+  // evaluates them.
   const network =
     urlScope?.allow && urlScope.allow.length > 0
-      ? new NetworkAccess(UrlScope.parse(urlScope.allow, urlScope.deny ?? []), o.resolver, fetchProxy(urlScope, env))
+      ? new (await import('../net/network-access.ts')).NetworkAccess(
+          UrlScope.parse(urlScope.allow, urlScope.deny ?? []),
+          o.resolver,
+          fetchProxy(urlScope, env),
+        )
       : undefined;
   const mcpConfig = await loadMcpConfig(workspace, recipe.mcp, s.trustWorkspace === true);
   if (mcpConfig.untrusted) {
@@ -136,6 +142,7 @@ function warnScrub(logger: Logger): void {
 /** Before this run starts anything: stop the commands a killed run left behind, and remove its half-written files. */
 async function recordInStateDir(dir: string, logger: Logger): Promise<Pick<ToolServices, 'groupRecords' | 'pendingWrites'>> {
   const groups = path.join(dir, 'process-groups');
+  const { GroupRecords, reapStaleGroups } = await import('../tools/shell/group-records.ts');
   await reapStaleGroups(groups, logger);
   const pendingWrites = new PendingWrites(path.join(dir, 'pending-writes'));
   const removed = await pendingWrites.reapStale(TMP_SUFFIX);
@@ -155,19 +162,20 @@ async function skillsOf(recipe: Recipe, workspace: string, recipeDir: string, sc
 }
 
 /** web_search's provider: what the recipe names and the environment completes. */
-function searchProviderOf(
+async function searchProviderOf(
   recipe: Recipe,
   env: NodeJS.ProcessEnv,
   logger: Logger,
-): Pick<ToolServices, 'searchProvider'> & Partial<Pick<ToolServices, 'searchResults'>> {
+): Promise<Pick<ToolServices, 'searchProvider'> & Partial<Pick<ToolServices, 'searchResults'>>> {
   const ws = recipe.web_search;
   if (!ws) return {};
   const key = ws.api_key_env ? env[ws.api_key_env] : undefined;
   let provider: SearchProvider | undefined;
   if (ws.api_key_env && !key)
     logger.warn({ provider: ws.provider, api_key_env: ws.api_key_env }, 'web_search not registered: its API key variable is not set');
-  else if (ws.provider === 'brave') provider = braveProvider(ws.url ?? 'https://api.search.brave.com', key!);
-  else provider = searxngProvider(ws.url!, key);
+  else if (ws.provider === 'brave')
+    provider = (await import('../net/search-providers.ts')).braveProvider(ws.url ?? 'https://api.search.brave.com', key!);
+  else provider = (await import('../net/search-providers.ts')).searxngProvider(ws.url!, key);
   return { searchProvider: provider, ...(ws.max_results !== undefined ? { searchResults: ws.max_results } : {}) };
 }
 

@@ -1,6 +1,5 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { readSkillMeta } from './front-matter.ts';
 
 /** A runbook: a directory with SKILL.md (front matter: name, description) and reference files. */
 export interface Skill {
@@ -48,7 +47,8 @@ export async function loadSkills(dirs: readonly string[], opts: LoadSkillsOption
       const file = path.join(dir, 'SKILL.md');
       const skillMd = await skillMdWithin(dir, file);
       if (skillMd === null || denies(skillMd)) continue; // no SKILL.md: not a skill; a denied one: not offered
-      const meta = await readSkillMeta(skillMd);
+      // Imported here: the front matter's schema (zod) is evaluated only when there is a skill.
+      const meta = await (await import('./front-matter.ts')).readSkillMeta(skillMd);
       if (!meta) continue;
       if (skills.has(meta.name))
         throw new SkillError(`${file}:${meta.nameAt}: a skill named "${meta.name}" is already loaded from ${skills.get(meta.name)!.dir}`);
