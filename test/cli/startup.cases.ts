@@ -26,6 +26,13 @@ const HEAVY = ['http', 'https', 'tls', 'crypto', 'zlib', 'child_process', 'sqlit
 /** What a command that neither serves, fetches nor reads a terminal has no use for. */
 const SERVING = ['http', 'https', 'tls', 'zlib', 'readline', 'internal/deps/undici/undici'];
 
+/**
+ * What listing the catalog has no use for: the tools answer from their build-time heads
+ * (src/tools/tool-head.ts) and a built-in loads on the first use of an export
+ * (scripts/esbuild-options.mjs), so neither bash's spawn nor the dispatcher's UUIDs load them.
+ */
+const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_threads'];
+
 export const STARTUP_CASES: StartupCase[] = [
   { argv: ['--version'], stdout: 'version', cli: false, notLoaded: HEAVY },
   { argv: ['-v'], stdout: 'version', cli: false, notLoaded: HEAVY },
@@ -37,7 +44,8 @@ export const STARTUP_CASES: StartupCase[] = [
   { argv: ['help', '--json'], stdout: 'help', cli: false, notLoaded: HEAVY },
   { argv: ['tools', '--help'], stdout: /Usage: core-agent tools/, cli: true, notLoaded: SERVING },
   { argv: ['tools', 'list', '--json'], stdout: /"name": "read_file"/, cli: true, notLoaded: SERVING },
-  { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: SERVING },
+  { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: LISTING },
+  { argv: ['tools', 'list', '--json'], stdout: /"name": "bash"/, cli: true, notLoaded: LISTING },
   { argv: ['recipe', 'schema'], stdout: /"title": "core-agent recipe"/, cli: true, notLoaded: SERVING },
   { argv: ['recipe', '--help'], stdout: /Usage: core-agent recipe/, cli: true, notLoaded: SERVING },
   // The completion script comes from the flag tables alone: no session store, no workers, nothing served.
