@@ -134,10 +134,12 @@ describe('skills', () => {
 describe('the shipped recipes', () => {
   it('all validate', async () => {
     // The incident recipes set kubernetes.required: a configured cluster (a kubeconfig file) is enough to validate.
-    const kubeconfig = path.join(await tempDir(), 'kubeconfig');
+    const home = await tempDir();
+    const kubeconfig = path.join(home, 'kubeconfig');
     await writeFile(kubeconfig, 'apiVersion: v1\nkind: Config\n');
     for (const r of ['k8s-incident.yaml', 'gke-incident.yaml', 'k8s-remediate.yaml']) {
-      const out = await runCli(['recipe', 'validate', path.join(root, 'recipes', r)], root, { KUBECONFIG: kubeconfig });
+      // Run from the repository (its .agents/skills), with a HOME of its own: the code cache goes there.
+      const out = await runCli(['recipe', 'validate', path.join(root, 'recipes', r)], root, { KUBECONFIG: kubeconfig, HOME: home });
       expect(out.stderr, r).toBe('');
       expect(out.code, r).toBe(0);
       expect(out.stdout).toContain('skill');
