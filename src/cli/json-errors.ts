@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { JsonRenderer } from './render.ts';
+import { JsonRenderer } from './json-renderer.ts';
 import { RUN_OPTIONS } from './command-table.ts';
 import type { Io } from './usage.ts';
 

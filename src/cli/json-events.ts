@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { INLINE_LIMIT_CHARS, JSON_STREAM_SCHEMA_VERSION, PREVIEW_CHARS } from './json-stream-limits.ts';
 
 /**
  * The `run -o json` event stream, version 1 (docs/json-stream.md is its prose).
@@ -8,18 +9,7 @@ import * as z from 'zod/v4';
  * Consumers should ignore event types and fields they do not know: adding either
  * is not a new version; renaming, removing or retyping a field is.
  */
-export const JSON_STREAM_SCHEMA_VERSION = 1;
-
-/**
- * A tool result or tool arguments above this many characters of JSON are not
- * inlined: the line carries `{chars, preview}` instead. The dispatcher's caps
- * already bound what the model sees (128 KiB by default), so this only bites
- * when a recipe raises the caps or arguments are huge (a write_file of a big
- * file); it keeps one event a line a line-reading consumer can hold.
- */
-export const INLINE_LIMIT_CHARS = 256_000;
-/** How much of an elided value the preview keeps, and of unparseable arguments. */
-export const PREVIEW_CHARS = 4_000;
+export { INLINE_LIMIT_CHARS, JSON_STREAM_SCHEMA_VERSION, PREVIEW_CHARS };
 
 const ts = z.iso.datetime({ offset: false }).describe('when the event was written, ISO 8601 UTC with milliseconds');
 const base = { ts };

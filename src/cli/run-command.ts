@@ -7,9 +7,10 @@ import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags, oneOf, positiveInt } from './agent-session.ts';
 import { parse } from './common-options.ts';
 import { OUTPUT_FORMATS, RUN_OPTIONS } from './command-table.ts';
-import { JSON_STREAM_SCHEMA_VERSION, type JsonEvent } from './json-events.ts';
+import type { JsonEvent } from './json-events.ts';
+import { JSON_STREAM_SCHEMA_VERSION } from './json-stream-limits.ts';
 import { expandAtFiles, readPipedStdin, STDIN_FIRST_BYTE_MS, withStdin } from './prompt-input.ts';
-import { JsonRenderer, TextRenderer } from './render.ts';
+import { TextRenderer } from './render.ts';
 import { DialogPrompter } from './terminal/approval.ts';
 import { painter, shouldColor } from './terminal/colors.ts';
 import { EXIT_INTERRUPTED } from './terminal/interrupt.ts';
@@ -59,11 +60,12 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const fromStdin = prompt === '-';
   if (fromStdin) prompt = (await io.readStdin()).trim();
   // Read while the system starts: the wait for a silent pipe overlaps start-up.
-  const piped = prompt && !fromStdin ? readPipedStdin(process.stdin, { firstByteMs: stdinWaitMs(io.env) }) : null;
+  const piped = prompt && !fromStdin ? readPipedStdin(() => process.stdin, { firstByteMs: stdinWaitMs(io.env) }) : null;
   if (!prompt && values.resume === undefined && !values.continue)
     throw new UsageError('run needs a PROMPT (or --resume ID, --continue)', 'run');
 
-  const json = output === 'json' ? new JsonRenderer(io) : null;
+  // Imported for -o json only: its schema (zod) is nothing a run rendering text evaluates.
+  const json = output === 'json' ? new (await import('./json-renderer.ts')).JsonRenderer(io) : null;
   const onTerminal = io.isTty && Boolean(process.stderr.isTTY);
   const color = shouldColor(io.env, onTerminal ? process.stderr : undefined);
   const text = output === 'text' ? new TextRenderer(io, onTerminal, { color, columns: () => process.stderr.columns }) : null;
