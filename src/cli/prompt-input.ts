@@ -44,7 +44,8 @@ export function stdinSource(fd = 0): 'fifo' | 'file' | null {
 
 /** Reads piped stdin, bounded in size and, for a pipe, in the wait for its first byte. */
 export async function readPipedStdin(
-  stream: NodeJS.ReadableStream & { destroy?: () => void },
+  /** The stream, or how to get it: process.stdin is created (net, tty, fs streams) only for a pipe. */
+  input: PipeStream | (() => PipeStream),
   opts: { fd?: number; capBytes?: number; firstByteMs?: number } = {},
 ): Promise<PipedStdin> {
   const fd = opts.fd ?? 0;
@@ -53,9 +54,11 @@ export async function readPipedStdin(
   if (source === null) return { kind: 'none' };
   if (source === 'file') return classify(readFileHead(fd, cap + 1), cap);
   const waited = opts.firstByteMs ?? STDIN_FIRST_BYTE_MS;
-  const got = await readPipeHead(stream, cap + 1, waited);
+  const got = await readPipeHead(typeof input === 'function' ? input() : input, cap + 1, waited);
   return got === 'silent' ? { kind: 'silent', waitedMs: waited } : classify(got, cap);
 }
+
+type PipeStream = NodeJS.ReadableStream & { destroy?: () => void };
 
 /** A regular file never blocks: read it from its current offset (a `< file` redirect starts at 0). */
 function readFileHead(fd: number, max: number): Buffer {
