@@ -46,21 +46,19 @@ const toolFamily = (heads) => ({
 // alone pulls in Node's bundled undici, node:crypto the WebCrypto tables). Here a static import of a
 // built-in becomes a module of its own whose exports load the built-in on first use: evaluating a
 // module that imports node:child_process costs nothing until it spawns. The export names are this
-// Node's (the build runs on the Node the bundle targets). `__esModule` is answered without loading:
-// esbuild's interop reads it when the importing module is evaluated. Dynamic import() of a
-// built-in stays as it is.
+// Node's (the build runs on the Node the bundle targets); `__esModule`, which esbuild's interop
+// reads when the importing module is evaluated, is none of them. Dynamic import() of a built-in
+// stays as it is.
 export function lazyBuiltinModule(id) {
   const keys = Object.keys(requireHere(id)).filter((k) => k !== '__esModule');
+  // A plain object of getters, not a Proxy: esbuild's interop copies the exports' descriptors
+  // once per importing module, and a Proxy trap per key of every such copy cost more than the
+  // load it saved.
   return `let m;
 const load = () => (m ??= require(${JSON.stringify(id)}));
-const keys = ${JSON.stringify(keys)};
-module.exports = new Proxy({}, {
-  get: (_, k) => (k === '__esModule' ? undefined : load()[k]),
-  has: (_, k) => k in load(),
-  ownKeys: () => keys,
-  getOwnPropertyDescriptor: (_, k) =>
-    keys.includes(k) ? { get: () => load()[k], enumerable: true, configurable: true } : undefined,
-});
+const lazy = {};
+for (const k of ${JSON.stringify(keys)}) Object.defineProperty(lazy, k, { get: () => load()[k], enumerable: true });
+module.exports = lazy;
 `;
 }
 const requireHere = createRequire(import.meta.url);
