@@ -1,14 +1,13 @@
 import * as z from 'zod/v4';
 import { argvSafe, LIMITS } from '../limits.ts';
-import type { SearchGateMode } from './search-gate.ts';
-import { defineTool, ToolError, type AnyTool, type JsonObject, type ToolContext } from '../tool.ts';
+import { defineTool, ToolError, type JsonObject, type ToolContext } from '../tool.ts';
 import { BASH_DEFAULTS, description, searchTargets } from './bash.head.ts';
 import { commandShape } from './bash-parser.ts';
 import { deniedCommand } from './denylist.ts';
 import type { Escapee } from './escapees.ts';
 import { runShell, shellEnv } from './run-shell.ts';
 import { TERMINAL_DEFAULTS } from './terminals.ts';
-import { searchGateMessage, searchShaped, SEARCH_VERBS } from './search-gate.ts';
+import { searchGateMessage, searchShaped } from './search-gate.ts';
 
 // Defined in bash.head.ts, which the bundle evaluates to register bash without this module.
 export { BASH_DEFAULTS, searchTargets };
