@@ -9,7 +9,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { companionFile, toolFamilyFiles } from './tool-family.mjs';
 
-/** Every family folder under src/tools (one whose index.ts imports virtual:tool-family) and its tool files. */
+/** Every family folder under src/tools (a folder with an index.ts and tool files) and its tool files. */
 export function toolFamilies(root) {
   const tools = path.join(root, 'src/tools');
   return readdirSync(tools, { withFileTypes: true })
