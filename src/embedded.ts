@@ -25,10 +25,22 @@ export async function decodeEmbedded(source: () => string): Promise<string> {
   return text;
 }
 
-/** Evaluate an embedded CommonJS bundle and return its exports. */
-export async function loadEmbeddedModule<T>(source: () => string, name: string): Promise<T> {
+const evaluated = new Map<() => string, Promise<unknown>>();
+
+/** Evaluate an embedded CommonJS bundle once and return its exports (every caller shares them, as with a module). */
+export function loadEmbeddedModule<T>(source: () => string, name: string): Promise<T> {
+  let exports = evaluated.get(source);
+  if (!exports) {
+    exports = evaluate(source, name);
+    evaluated.set(source, exports);
+    exports.catch(() => evaluated.delete(source));
+  }
+  return exports as Promise<T>;
+}
+
+async function evaluate(source: () => string, name: string): Promise<unknown> {
   const code = await decodeEmbedded(source);
-  const module = { exports: {} as T };
+  const module = { exports: {} as unknown };
   // new Function rather than node:vm: code in it may use import() (web-tree-sitter
   // does) with the ordinary loader, with no experimental flag.
   const fn = new Function('module', 'exports', 'require', '__filename', '__dirname', `${code}\n//# sourceURL=core-agent:${name}`) as (
@@ -43,22 +55,22 @@ export async function loadEmbeddedModule<T>(source: () => string, name: string):
  * In the bundle the embedded chunks are comments (scripts/embedded.mjs): `/*core-agent-chunk ID`,
  * a newline, the base64 data, a newline and the comment's end — in the file the build names
  * (__CORE_AGENT_CHUNKS__, dist/core-agent-chunks.txt beside the CLI's file), or else after the
- * bundle's own JavaScript (a bench harness). The file is read once, when the first chunk is
- * needed; nothing else of the run touches it.
+ * bundle's own JavaScript (a bench harness). The file is read when a chunk is needed; nothing
+ * else of the run touches it.
  */
-let bundleText: string | undefined;
-
 const chunksFile = (): string =>
   fileURLToPath(typeof __CORE_AGENT_CHUNKS__ === 'string' ? new URL(__CORE_AGENT_CHUNKS__, import.meta.url) : import.meta.url);
 
 export function bundledChunk(id: string): string {
-  // latin1: the data is base64, and a byte-per-character read needs no UTF-8 decoding.
-  bundleText ??= readFileSync(chunksFile(), 'latin1');
-  const open = `\n/*core-agent-chunk ${id}\n`;
-  const start = bundleText.lastIndexOf(open);
-  const end = start === -1 ? -1 : bundleText.indexOf('\n*/', start + open.length);
+  // Read as bytes and not kept: a process decodes each chunk once (decodeEmbedded keeps the
+  // result), and the file as a string held 4 MiB of a daemon's memory for its whole life.
+  const bytes = readFileSync(chunksFile());
+  const open = Buffer.from(`\n/*core-agent-chunk ${id}\n`, 'latin1');
+  const start = bytes.lastIndexOf(open);
+  const end = start === -1 ? -1 : bytes.indexOf('\n*/', start + open.length, 'latin1');
   if (end === -1) throw new Error(`the bundle has no embedded chunk "${id}" (${chunksFile()}): rebuild it with scripts/build.mjs`);
-  return bundleText.slice(start + open.length, end);
+  // latin1: the data is base64, and a byte-per-character read needs no UTF-8 decoding.
+  return bytes.toString('latin1', start + open.length, end);
 }
 
 /**
