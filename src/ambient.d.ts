@@ -60,3 +60,27 @@ declare module '@joplin/turndown-plugin-gfm' {
   import type TurndownService from 'turndown';
   export const gfm: TurndownService.Plugin;
 }
+
+// prom-client's index also loads its Pushgateway (node:http, https, zlib: OpenSSL for a
+// watch that pushes nothing) and its cluster aggregator; watch/metrics.ts imports the
+// files it uses, typed as the index types them.
+declare module 'prom-client/lib/registry.js' {
+  import { Registry } from 'prom-client';
+  export default Registry;
+}
+declare module 'prom-client/lib/counter.js' {
+  import { Counter } from 'prom-client';
+  export default Counter;
+}
+declare module 'prom-client/lib/gauge.js' {
+  import { Gauge } from 'prom-client';
+  export default Gauge;
+}
+declare module 'prom-client/lib/histogram.js' {
+  import { Histogram } from 'prom-client';
+  export default Histogram;
+}
+declare module 'prom-client/lib/defaultMetrics.js' {
+  import { collectDefaultMetrics } from 'prom-client';
+  export default collectDefaultMetrics;
+}
