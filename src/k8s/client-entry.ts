@@ -1,10 +1,12 @@
 // @kubernetes/client-node, bundled apart as an embedded chunk (scripts/embedded.mjs):
-// loaded only when a Kubernetes tool runs. Everything goes through one raw GET that
+// loaded only for a kubeconfig the lean transport (kube-http.ts) does not serve — a
+// proxy-url, an auth provider (kubeconfig.ts libraryOnly). Everything goes through one raw GET that
 // keeps the library's authentication (client certificates, tokens, exec plugins,
 // in-cluster service accounts) and returns the API's JSON untouched — the typed
 // models would drop fields they do not know (CRDs) and turn timestamps into Dates.
 import { ApiException, HttpMethod, KubeConfig, KubernetesObjectApi, Watch } from '@kubernetes/client-node';
 import type { KubernetesObject, ResponseContext } from '@kubernetes/client-node';
+import type { ClusterSource, Connection } from './connection.ts';
 
 export class RawApi extends KubernetesObjectApi {
   async raw(path: string, query: Record<string, string | undefined>, as: 'json' | 'text', signal?: AbortSignal): Promise<unknown> {
@@ -29,25 +31,8 @@ export class RawApi extends KubernetesObjectApi {
   }
 }
 
-export interface Connection {
-  api: RawApi;
-  context: string;
-  server: string;
-  namespace: string;
-  /**
-   * A watch stream (`?watch=true`) with the same authentication: `onEvent` per line,
-   * `onDone` once when the stream ends (null) or fails. Returns the stream's abort.
-   */
-  watch(
-    path: string,
-    query: Record<string, string | number | boolean | undefined>,
-    onEvent: (type: string, object: Record<string, unknown>) => void,
-    onDone: (err: unknown) => void,
-  ): Promise<AbortController>;
-}
-
 /** From a kubeconfig file, or the pod's service account (in-cluster). */
-export function connect(source: { kubeconfig: string } | { inCluster: true }, context?: string): Connection {
+export function connect(source: ClusterSource, context: string | undefined, why: string): Connection {
   const kc = new KubeConfig();
   if ('kubeconfig' in source) kc.loadFromFile(source.kubeconfig);
   else kc.loadFromCluster();
@@ -60,10 +45,11 @@ export function connect(source: { kubeconfig: string } | { inCluster: true }, co
   (watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs = 150_000;
   return {
     watch: (p, q, onEvent, onDone) => watcher.watch(p, q, (type, obj) => onEvent(type, obj as Record<string, unknown>), onDone),
-    api,
+    raw: (p, q, as, signal) => api.raw(p, q, as, signal),
     context: kc.getCurrentContext(),
     server: kc.getCurrentCluster()?.server ?? '',
     namespace: ctx?.namespace ?? 'default',
+    transport: { library: why },
   };
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import k8sChunk from 'virtual:k8s-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
 import type { JsonObject, JsonValue } from '../core/json.ts';
+import type { ClusterSource, Connection } from './connection.ts';
 import { KubeError, kubeErrorKind } from './kube-error.ts';
 
 type Client = typeof import('./client-entry.ts');
@@ -10,6 +11,7 @@ let client: Promise<Client> | undefined;
 const loadClient = () => (client ??= loadEmbeddedModule<Client>(k8sChunk, 'k8s.cjs'));
 
 const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+const USER_AGENT = `core-agent/${typeof __CORE_AGENT_VERSION__ === 'string' ? __CORE_AGENT_VERSION__ : '0.0.0-dev'}`;
 
 export interface KubeSettings {
   kubeconfig?: string | undefined;
@@ -40,12 +42,14 @@ export function findCluster(
   env: Readonly<Record<string, string | undefined>>,
   settings: KubeSettings = {},
   home: string | undefined = env.HOME,
-): { kubeconfig: string } | { inCluster: true } | { unavailable: string } {
+): ClusterSource | { unavailable: string } {
   const explicit = settings.kubeconfig ?? env.KUBECONFIG?.split(path.delimiter).find((p) => p.length > 0);
   if (explicit) return existsSync(explicit) ? { kubeconfig: explicit } : { unavailable: `the kubeconfig ${explicit} does not exist` };
   const inHome = home ? path.join(home, '.kube', 'config') : undefined;
   if (inHome && existsSync(inHome)) return { kubeconfig: inHome };
-  if (env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) return { inCluster: true };
+  if (env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) {
+    return { inCluster: true, host: env.KUBERNETES_SERVICE_HOST, port: env.KUBERNETES_SERVICE_PORT || '443' };
+  }
   return {
     unavailable:
       'no cluster is configured: no kubeconfig (kubernetes.kubeconfig in the recipe, $KUBECONFIG, ~/.kube/config) and not running in a cluster',
@@ -57,12 +61,12 @@ export function findCluster(
  * cached, the denied kinds (Secrets always), and the shaping every result gets.
  */
 export class Kube {
-  private connection: ReturnType<Client['connect']> | undefined;
+  private connection: Connection | undefined;
   private discovered: Promise<ApiResource[]> | undefined;
   private readonly denied: ReadonlyArray<{ group: string | undefined; kind: string }>;
 
   constructor(
-    private readonly source: { kubeconfig: string } | { inCluster: true },
+    private readonly source: ClusterSource,
     private readonly settings: KubeSettings = {},
   ) {
     this.denied = [{ group: '', kind: 'Secret' }, ...(settings.denied_resources ?? []).map((d) => ({ group: d.group, kind: d.kind }))];
@@ -78,7 +82,7 @@ export class Kube {
   async get(apiPath: string, query: Record<string, string | undefined>, as: 'json' | 'text', signal?: AbortSignal): Promise<unknown> {
     const conn = await this.conn();
     try {
-      return await conn.api.raw(apiPath, query, as, signal);
+      return await conn.raw(apiPath, query, as, signal);
     } catch (err) {
       throw this.explain(err, conn.server);
     }
@@ -226,11 +230,21 @@ export class Kube {
     return { items: kept, withheld: items.length - kept.length };
   }
 
-  private async conn() {
+  /** The connection, made on first use: the lean transport unless the kubeconfig needs the whole library. */
+  async conn(): Promise<Connection> {
     if (!this.connection) {
-      const { connect } = await loadClient();
+      const { loadKubeconfig, inClusterContext, libraryOnly } = await import('./kubeconfig.ts');
+      let resolved;
       try {
-        this.connection = connect(this.source, this.settings.context);
+        resolved =
+          'kubeconfig' in this.source ? await loadKubeconfig(this.source.kubeconfig, this.settings.context) : inClusterContext(this.source);
+      } catch (err) {
+        throw new KubeError(`cannot load the Kubernetes configuration: ${(err as Error).message}`, 'unavailable');
+      }
+      const why = libraryOnly(resolved);
+      try {
+        if (why) this.connection = (await loadClient()).connect(this.source, this.settings.context, why);
+        else this.connection = (await import('./kube-http.ts')).connectLean(resolved, { userAgent: USER_AGENT });
       } catch (err) {
         throw new KubeError(`cannot load the Kubernetes configuration: ${(err as Error).message}`, 'unavailable');
       }
@@ -292,7 +306,7 @@ export class Kube {
               : `the Kubernetes API answered ${e.code}${status.reason ? ` ${status.reason}` : ''}: ${message}`;
       return new KubeError(text, kind, e.code);
     }
-    if ((err as Error)?.name === 'AbortError') return err as Error;
+    if (err instanceof KubeError || (err as Error)?.name === 'AbortError') return err as Error;
     const why = e.cause?.message ?? e.message ?? String(err);
     return new KubeError(`cannot reach the Kubernetes API at ${server}: ${why}`, 'unavailable');
   }
