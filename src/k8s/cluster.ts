@@ -61,7 +61,7 @@ export function findCluster(
  * cached, the denied kinds (Secrets always), and the shaping every result gets.
  */
 export class Kube {
-  private connection: Connection | undefined;
+  private connection: Promise<Connection> | undefined;
   private discovered: Promise<ApiResource[]> | undefined;
   private readonly denied: ReadonlyArray<{ group: string | undefined; kind: string }>;
 
@@ -230,26 +230,37 @@ export class Kube {
     return { items: kept, withheld: items.length - kept.length };
   }
 
-  /** The connection, made on first use: the lean transport unless the kubeconfig needs the whole library. */
-  async conn(): Promise<Connection> {
-    if (!this.connection) {
-      const { loadKubeconfig, inClusterContext, libraryOnly } = await import('./kubeconfig.ts');
-      let resolved;
-      try {
-        resolved =
-          'kubeconfig' in this.source ? await loadKubeconfig(this.source.kubeconfig, this.settings.context) : inClusterContext(this.source);
-      } catch (err) {
-        throw new KubeError(`cannot load the Kubernetes configuration: ${(err as Error).message}`, 'unavailable');
-      }
-      const why = libraryOnly(resolved);
-      try {
-        if (why) this.connection = (await loadClient()).connect(this.source, this.settings.context, why);
-        else this.connection = (await import('./kube-http.ts')).connectLean(resolved, { userAgent: USER_AGENT });
-      } catch (err) {
-        throw new KubeError(`cannot load the Kubernetes configuration: ${(err as Error).message}`, 'unavailable');
-      }
-    }
+  /**
+   * The connection, made on first use and shared by every request (one agent, one exec
+   * plugin run): the lean transport unless the kubeconfig needs the whole library. A
+   * failed attempt is not kept, so a fixed kubeconfig is read again.
+   */
+  conn(): Promise<Connection> {
+    this.connection ??= this.connect().catch((err: unknown) => {
+      this.connection = undefined;
+      throw err;
+    });
     return this.connection;
+  }
+
+  private async connect(): Promise<Connection> {
+    const { loadKubeconfig, inClusterContext, libraryOnly } = await import('./kubeconfig.ts');
+    const unloadable = (err: unknown) =>
+      new KubeError(`cannot load the Kubernetes configuration: ${(err as Error).message}`, 'unavailable');
+    let resolved;
+    try {
+      resolved =
+        'kubeconfig' in this.source ? await loadKubeconfig(this.source.kubeconfig, this.settings.context) : inClusterContext(this.source);
+    } catch (err) {
+      throw unloadable(err);
+    }
+    const why = libraryOnly(resolved);
+    try {
+      if (why) return (await loadClient()).connect(this.source, this.settings.context, why);
+      return (await import('./kube-http.ts')).connectLean(resolved, { userAgent: USER_AGENT });
+    } catch (err) {
+      throw unloadable(err);
+    }
   }
 
   private async discover(signal?: AbortSignal): Promise<ApiResource[]> {

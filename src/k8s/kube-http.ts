@@ -65,6 +65,10 @@ export function connectLean(k: KubeContext, opts: LeanOptions = {}): Connection 
     ? new https.Agent({ keepAlive: true, keepAliveMsecs: 30_000 })
     : new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000 });
   const exec = usesExec(user) ? new ExecAuth() : undefined;
+  // ExecAuth caches a credential only once its plugin has exited, so the first requests
+  // made together (discovery's parallel GETs) would each run the plugin: one at a time,
+  // every request after the first finds the cached credential.
+  let execTurn: Promise<unknown> = Promise.resolve();
   const fileToken = tokenFile(user) ? new FileAuth() : undefined;
 
   /** What every request carries, computed per request as the library does: exec credentials expire, token files rotate. */
@@ -78,7 +82,9 @@ export function connectLean(k: KubeContext, opts: LeanOptions = {}): Connection 
     if (user.impersonateUser) auth.headers['Impersonate-User'] = user.impersonateUser;
     if (exec) {
       try {
-        await exec.applyAuthentication(user, auth as https.RequestOptions);
+        const mine = execTurn.then(() => exec.applyAuthentication(user, auth as https.RequestOptions));
+        execTurn = mine.catch(() => undefined);
+        await mine;
       } catch (err) {
         const command = String(
           (user.exec ?? (user.authProvider as { config?: { exec?: { command?: unknown } } }).config?.exec)?.command ?? 'exec',

@@ -101,12 +101,7 @@ function substitute(value: unknown, f: Fixtures, dir: string): unknown {
 }
 
 /** A kubeconfig for one cluster "c", user "u" and context "ctx"; JSON is YAML. */
-async function writeConfig(
-  dir: string,
-  cluster: Record<string, unknown>,
-  user: Record<string, unknown> | null,
-  extra: Record<string, unknown> = {},
-) {
+async function writeConfig(dir: string, cluster: Record<string, unknown>, user: Record<string, unknown> | null) {
   const file = path.join(dir, 'config');
   await writeFile(
     file,
@@ -117,7 +112,6 @@ async function writeConfig(
       users: user ? [{ name: 'u', user }] : [],
       contexts: [{ name: 'ctx', context: { cluster: 'c', ...(user ? { user: 'u' } : {}), namespace: 'team-a' } }],
       'current-context': 'ctx',
-      ...extra,
     }),
   );
   return file;
@@ -179,6 +173,31 @@ describe('the lean transport authenticates as the kubeconfig says', () => {
     expect(readFileSync(counts.lasting, 'utf8')).toBe('x');
     expect(readFileSync(counts.expired, 'utf8')).toBe('xxx');
     expect(api.seen.map((s) => s.authorization)).toEqual([...Array(3).fill('Bearer tok-lasting'), ...Array(3).fill('Bearer tok-expired')]);
+  });
+
+  it('concurrent first requests share one connection: the exec plugin runs once', async () => {
+    const api = await fakeApi();
+    const dir = await tempDir('core-agent-kube-http-');
+    const f = await fixtures(dir);
+    const count = path.join(dir, 'runs.count');
+    const user = { exec: { command: process.execPath, args: [f.execPlugin, 'tok-shared', '', count] } };
+    const kube = new Kube({ kubeconfig: await writeConfig(dir, { server: api.url, 'certificate-authority': f.caFile }, user) });
+    await Promise.all(Array.from({ length: 5 }, () => kube.get('/version', {}, 'json')));
+    expect(readFileSync(count, 'utf8')).toBe('x');
+    expect(api.seen.map((s) => s.authorization)).toEqual(Array(5).fill('Bearer tok-shared'));
+  });
+
+  it('a kubeconfig that failed to load is read again once it is fixed', async () => {
+    const api = await fakeApi();
+    const dir = await tempDir('core-agent-kube-http-');
+    const f = await fixtures(dir);
+    const file = path.join(dir, 'config');
+    await writeFile(file, 'clusters: [\n');
+    const kube = new Kube({ kubeconfig: file });
+    await expect(kube.get('/version', {}, 'json')).rejects.toThrow(/^cannot load the Kubernetes configuration: .* is not valid YAML/);
+    await writeConfig(dir, { server: api.url, 'certificate-authority': f.caFile }, { token: 'fixed' });
+    expect(await kube.get('/version', {}, 'json')).toEqual({ gitVersion: 'v1.33.0' });
+    expect(api.seen[0]!.authorization).toBe('Bearer fixed');
   });
 
   it('the exec plugin gets its env entries on top of the process environment', async () => {
