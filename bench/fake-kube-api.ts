@@ -1,12 +1,17 @@
 // A minimal Kubernetes API on 127.0.0.1 for benchmarks that need `core-agent watch` idle but no
 // cluster: it answers the list of a namespace's Events (empty, resourceVersion "1") and holds
 // each watch of them open with nothing to say, which is all an informer at rest sees.
-// Anything else is a 404 Status, as the API server says it. Plain HTTP; the kubeconfig it
-// writes points at it with no credentials (and insecure-skip-tls-verify, which the client asks
-// of a plain-HTTP server).
-import { createServer, type ServerResponse } from 'node:http';
+// Anything else is a 404 Status, as the API server says it. Plain HTTP by default; the
+// kubeconfig it writes points at it with no credentials (and insecure-skip-tls-verify, which
+// the client asks of a plain-HTTP server). With `tls`, HTTPS with the test CA's certificate
+// (test/fixtures/tls), the CA in the kubeconfig and a bearer token, as a real cluster is reached.
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
+
+const fixture = (name: string) => readFileSync(new URL(`../test/fixtures/tls/${name}`, import.meta.url), 'utf8');
 
 export interface FakeKubeApi {
   kubeconfig: string;
@@ -22,10 +27,10 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /** Starts the API and writes a kubeconfig for it to `kubeconfigPath`. */
-export async function startFakeKubeApi(kubeconfigPath: string): Promise<FakeKubeApi> {
+export async function startFakeKubeApi(kubeconfigPath: string, opts: { tls?: boolean } = {}): Promise<FakeKubeApi> {
   const requests: string[] = [];
   const open = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url}`);
     const url = new URL(req.url ?? '/', 'http://fake');
     if (req.method === 'GET' && EVENTS.test(url.pathname)) {
@@ -47,7 +52,8 @@ export async function startFakeKubeApi(kubeconfigPath: string): Promise<FakeKube
       code: 404,
       message: `${url.pathname} not found`,
     });
-  });
+  };
+  const server = opts.tls ? createTlsServer({ key: fixture('server.key'), cert: fixture('server.pem') }, handle) : createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   await writeFile(
@@ -55,8 +61,15 @@ export async function startFakeKubeApi(kubeconfigPath: string): Promise<FakeKube
     JSON.stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: 'fake', cluster: { server: `http://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true } }],
-      users: [{ name: 'fake', user: {} }],
+      clusters: [
+        {
+          name: 'fake',
+          cluster: opts.tls
+            ? { server: `https://127.0.0.1:${port}`, 'certificate-authority-data': Buffer.from(fixture('ca.pem')).toString('base64') }
+            : { server: `http://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true },
+        },
+      ],
+      users: [{ name: 'fake', user: opts.tls ? { token: 'bench-token' } : {} }],
       contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'fake', namespace: 'default' } }],
       'current-context': 'fake',
     }),

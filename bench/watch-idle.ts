@@ -11,6 +11,8 @@ import { startFakeKubeApi } from './fake-kube-api.ts';
 
 export interface WatchIdleRow {
   pairs: number;
+  /** The fake API over HTTPS with the test CA and a token (as a cluster is reached), or plain HTTP. */
+  tls: boolean;
   /** Medians, KiB. */
   nodeIdleKb: number;
   watchIdleKb: number;
@@ -33,9 +35,15 @@ async function until<T>(what: string, ms: number, probe: () => Promise<T | undef
   }
 }
 
-export async function watchIdle(node: string, bundle: string, pairs: number, settleMs = 1000): Promise<WatchIdleRow> {
+export async function watchIdle(
+  node: string,
+  bundle: string,
+  pairs: number,
+  o: { settleMs?: number; tls?: boolean } = {},
+): Promise<WatchIdleRow> {
+  const { settleMs = 1000, tls = false } = o;
   const dir = await mkdtemp(path.join(tmpdir(), 'core-agent-watch-idle-'));
-  const api = await startFakeKubeApi(path.join(dir, 'kubeconfig'));
+  const api = await startFakeKubeApi(path.join(dir, 'kubeconfig'), { tls });
   const recipe = path.join(dir, 'watch.yaml');
   const script = path.join(dir, 'incident.jsonl');
   await writeFile(
@@ -85,6 +93,7 @@ export async function watchIdle(node: string, bundle: string, pairs: number, set
   }
   return {
     pairs,
+    tls,
     nodeIdleKb: median(samples.map(([r]) => r)),
     watchIdleKb: median(samples.map(([, w]) => w)),
     ratio: median(samples.map(([r, w]) => w / r)),
@@ -93,10 +102,13 @@ export async function watchIdle(node: string, bundle: string, pairs: number, set
 
 const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
 
-export function watchIdleTable(row: WatchIdleRow): string {
+export function watchIdleTable(rows: readonly WatchIdleRow[]): string {
   return [
-    `| watch idle, informer synced (fake API on 127.0.0.1, ${row.pairs} pairs, medians) | RSS | idle node | ratio |`,
+    `| watch idle, informer synced (fake API on 127.0.0.1, ${rows[0]!.pairs} pairs, medians) | RSS | idle node | ratio |`,
     '|---|---:|---:|---:|',
-    `| core-agent watch | ${mib(row.watchIdleKb)} | ${mib(row.nodeIdleKb)} | ${row.ratio.toFixed(2)}× |`,
+    ...rows.map(
+      (row) =>
+        `| core-agent watch, ${row.tls ? 'HTTPS (test CA, token)' : 'plain HTTP'} | ${mib(row.watchIdleKb)} | ${mib(row.nodeIdleKb)} | ${row.ratio.toFixed(2)}× |`,
+    ),
   ].join('\n');
 }
