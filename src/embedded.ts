@@ -25,15 +25,27 @@ export async function decodeEmbedded(source: () => string): Promise<string> {
   return text;
 }
 
-const evaluated = new Map<() => string, Promise<unknown>>();
-
-/** Evaluate an embedded CommonJS bundle once and return its exports (every caller shares them, as with a module). */
+/**
+ * Evaluate an embedded CommonJS bundle and return its exports: a fresh instance on every
+ * call, so a caller whose WebAssembly module aborted (the bash parser) gets a working one.
+ */
 export function loadEmbeddedModule<T>(source: () => string, name: string): Promise<T> {
-  let exports = evaluated.get(source);
+  return evaluate(source, name) as Promise<T>;
+}
+
+const shared = new Map<() => string, Promise<unknown>>();
+
+/**
+ * One instance of a chunk for every caller of this function, across layers (the YAML
+ * parser, which the recipe and the kubeconfig loaders both need): evaluating it twice
+ * would hold it twice. A failed evaluation is not kept.
+ */
+export function sharedEmbeddedModule<T>(source: () => string, name: string): Promise<T> {
+  let exports = shared.get(source);
   if (!exports) {
     exports = evaluate(source, name);
-    evaluated.set(source, exports);
-    exports.catch(() => evaluated.delete(source));
+    shared.set(source, exports);
+    exports.catch(() => shared.delete(source));
   }
   return exports as Promise<T>;
 }

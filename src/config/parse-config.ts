@@ -1,7 +1,7 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import yamlChunk from 'virtual:yaml-chunk';
 import type { z } from 'zod/v4';
-import { loadEmbeddedModule } from '../embedded.ts';
+import { sharedEmbeddedModule } from '../embedded.ts';
 import { unknownName } from './did-you-mean.ts';
 import { jsonSyntaxError } from './json-syntax.ts';
 import { MAX_ALIAS_NODES, nestingProblem, treeProblems } from './yaml-limits.ts';
@@ -32,7 +32,7 @@ let yamlModule: Promise<Yaml> | undefined;
 
 /** The YAML parser, loaded once and only when a file needs it: a run without a recipe should not pay for it. */
 export function loadYaml(): Promise<Yaml> {
-  yamlModule ??= loadEmbeddedModule<Yaml>(yamlChunk, 'yaml.cjs');
+  yamlModule ??= sharedEmbeddedModule<Yaml>(yamlChunk, 'yaml.cjs');
   return yamlModule;
 }
 

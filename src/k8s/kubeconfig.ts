@@ -9,7 +9,7 @@ import path from 'node:path';
 import { newClusters, newContexts, newUsers, type Cluster, type User } from '@kubernetes/client-node/dist/config_types.js';
 import yamlChunk from 'virtual:yaml-chunk';
 import * as z from 'zod/v4';
-import { loadEmbeddedModule } from '../embedded.ts';
+import { sharedEmbeddedModule } from '../embedded.ts';
 
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
@@ -79,7 +79,7 @@ export async function loadKubeconfig(file: string, context?: string): Promise<Ku
     throw new Error(`cannot read the kubeconfig ${file}: ${(err as NodeJS.ErrnoException).code ?? firstLine(err)}`);
   }
   // The same YAML parser as the recipes (one embedded chunk, evaluated once); its default alias limit holds.
-  const yaml = await loadEmbeddedModule<Yaml>(yamlChunk, 'yaml.cjs');
+  const yaml = await sharedEmbeddedModule<Yaml>(yamlChunk, 'yaml.cjs');
   const doc = yaml.parseDocument(source);
   const bad = doc.errors[0];
   if (bad) throw new Error(`${file} is not valid YAML: ${firstLine(bad)}`);
