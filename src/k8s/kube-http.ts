@@ -89,7 +89,10 @@ export function connectLean(k: KubeContext, opts: LeanOptions = {}): Connection 
         const command = String(
           (user.exec ?? (user.authProvider as { config?: { exec?: { command?: unknown } } }).config?.exec)?.command ?? 'exec',
         );
-        throw new KubeError(`the kubeconfig's exec plugin ${JSON.stringify(command)} failed: ${oneLine(err)}`, 'unauthorized');
+        throw new KubeError(
+          `the kubeconfig's exec plugin ${JSON.stringify(command.slice(0, 200))} failed: ${oneLine(err)}`,
+          'unauthorized',
+        );
       }
     } else if (fileToken) {
       try {

@@ -112,16 +112,18 @@ export async function loadKubeconfig(file: string, context?: string): Promise<Ku
   }
 
   const name = context ?? (typeof obj['current-context'] === 'string' ? obj['current-context'] : undefined);
-  const names = contexts.map((c) => c.name);
-  const known = names.length > 0 ? ` (its contexts: ${names.slice(0, 20).join(', ')})` : ' (it has no contexts)';
+  const names = contexts.map((c) => short(c.name));
+  const known =
+    names.length > 0 ? ` (its contexts: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''})` : ' (it has no contexts)';
   if (!name) throw new Error(`${file} sets no current-context; name one with kubernetes.context${known}`);
   const ctx = contexts.find((c) => c.name === name);
-  if (!ctx) throw new Error(`${file} has no context "${name}"${known}`);
+  if (!ctx) throw new Error(`${file} has no context "${short(name)}"${known}`);
   const cluster = clusters.find((c) => c.name === ctx.cluster);
-  if (!cluster) throw new Error(`${file}: context "${name}" names the cluster "${ctx.cluster}", which is not in its clusters`);
+  if (!cluster)
+    throw new Error(`${file}: context "${short(name)}" names the cluster "${short(ctx.cluster)}", which is not in its clusters`);
   // A context may name no user (an unauthenticated API); one it names must exist.
   const user = ctx.user ? users.find((u) => u.name === ctx.user) : { name: '' };
-  if (!user) throw new Error(`${file}: context "${name}" names the user "${ctx.user}", which is not in its users`);
+  if (!user) throw new Error(`${file}: context "${short(name)}" names the user "${short(ctx.user ?? '')}", which is not in its users`);
   return { context: name, cluster, user, namespace: ctx.namespace || 'default' };
 }
 
@@ -169,6 +171,11 @@ export function libraryOnly(k: KubeContext): string | undefined {
   const provider = k.user.authProvider as { name?: unknown } | undefined | null;
   if (provider && !usesExec(k.user) && !tokenFile(k.user)) return `the auth-provider ${JSON.stringify(provider.name ?? 'unnamed')}`;
   return undefined;
+}
+
+/** A name as an error shows it: bounded, whatever the file holds. */
+function short(s: string): string {
+  return s.length > 100 ? `${s.slice(0, 100)}…` : s;
 }
 
 function firstLine(err: unknown): string {

@@ -325,6 +325,17 @@ describe('which context, and what only the library serves', () => {
     expect((got as string).length).toBeLessThan(600);
   });
 
+  it('a huge context name is not echoed', async () => {
+    const huge = 'c'.repeat(1_000_000);
+    const got = await load({
+      ...base,
+      contexts: [{ name: huge, context: { cluster: 'a', user: 'token' } }],
+      'current-context': `${huge}x`,
+    });
+    expect(got).toMatch(/has no context "c{100}…" \(its contexts: c{100}…\)$/);
+    expect((got as string).length).toBeLessThan(600);
+  });
+
   it('a huge bad value is not echoed', async () => {
     const got = await load({ ...base, clusters: [{ name: 'a', cluster: { server: ['x'.repeat(1_000_000)] } }] });
     expect(typeof got).toBe('string');
