@@ -13,6 +13,7 @@ import type { Connection } from '../../src/k8s/connection.ts';
 import { connectLean } from '../../src/k8s/kube-http.ts';
 import { KubeError } from '../../src/k8s/kube-error.ts';
 import { inClusterContext, libraryOnly, loadKubeconfig } from '../../src/k8s/kubeconfig.ts';
+import { writeKubeconfig } from '../helpers/kubeconfig.ts';
 import { tempDir } from '../helpers/workspace.ts';
 import { KUBECONFIG_CASES, type Fixtures, type KubeconfigCase, type SeenRequest } from './kubeconfig.cases.ts';
 
@@ -100,22 +101,9 @@ function substitute(value: unknown, f: Fixtures, dir: string): unknown {
   return value;
 }
 
-/** A kubeconfig for one cluster "c", user "u" and context "ctx"; JSON is YAML. */
-async function writeConfig(dir: string, cluster: Record<string, unknown>, user: Record<string, unknown> | null) {
-  const file = path.join(dir, 'config');
-  await writeFile(
-    file,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'c', cluster }],
-      users: user ? [{ name: 'u', user }] : [],
-      contexts: [{ name: 'ctx', context: { cluster: 'c', ...(user ? { user: 'u' } : {}), namespace: 'team-a' } }],
-      'current-context': 'ctx',
-    }),
-  );
-  return file;
-}
+/** The shared helper's kubeconfig, in `dir`, namespace team-a. */
+const writeConfig = (dir: string, cluster: Record<string, unknown>, user: Record<string, unknown> | null) =>
+  writeKubeconfig(path.join(dir, 'config'), cluster, { user, namespace: 'team-a' });
 
 async function caseKube(c: KubeconfigCase) {
   const api = await fakeApi(c.api, { clientCerts: c.clientCerts });
