@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,22 +67,54 @@ async function evaluate(source: () => string, name: string): Promise<unknown> {
  * In the bundle the embedded chunks are comments (scripts/embedded.mjs): `/*core-agent-chunk ID`,
  * a newline, the base64 data, a newline and the comment's end — in the file the build names
  * (__CORE_AGENT_CHUNKS__, dist/core-agent-chunks.txt beside the CLI's file), or else after the
- * bundle's own JavaScript (a bench harness). The file is read when a chunk is needed; nothing
- * else of the run touches it.
+ * bundle's own JavaScript (a bench harness). The file is read when the first chunk is needed, and
+ * after that only the bytes of each chunk asked for; nothing else of the run touches it.
  */
 const chunksFile = (): string =>
   fileURLToPath(typeof __CORE_AGENT_CHUNKS__ === 'string' ? new URL(__CORE_AGENT_CHUNKS__, import.meta.url) : import.meta.url);
 
+/** Where each chunk lies in the chunks file: its header's offset, its data's, and the data's end. */
+let chunkIndex: Map<string, [header: number, start: number, end: number]> | undefined;
+const OPEN = '\n/*core-agent-chunk ';
+
 export function bundledChunk(id: string): string {
-  // Read as bytes and not kept: a process decodes each chunk once (decodeEmbedded keeps the
-  // result), and the file as a string held 4 MiB of a daemon's memory for its whole life.
-  const bytes = readFileSync(chunksFile());
-  const open = Buffer.from(`\n/*core-agent-chunk ${id}\n`, 'latin1');
-  const start = bytes.lastIndexOf(open);
-  const end = start === -1 ? -1 : bytes.indexOf('\n*/', start + open.length, 'latin1');
-  if (end === -1) throw new Error(`the bundle has no embedded chunk "${id}" (${chunksFile()}): rebuild it with scripts/build.mjs`);
+  // The file is read whole once, to find the chunks, and not kept (as a string it held
+  // 4 MiB of a daemon's memory for its whole life): later chunks read only their bytes.
   // latin1: the data is base64, and a byte-per-character read needs no UTF-8 decoding.
-  return bytes.toString('latin1', start + open.length, end);
+  if (!chunkIndex) {
+    const bytes = readFileSync(chunksFile());
+    chunkIndex = indexChunks(bytes);
+    const found = chunkIndex.get(id);
+    if (found) return bytes.toString('latin1', found[1], found[2]);
+  }
+  const range = chunkIndex.get(id);
+  if (!range) throw new Error(`the bundle has no embedded chunk "${id}" (${chunksFile()}): rebuild it with scripts/build.mjs`);
+  const [header, start, end] = range;
+  const bytes = Buffer.alloc(end - header);
+  const fd = openSync(chunksFile(), 'r');
+  try {
+    readSync(fd, bytes, 0, bytes.length, header);
+  } finally {
+    closeSync(fd);
+  }
+  // A file rebuilt under a running process: its chunks moved, so find them again.
+  if (bytes.toString('latin1', 0, start - header) !== `${OPEN}${id}\n`) {
+    chunkIndex = undefined;
+    return bundledChunk(id);
+  }
+  return bytes.toString('latin1', start - header);
+}
+
+function indexChunks(bytes: Buffer): Map<string, [number, number, number]> {
+  const index = new Map<string, [number, number, number]>();
+  for (let at = bytes.indexOf(OPEN, 0, 'latin1'); at !== -1; at = bytes.indexOf(OPEN, at + 1, 'latin1')) {
+    const nl = bytes.indexOf('\n', at + OPEN.length, 'latin1');
+    const end = nl === -1 ? -1 : bytes.indexOf('\n*/', nl + 1, 'latin1');
+    if (end === -1) break;
+    // The last of a name wins, as the old lastIndexOf did: a chunk after the bundle's own text.
+    index.set(bytes.toString('latin1', at + OPEN.length, nl), [at, nl + 1, end]);
+  }
+  return index;
 }
 
 /**
