@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs';
+import { pinoLean } from './pino-lean.mjs';
 import { TOOL_FAMILY, toolFamilyLazyModule, toolFamilyModule } from './tool-family.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -110,7 +111,7 @@ export async function esbuildOptions(entry, outfile, { toolHeads } = {}) {
     banner: {
       js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);",
     },
-    plugins: [lazyBuiltins, embedded, toolFamily(toolHeads)],
+    plugins: [lazyBuiltins, pinoLean, embedded, toolFamily(toolHeads)],
     metafile: true,
     logLevel: 'warning',
   };
