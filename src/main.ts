@@ -5,6 +5,7 @@
 // reads, compiles or evaluates the CLI's file (test/cli/startup.cases.ts holds it).
 import { enableCliCompileCache } from './cli/compile-cache.ts';
 import { nodeVersionProblem, quickAnswer } from './cli/main-help.ts';
+import { holdsYoungGeneration, holdYoungGeneration } from './cli/young-generation.ts';
 
 const argv = process.argv.slice(2);
 // First of all: an old Node would otherwise fail later, on a missing built-in (node:sqlite).
@@ -17,5 +18,7 @@ if (oldNode !== undefined) {
 else {
   // Before the import: the code cache covers the modules loaded after it is on.
   enableCliCompileCache(process.env);
+  // Before the import too: evaluating the CLI is what grows the young generation.
+  if (holdsYoungGeneration(argv)) holdYoungGeneration();
   await (await import('./cli/start.ts')).start(argv, process.env);
 }
