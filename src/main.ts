@@ -4,6 +4,7 @@
 // (dist/core-agent.mjs, a few KB) and the CLI another (dist/core-agent-cli.mjs): --version never
 // reads, compiles or evaluates the CLI's file (test/cli/startup.cases.ts holds it).
 import { enableCliCompileCache } from './cli/compile-cache.ts';
+import { fdOutput } from './cli/fd-output.ts';
 import { nodeVersionProblem, quickAnswer } from './cli/main-help.ts';
 import { holdsYoungGeneration, holdYoungGeneration } from './cli/young-generation.ts';
 
@@ -12,9 +13,9 @@ const argv = process.argv.slice(2);
 const oldNode = nodeVersionProblem(process.versions.node);
 const answer = oldNode === undefined ? quickAnswer(argv) : undefined;
 if (oldNode !== undefined) {
-  process.stderr.write(oldNode);
+  fdOutput(2, () => undefined)(oldNode);
   process.exitCode = 2;
-} else if (answer !== undefined) process.stdout.write(answer);
+} else if (answer !== undefined) fdOutput(1, () => process.exit(0))(answer);
 else {
   // Before the import: the code cache covers the modules loaded after it is on.
   enableCliCompileCache(process.env);

@@ -1,5 +1,6 @@
 // The CLI proper, imported by src/main.ts for every command line it does not answer itself.
 import { isatty } from 'node:tty';
+import { fdOutput } from './fd-output.ts';
 import { main } from './main.ts';
 import { flushLogs } from '../log.ts';
 import { scrubSecretsFromEnviron } from '../runtime/environ-scrub.ts';
@@ -11,8 +12,10 @@ export function start(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   scrubSecretsFromEnviron();
 
   const io: Io = {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    // Straight to the descriptors (src/cli/fd-output.ts): no stream is built for a pipe. A
+    // reader that goes away (`| head`) is not an error worth a stack trace: exit 0.
+    out: fdOutput(1, () => process.exit(0)),
+    err: fdOutput(2, () => undefined),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -26,19 +29,13 @@ export function start(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     env,
   };
 
-  // A reader that goes away (`| head`) is not an error worth a stack trace.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
-  });
-
   return main(argv, io)
     .then(
       (code) => {
         process.exitCode = code;
       },
       (err: unknown) => {
-        process.stderr.write(`core-agent: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+        io.err(`core-agent: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
         process.exitCode = 1;
       },
     )

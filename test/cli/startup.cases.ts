@@ -1,6 +1,6 @@
 // What each command line loads at start-up (test/cli/startup.test.ts). `cli`: whether the CLI
-// proper (src/cli/start.ts) is evaluated — its sentinel is the stdout 'error' listener it
-// installs — and, when false, the case is run a second time from a copy of the entry alone
+// proper (src/cli/start.ts) is evaluated — its sentinel is its first act, blanking
+// credentials in /proc/self/environ — and, when false, the case is run a second time from a copy of the entry alone
 // (no dist/core-agent-cli.mjs beside it), which must answer the same; `notLoaded`: Node
 // built-ins the process must finish without loading (from process.moduleLoadList); `stdout`:
 // 'version' and 'help' are exactly what src/cli/main-help.ts prints; `cacheIn`: where under
@@ -21,10 +21,13 @@ export interface StartupCase {
   cacheIn?: string;
 }
 
-/** Everything a --version has no use for (node:net it loads anyway: process.stdout on a pipe is a socket). */
-const HEAVY = ['http', 'https', 'tls', 'crypto', 'zlib', 'child_process', 'sqlite', 'worker_threads', 'readline', 'v8'];
+/**
+ * Everything a --version has no use for. node:net among them: output goes to the descriptor
+ * (src/cli/fd-output.ts), so no socket is built for stdout on a pipe, which the tests give.
+ */
+const HEAVY = ['net', 'http', 'https', 'tls', 'crypto', 'zlib', 'child_process', 'sqlite', 'worker_threads', 'readline', 'v8'];
 /** What a command that neither serves, fetches nor reads a terminal has no use for. */
-const SERVING = ['http', 'https', 'tls', 'zlib', 'readline', 'internal/deps/undici/undici'];
+const SERVING = ['net', 'http', 'https', 'tls', 'zlib', 'readline', 'internal/deps/undici/undici'];
 
 /**
  * What listing the catalog has no use for: the tools answer from their build-time heads

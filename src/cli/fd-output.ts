@@ -1,0 +1,66 @@
+import { writeSync } from 'node:fs';
+
+/**
+ * The CLI's stdout and stderr: each text written to the descriptor with `fs.writeSync`, not
+ * through `process.stdout` / `process.stderr`.
+ *
+ * - Creating `process.stdout` for a pipe builds a `net.Socket`: node:net, the stream
+ *   machinery and pipe_wrap, about 2 MiB of resident memory for a command that prints one
+ *   JSON document (`tools list --json | jq`; docs/benchmarks.md, issue 19).
+ * - A synchronous write is complete when it returns: nothing is left in a stream's queue
+ *   when the process exits.
+ *
+ * A descriptor left non-blocking by whoever opened it can refuse a write while its reader is
+ * behind (EAGAIN). Then the rest of that text and every later one go through the stream, which
+ * waits for the reader, so the order is kept. EPIPE (the reader went away: `| head`) calls
+ * `onBrokenPipe` once and drops what follows; EBADF (no descriptor: `>&-`) drops everything,
+ * as Node does for a closed stdout.
+ */
+export interface FdOutputDeps {
+  readonly writeSync: (fd: number, buffer: Uint8Array, offset: number) => number;
+  /** The stream for the same descriptor, created only on the first EAGAIN. */
+  readonly stream: () => NodeJS.WritableStream;
+}
+
+export function fdOutput(
+  fd: number,
+  onBrokenPipe: () => void,
+  deps: FdOutputDeps = { writeSync: (f, b, o) => writeSync(f, b, o), stream: () => (fd === 2 ? process.stderr : process.stdout) },
+): (text: string) => void {
+  let stream: NodeJS.WritableStream | undefined;
+  let closed = false;
+  const broken = () => {
+    if (closed) return;
+    closed = true;
+    onBrokenPipe();
+  };
+  const viaStream = (bytes: Uint8Array) => {
+    if (stream === undefined) {
+      stream = deps.stream();
+      stream.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE') throw err;
+        broken();
+      });
+    }
+    stream.write(bytes);
+  };
+  return (text) => {
+    if (closed || text.length === 0) return;
+    const bytes = Buffer.from(text, 'utf8');
+    if (stream !== undefined) return viaStream(bytes);
+    for (let at = 0; at < bytes.length;) {
+      try {
+        at += deps.writeSync(fd, bytes, at);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') return viaStream(bytes.subarray(at));
+        if (code === 'EPIPE') return broken();
+        if (code === 'EBADF') {
+          closed = true;
+          return;
+        }
+        throw err;
+      }
+    }
+  };
+}

@@ -1,0 +1,121 @@
+// src/cli/fd-output.ts: the CLI's output written to the descriptor. In process with a scripted
+// writeSync (partial writes, EAGAIN, EPIPE, EBADF), then the built CLI on real pipes.
+import { spawn, spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fdOutput } from '../../src/cli/fd-output.ts';
+
+const errno = (code: string) => Object.assign(new Error(code), { code });
+
+/** A writeSync that follows `script` (a byte count to accept, or an errno to throw), then accepts all. */
+function scripted(script: Array<number | string>) {
+  const fd: string[] = [];
+  const stream: string[] = [];
+  const emitter = new EventEmitter();
+  let streams = 0;
+  const deps = {
+    writeSync: (_fd: number, buffer: Uint8Array, offset: number) => {
+      const step = script.shift();
+      if (typeof step === 'string') throw errno(step);
+      const n = Math.min(step ?? Infinity, buffer.length - offset);
+      fd.push(Buffer.from(buffer.subarray(offset, offset + n)).toString());
+      return n;
+    },
+    stream: () => {
+      streams += 1;
+      return Object.assign(emitter, {
+        write: (b: Uint8Array) => stream.push(Buffer.from(b).toString()) > 0,
+      }) as unknown as NodeJS.WritableStream;
+    },
+  };
+  return { deps, fd, stream, emitter, streams: () => streams };
+}
+
+describe('fdOutput', () => {
+  it('writes each text whole, looping over partial writes, and skips empty text', () => {
+    const s = scripted([3, 1]);
+    const write = fdOutput(1, () => undefined, s.deps);
+    write('hello');
+    write('');
+    write('é!');
+    expect(s.fd.join('')).toBe('helloé!');
+    expect(s.fd.slice(0, 3)).toEqual(['hel', 'l', 'o']);
+    expect(s.streams()).toBe(0);
+  });
+
+  it('on EAGAIN sends the rest and every later text through the stream, in order', () => {
+    const s = scripted([2, 'EAGAIN']);
+    const write = fdOutput(1, () => undefined, s.deps);
+    write('abcdef');
+    write('ghi');
+    expect(s.fd).toEqual(['ab']);
+    expect(s.stream).toEqual(['cdef', 'ghi']);
+    expect(s.streams()).toBe(1);
+  });
+
+  it('on EPIPE calls onBrokenPipe once and drops what follows', () => {
+    const s = scripted(['EPIPE']);
+    let broken = 0;
+    const write = fdOutput(1, () => (broken += 1), s.deps);
+    write('a');
+    write('b');
+    expect(broken).toBe(1);
+    expect(s.fd).toEqual([]);
+  });
+
+  it('an EPIPE from the stream after an EAGAIN is the same broken pipe; another stream error is thrown', () => {
+    const s = scripted(['EAGAIN']);
+    let broken = 0;
+    const write = fdOutput(1, () => (broken += 1), s.deps);
+    write('a');
+    s.emitter.emit('error', errno('EPIPE'));
+    write('b');
+    expect(broken).toBe(1);
+    expect(s.stream).toEqual(['a']);
+    expect(() => s.emitter.emit('error', errno('EIO'))).toThrow('EIO');
+  });
+
+  it('on EBADF (no descriptor) drops everything without a word', () => {
+    const s = scripted(['EBADF']);
+    let broken = 0;
+    const write = fdOutput(1, () => (broken += 1), s.deps);
+    write('a');
+    write('b');
+    expect(broken).toBe(0);
+    expect(s.fd).toEqual([]);
+  });
+
+  it('throws any other error', () => {
+    const write = fdOutput(1, () => undefined, scripted(['EIO']).deps);
+    expect(() => write('a')).toThrow('EIO');
+  });
+});
+
+describe('the built CLI on real descriptors', () => {
+  const bundle = path.resolve(import.meta.dirname, '../../dist/core-agent.mjs');
+  const cwd = path.resolve(import.meta.dirname, '../fixtures');
+
+  it('recipe schema, 70 KB through a pipe, arrives whole', () => {
+    const r = spawnSync(process.execPath, [bundle, 'recipe', 'schema'], { cwd, encoding: 'utf8', maxBuffer: 1 << 24 });
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(64 * 1024); // more than a pipe holds: the writer waited for the reader
+    expect(JSON.parse(r.stdout)).toMatchObject({ title: 'core-agent recipe' });
+  });
+
+  it.each([['tools', 'list', '--json'], ['--help']])('%s into a reader that goes away: exit 0, nothing on stderr', async (...argv) => {
+    const child = spawn(process.execPath, [bundle, ...argv], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
+  it.each([['tools', 'list'], ['--version']])('%s with stdout closed (>&-): exit 0, nothing on stderr', (...argv) => {
+    const r = spawnSync('bash', ['-c', `"$0" "$@" >&-`, process.execPath, bundle, ...argv], { cwd, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
