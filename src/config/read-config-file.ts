@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { openFile, type OpenFile } from '../util/fs-callbacks.ts';
 
 /**
  * The one way core-agent reads a configuration file (a recipe, .agents/mcp.json,
@@ -91,10 +91,10 @@ export async function readConfigHead(file: string, kind: ConfigKind, headBytes: 
   }
 }
 
-async function openRegular(file: string, kind: ConfigKind): Promise<FileHandle> {
-  let fh: FileHandle;
+async function openRegular(file: string, kind: ConfigKind): Promise<OpenFile> {
+  let fh: OpenFile;
   try {
-    fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fh = await openFile(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     // A UNIX socket cannot be opened at all (ENXIO): it is not a regular file either.
@@ -148,12 +148,12 @@ export function formatBytes(n: number): string {
   return `${+(n / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-async function readUpTo(fh: FileHandle, limit: number): Promise<Buffer> {
+async function readUpTo(fh: OpenFile, limit: number): Promise<Buffer> {
   const buf = Buffer.alloc(Math.min(limit, 64 * 1024));
   const chunks: Buffer[] = [];
   let total = 0;
   while (total < limit) {
-    const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, limit - total), null);
+    const bytesRead = await fh.read(buf, 0, Math.min(buf.length, limit - total));
     if (bytesRead === 0) break;
     chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
     total += bytesRead;

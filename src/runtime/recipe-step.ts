@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from '../util/fs-callbacks.ts';
 import path from 'node:path';
 import { loadConfigLayers, type LayeredConfig } from '../config/config-layers.ts';
 import { BUILTIN_TOOLS } from '../tools/index.ts';

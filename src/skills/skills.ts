@@ -1,4 +1,4 @@
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { lstat, readdirEntries, realpath } from '../util/fs-callbacks.ts';
 import path from 'node:path';
 
 /** A runbook: a directory with SKILL.md (front matter: name, description) and reference files. */
@@ -37,7 +37,7 @@ export async function loadSkills(dirs: readonly string[], opts: LoadSkillsOption
   for (const root of dirs) {
     let entries: string[];
     try {
-      entries = (await readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+      entries = (await readdirEntries(root)).filter((e) => e.isDirectory()).map((e) => e.name);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw err;
@@ -86,7 +86,7 @@ async function skillMdWithin(dir: string, file: string): Promise<string | null> 
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (rel: string) => {
-    for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+    for (const e of await readdirEntries(path.join(dir, rel))) {
       if (out.length >= MAX_FILES || e.name.startsWith('.')) continue;
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) await walk(r);

@@ -33,8 +33,9 @@ const SERVING = ['net', 'http', 'https', 'tls', 'zlib', 'readline', 'internal/de
  * What listing the catalog has no use for: the tools answer from their build-time heads
  * (src/tools/tool-head.ts) and a built-in loads on the first use of an export
  * (scripts/esbuild-options.mjs), so neither bash's spawn nor the dispatcher's UUIDs load them.
+ * The start-up's file calls go through node:fs's callbacks (src/util/fs-callbacks.ts).
  */
-const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_threads'];
+const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_threads', 'fs/promises'];
 
 export const STARTUP_CASES: StartupCase[] = [
   { argv: ['--version'], stdout: 'version', cli: false, notLoaded: HEAVY },
