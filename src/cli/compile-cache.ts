@@ -1,6 +1,7 @@
 // V8's code cache for the CLI's file (dist/core-agent-cli.mjs), turned on by the entry just
 // before it imports that file: a warm start deserialises the compiled code instead of parsing
 // and compiling the 0.7 MB of JavaScript again (docs/benchmarks.md has the figures).
+import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { enableCompileCache, getCompileCacheDir } from 'node:module';
 import path from 'node:path';
 
@@ -25,4 +26,51 @@ export function enableCliCompileCache(env: NodeJS.ProcessEnv): void {
   const dir = compileCacheDir(env);
   if (dir === undefined || getCompileCacheDir() !== undefined) return;
   enableCompileCache(dir);
+  pruneCompileCache(dir);
+}
+
+/** How many entries each of Node's cache directories keeps: one per place the CLI's file was run from. */
+export const CACHE_ENTRIES_KEPT = 16;
+/** A directory of Node's (one per Node version and V8 flag set) written to last this long ago goes whole. */
+export const CACHE_DIR_UNUSED_MS = 30 * 24 * 3600_000;
+/** Pruning runs at most once a day; the other starts pay one stat of the stamp file. */
+export const CACHE_PRUNE_EVERY_MS = 24 * 3600_000;
+const STAMP = '.pruned';
+
+/**
+ * Keeps the cache directory bounded. Node writes one entry per path the CLI's file is loaded
+ * from (each npx version, each checkout) into a directory per Node version and V8 flag set,
+ * and never removes one: a developer's cache had grown to 99 entries, 15 MB. Here, once a day,
+ * each such directory keeps its CACHE_ENTRIES_KEPT newest entries, and one not written to in
+ * CACHE_DIR_UNUSED_MS (an old Node) is removed. An entry removed in use costs its owner one
+ * uncached start, after which Node writes it again. Only core-agent's own directory is pruned
+ * (never NODE_COMPILE_CACHE's), and any file-system error ends the pruning quietly: a cache is
+ * never a reason to fail.
+ */
+export function pruneCompileCache(dir: string, now = Date.now()): string[] {
+  const removed: string[] = [];
+  try {
+    const stamp = path.join(dir, STAMP);
+    const last = statSync(stamp, { throwIfNoEntry: false })?.mtimeMs;
+    if (last !== undefined && now - last < CACHE_PRUNE_EVERY_MS && last <= now) return removed;
+    writeFileSync(stamp, '');
+    utimesSync(stamp, now / 1000, now / 1000);
+    for (const sub of readdirSync(dir, { withFileTypes: true })) {
+      if (!sub.isDirectory()) continue;
+      const at = path.join(dir, sub.name);
+      const entries = readdirSync(at, { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => ({ file: path.join(at, e.name), mtimeMs: statSync(path.join(at, e.name)).mtimeMs }))
+        .sort((a, b) => b.mtimeMs - a.mtimeMs);
+      const newest = entries[0]?.mtimeMs ?? statSync(at).mtimeMs;
+      const gone = now - newest > CACHE_DIR_UNUSED_MS ? [at] : entries.slice(CACHE_ENTRIES_KEPT).map((e) => e.file);
+      for (const p of gone) {
+        rmSync(p, { recursive: true, force: true });
+        removed.push(p);
+      }
+    }
+  } catch {
+    // Unwritable, removed under us, not a directory: the cache stays as it is.
+  }
+  return removed;
 }
