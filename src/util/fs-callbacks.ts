@@ -5,7 +5,7 @@ import type { Dirent, Stats } from 'node:fs';
  * The file-system calls every command makes at start-up (the workspace, the settings and
  * config files, path scope, skills), as promises over node:fs's callback API. Importing
  * node:fs/promises loads readline's interface, the REPL history, fs watchers and dirs with
- * it: about 1.1 MiB of peak RSS for `tools list --json` (docs/benchmarks.md, issue 19). The
+ * it: 1.8 MiB of peak RSS for `tools list --json` (docs/benchmarks.md, issue 19). The
  * results and the errors (code, syscall, path) are those of the same calls in
  * node:fs/promises; `realpath` is the native one, as node:fs/promises's is.
  */
