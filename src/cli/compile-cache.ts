@@ -26,7 +26,9 @@ export function enableCliCompileCache(env: NodeJS.ProcessEnv): void {
   const dir = compileCacheDir(env);
   if (dir === undefined || getCompileCacheDir() !== undefined) return;
   enableCompileCache(dir);
-  pruneCompileCache(dir);
+  // getCompileCacheDir: Node's directory under dir for this Node and these V8 flags, which this
+  // process reads and writes.
+  pruneCompileCache(dir, Date.now(), getCompileCacheDir());
 }
 
 /** How many entries each of Node's cache directories keeps: one per place the CLI's file was run from. */
@@ -43,11 +45,12 @@ const STAMP = '.pruned';
  * and never removes one: a developer's cache had grown to 99 entries, 15 MB. Here, once a day,
  * each such directory keeps its CACHE_ENTRIES_KEPT newest entries, and one not written to in
  * CACHE_DIR_UNUSED_MS (an old Node) is removed. An entry removed in use costs its owner one
- * uncached start, after which Node writes it again. Only core-agent's own directory is pruned
+ * uncached start, after which Node writes it again. `inUse`, the directory this process's Node
+ * reads and writes, is never removed whole, however old. Only core-agent's own directory is pruned
  * (never NODE_COMPILE_CACHE's), and any file-system error ends the pruning quietly: a cache is
  * never a reason to fail.
  */
-export function pruneCompileCache(dir: string, now = Date.now()): string[] {
+export function pruneCompileCache(dir: string, now = Date.now(), inUse?: string): string[] {
   const removed: string[] = [];
   try {
     const stamp = path.join(dir, STAMP);
@@ -63,7 +66,8 @@ export function pruneCompileCache(dir: string, now = Date.now()): string[] {
         .map((e) => ({ file: path.join(at, e.name), mtimeMs: statSync(path.join(at, e.name)).mtimeMs }))
         .sort((a, b) => b.mtimeMs - a.mtimeMs);
       const newest = entries[0]?.mtimeMs ?? statSync(at).mtimeMs;
-      const gone = now - newest > CACHE_DIR_UNUSED_MS ? [at] : entries.slice(CACHE_ENTRIES_KEPT).map((e) => e.file);
+      const unused = now - newest > CACHE_DIR_UNUSED_MS && (inUse === undefined || path.resolve(inUse) !== at);
+      const gone = unused ? [at] : entries.slice(CACHE_ENTRIES_KEPT).map((e) => e.file);
       for (const p of gone) {
         rmSync(p, { recursive: true, force: true });
         removed.push(p);

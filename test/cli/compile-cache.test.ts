@@ -69,6 +69,14 @@ describe('pruneCompileCache', () => {
     ]);
   });
 
+  it('never removes whole the directory this process uses, however old; trims it', () => {
+    const inUse = nodeDir('v24-in-use', 18, now - 60 * DAY);
+    nodeDir('v24-other', 1, now - 60 * DAY);
+    const removed = pruneCompileCache(base, now, inUse);
+    expect(names(inUse)).toHaveLength(CACHE_ENTRIES_KEPT);
+    expect(removed.map((p) => path.relative(base, p)).sort()).toEqual(['v24-in-use/e16', 'v24-in-use/e17', 'v24-other']);
+  });
+
   it('runs at most once a day: the stamp file says when it last did', () => {
     const dir = nodeDir('v24-a', 20, now - DAY);
     expect(pruneCompileCache(base, now)).toHaveLength(4);
@@ -108,5 +116,9 @@ describe('pruneCompileCache', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(readdirSync(fake)).toHaveLength(CACHE_ENTRIES_KEPT);
     expect(readdirSync(cache)).toContain('.pruned');
+    // Node's own directory for this run was kept, with the entry it wrote at exit.
+    const own = readdirSync(cache).filter((n) => n.startsWith(`v${process.versions.node}-`));
+    expect(own).toHaveLength(1);
+    expect(readdirSync(path.join(cache, own[0]!)).length).toBeGreaterThan(0);
   });
 });
