@@ -1,7 +1,7 @@
 // pino as the bundle uses it (src/log.ts: a synchronous destination on fd 2, or a write
 // function; never a transport) needs neither node:assert nor node:worker_threads, yet importing
-// it loaded both: about 2.7 MiB of resident memory in a process that logs, which `watch` and
-// `serve` always are (docs/benchmarks.md, issue 19). Three of its files are served differently
+// it loaded both: about 3 MiB of resident memory in a bare process that logs, about 1 MiB in an
+// idle `watch`, which always logs (docs/benchmarks.md, issue 19). Three of its files are served differently
 // in the bundle, each change checked against the file it replaces so that a pino upgrade that
 // moves them fails the build instead of silently loading the built-ins again:
 // - thread-stream (the worker thread behind pino.transport()) destructures Worker and requires

@@ -1,5 +1,12 @@
 import { writeSync } from 'node:fs';
 
+/** What fdOutput writes with: the real calls, or a test's script of them. */
+export interface FdOutputDeps {
+  readonly writeSync: (fd: number, buffer: Uint8Array, offset: number) => number;
+  /** The stream for the same descriptor, created only on the first EAGAIN. */
+  readonly stream: () => NodeJS.WritableStream;
+}
+
 /**
  * The CLI's stdout and stderr: each text written to the descriptor with `fs.writeSync`, not
  * through `process.stdout` / `process.stderr`.
@@ -16,12 +23,6 @@ import { writeSync } from 'node:fs';
  * `onBrokenPipe` once and drops what follows; EBADF (no descriptor: `>&-`) drops everything,
  * as Node does for a closed stdout.
  */
-export interface FdOutputDeps {
-  readonly writeSync: (fd: number, buffer: Uint8Array, offset: number) => number;
-  /** The stream for the same descriptor, created only on the first EAGAIN. */
-  readonly stream: () => NodeJS.WritableStream;
-}
-
 export function fdOutput(
   fd: number,
   onBrokenPipe: () => void,
