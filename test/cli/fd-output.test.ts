@@ -2,6 +2,7 @@
 // writeSync (partial writes, EAGAIN, EPIPE, EBADF), then the built CLI on real pipes.
 import { spawn, spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fdOutput } from '../../src/cli/fd-output.ts';
@@ -101,6 +102,43 @@ describe('the built CLI on real descriptors', () => {
     expect(r.status).toBe(0);
     expect(r.stdout.length).toBeGreaterThan(64 * 1024); // more than a pipe holds: the writer waited for the reader
     expect(JSON.parse(r.stdout)).toMatchObject({ title: 'core-agent recipe' });
+  });
+
+  // The reader: a pipe whose write end is non-blocking (as a parent may leave it), read only
+  // once the command has filled it (FIONREAD), so its next write is refused (EAGAIN) and the
+  // rest must come through the stream, whole and in order. Exit 97: the pipe never filled.
+  const SLOW_READER = `import fcntl, os, struct, subprocess, sys, termios, time
+r, w = os.pipe()
+os.set_blocking(w, False)
+child = subprocess.Popen(sys.argv[1:], stdout=w)
+os.close(w)
+pending = lambda: struct.unpack('i', fcntl.ioctl(r, termios.FIONREAD, b'\\0' * 4))[0]
+while pending() < 65536 and child.poll() is None:
+    time.sleep(0.01)
+filled = pending() >= 65536
+time.sleep(0.2)
+data = b''
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    data += chunk
+sys.stdout.buffer.write(data)
+sys.exit(child.wait() if filled else 97)
+`;
+  const python3 = ['/usr/bin/python3', '/usr/local/bin/python3'].find((p) => existsSync(p));
+
+  it.skipIf(python3 === undefined)('recipe schema into a full non-blocking pipe: the same bytes, exit 0', () => {
+    const plain = spawnSync(process.execPath, [bundle, 'recipe', 'schema'], { cwd, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const r = spawnSync(python3!, ['-c', SLOW_READER, process.execPath, bundle, 'recipe', 'schema'], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(64 * 1024);
+    expect(r.stdout).toBe(plain.stdout);
   });
 
   it.each([['tools', 'list', '--json'], ['--help']])('%s into a reader that goes away: exit 0, nothing on stderr', async (...argv) => {
