@@ -17,9 +17,11 @@ if (oldNode !== undefined) {
   process.exitCode = 2;
 } else if (answer !== undefined) fdOutput(1, () => process.exit(0))(answer);
 else {
+  // Before the import: evaluating the CLI is what grows the young generation. And before the
+  // code cache: V8 rejects code cached under other flags, so the daemons get a cache directory
+  // of their own instead of recompiling the CLI whenever the last command was another.
+  if (holdsYoungGeneration(argv, process.env)) holdYoungGeneration();
   // Before the import: the code cache covers the modules loaded after it is on.
   enableCliCompileCache(process.env);
-  // Before the import too: evaluating the CLI is what grows the young generation.
-  if (holdsYoungGeneration(argv)) holdYoungGeneration();
   await (await import('./cli/start.ts')).start(argv, process.env);
 }

@@ -24,12 +24,12 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The new space's size in MiB at exit, after the preload's allocations. */
-function newSpaceMib(argv: string[]): number {
+function newSpaceMib(argv: string[], env: Record<string, string> = {}): number {
   const report = path.join(dir, 'report');
   const r = spawnSync(process.execPath, ['--require', path.join(dir, 'preload.cjs'), bundle, ...argv], {
     cwd: dir,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: dir, REPORT: report },
+    env: { PATH: process.env.PATH, HOME: dir, REPORT: report, ...env },
   });
   expect(r.status, r.stderr).toBe(0);
   return Number(readFileSync(report, 'utf8'));
@@ -45,7 +45,32 @@ describe('the young generation', () => {
     [[], false],
     [['--watch'], false],
   ])('%j holds it: %s', (argv, held) => {
-    expect(holdsYoungGeneration(argv)).toBe(held);
+    expect(holdsYoungGeneration(argv, {})).toBe(held);
+  });
+
+  it('not under NODE_COMPILE_CACHE (the image): a flag changed after start-up would void that cache', () => {
+    expect(holdsYoungGeneration(['watch'], { NODE_COMPILE_CACHE: '/app/compile-cache' })).toBe(false);
+    expect(newSpaceMib(['watch', '--help'], { NODE_COMPILE_CACHE: path.join(dir, 'ncc') })).toBeGreaterThan(2);
+  });
+
+  // V8 checks a cached entry against the flags; the daemons' entries live apart (the entry sets
+  // the flag before turning the cache on), so neither side recompiles the CLI after the other.
+  it.each([[{}], [{ NODE_COMPILE_CACHE: 'ncc' }]])('the code cache is accepted, daemon or not, in any order (%j)', (extra) => {
+    const home = mkdtempSync(path.join(dir, 'home-'));
+    const env = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, path.join(home, v)]));
+    const run = (argv: string[]) =>
+      spawnSync(process.execPath, [bundle, ...argv], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: home, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', ...env },
+      }).stderr;
+    run(['tools', 'list']); // fills the commands' cache
+    run(['watch', '--help']); // fills the daemons' (or shares the one NODE_COMPILE_CACHE names)
+    const later = [run(['tools', 'list']), run(['watch', '--help']), run(['serve', '--help']), run(['tools', 'list'])];
+    for (const stderr of later) {
+      expect(stderr).toMatch(/core-agent-cli\.mjs was accepted/);
+      expect(stderr).not.toMatch(/rejected/);
+    }
   });
 
   it.each([
