@@ -4,7 +4,7 @@
 // (dist/core-agent.mjs, a few KB) and the CLI another (dist/core-agent-cli.mjs): --version never
 // reads, compiles or evaluates the CLI's file (test/cli/startup.cases.ts holds it).
 import { enableCliCompileCache } from './cli/compile-cache.ts';
-import { fdOutput } from './cli/fd-output.ts';
+import { fdOutput } from './util/fd-output.ts';
 import { nodeVersionProblem, quickAnswer } from './cli/main-help.ts';
 import { holdsYoungGeneration, holdYoungGeneration } from './cli/young-generation.ts';
 

@@ -29,6 +29,7 @@ import {
 } from './terminal/multiline.ts';
 import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, type Io } from './usage.ts';
+import { shareStream } from '../util/fd-output.ts';
 
 export const REPL_HELP = `Usage: core-agent repl [options]     (also: core-agent with no command, on a terminal)
 
@@ -209,6 +210,8 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     ? new ReplHistory(stateDir(io.env), await historyDir(values.workspace as string | undefined, io.env))
     : undefined;
   let typed: string[] = history?.load() ?? [];
+  // readline and the paste markers write to process.stdout: io.out joins that stream.
+  shareStream(1);
   const rl = createInterface({
     input: process.stdin,
     output: process.stdout,

@@ -1,6 +1,6 @@
 // The CLI proper, imported by src/main.ts for every command line it does not answer itself.
 import { isatty } from 'node:tty';
-import { fdOutput } from './fd-output.ts';
+import { fdOutput } from '../util/fd-output.ts';
 import { main } from './main.ts';
 import { flushLogs } from '../log.ts';
 import { scrubSecretsFromEnviron } from '../runtime/environ-scrub.ts';
@@ -12,7 +12,7 @@ export function start(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   scrubSecretsFromEnviron();
 
   const io: Io = {
-    // Straight to the descriptors (src/cli/fd-output.ts): no stream is built for a pipe. A
+    // Straight to the descriptors (src/util/fd-output.ts): no stream is built for a pipe. A
     // reader that goes away (`| head`) is not an error worth a stack trace: exit 0.
     out: fdOutput(1, () => process.exit(0)),
     err: fdOutput(2, () => undefined),

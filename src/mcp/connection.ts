@@ -14,6 +14,7 @@ import type { TooLargeData } from './stdio-transport.ts';
 import type { Asker } from '../tools/services.ts';
 import { answerElicitation } from './elicitation.ts';
 import { CoreAgentOAuthProvider } from './oauth-provider.ts';
+import { shareStream } from '../util/fd-output.ts';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -304,7 +305,12 @@ export class McpConnection {
         stateDir: this.stateDirForOAuth(),
         sdk,
         interactive: this.opts.interactive ?? (Boolean(this.opts.env.BROWSER) || (process.stdin.isTTY && process.stderr.isTTY)),
-        say: this.opts.say ?? ((text) => process.stderr.write(text)),
+        say:
+          this.opts.say ??
+          ((text) => {
+            shareStream(2);
+            process.stderr.write(text);
+          }),
         freshLogin: this.opts.freshLogin === true,
       });
       await this.oauth.prepare();

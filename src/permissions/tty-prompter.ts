@@ -1,4 +1,5 @@
 import type { GateRequest, PromptAnswer, Prompter } from './gate.ts';
+import { shareStream } from '../util/fd-output.ts';
 
 /**
  * Asks on the terminal: once / always (this tool, for the session) / deny.
@@ -22,6 +23,7 @@ export class TtyPrompter implements Prompter {
       .filter(Boolean)
       .join(', ');
     const { createInterface } = await import('node:readline/promises'); // only when someone is asked
+    if (this.output === process.stderr) shareStream(2); // io.err joins the stream the question goes through
     const rl = createInterface({ input: this.input, output: this.output, terminal: true });
     try {
       for (;;) {

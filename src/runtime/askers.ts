@@ -1,6 +1,7 @@
 import type { ElicitAnswer, ElicitForm } from '../tools/form.ts';
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
 import { chooseOnLines, queuedLines } from './choices.ts';
+import { shareStream } from '../util/fd-output.ts';
 
 export const ASK_MODES = ['off', 'stdin', 'auto'] as const;
 export type AskMode = (typeof ASK_MODES)[number];
@@ -33,6 +34,7 @@ export class StdinAsker implements Asker {
   async ask(question: string): Promise<{ answer: string } | { unavailable: string }> {
     const { createInterface } = await import('node:readline/promises');
     this.hooks.hold();
+    shareStream(2); // the question goes through process.stderr: io.err joins that stream
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
     interruptible(rl);
     try {
@@ -51,6 +53,7 @@ export class StdinAsker implements Asker {
   async choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
     const { createInterface } = await import('node:readline');
     this.hooks.hold();
+    shareStream(2); // the question goes through process.stderr: io.err joins that stream
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
     interruptible(rl);
     try {
@@ -64,6 +67,7 @@ export class StdinAsker implements Asker {
   /** An MCP server's elicitation form: the fields one by one on stderr, the values from stdin. */
   async elicit(form: ElicitForm): Promise<ElicitAnswer | { unavailable: string }> {
     const [{ createInterface }, { formOnLines }] = await Promise.all([import('node:readline'), import('../mcp/elicit-lines.ts')]);
+    shareStream(2); // the question goes through process.stderr: io.err joins that stream
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
     try {
       return await formOnLines(form, queuedLines(rl, process.stderr));

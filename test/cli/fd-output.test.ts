@@ -1,11 +1,11 @@
-// src/cli/fd-output.ts: the CLI's output written to the descriptor. In process with a scripted
+// src/util/fd-output.ts: the CLI's output written to the descriptor. In process with a scripted
 // writeSync (partial writes, EAGAIN, EPIPE, EBADF), then the built CLI on real pipes.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fdOutput } from '../../src/cli/fd-output.ts';
+import { fdOutput, shareStream } from '../../src/util/fd-output.ts';
 
 const errno = (code: string) => Object.assign(new Error(code), { code });
 
@@ -87,6 +87,21 @@ describe('fdOutput', () => {
     expect(s.fd).toEqual([]);
   });
 
+  it('after shareStream, writes through the stream, whose EPIPE is the broken pipe', () => {
+    const s = scripted([]);
+    let broken = 0;
+    const write = fdOutput(1, () => (broken += 1), s.deps);
+    write('a');
+    shareStream(1);
+    write('b');
+    expect(s.fd).toEqual(['a']);
+    expect(s.stream).toEqual(['b']);
+    s.emitter.emit('error', errno('EPIPE'));
+    write('c');
+    expect(broken).toBe(1);
+    expect(s.stream).toEqual(['b']);
+  });
+
   it('throws any other error', () => {
     const write = fdOutput(1, () => undefined, scripted(['EIO']).deps);
     expect(() => write('a')).toThrow('EIO');
@@ -104,18 +119,21 @@ describe('the built CLI on real descriptors', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ title: 'core-agent recipe' });
   });
 
-  // The reader: a pipe whose write end is non-blocking (as a parent may leave it), read only
-  // once the command has filled it (FIONREAD), so its next write is refused (EAGAIN) and the
-  // rest must come through the stream, whole and in order. Exit 97: the pipe never filled.
+  // The reader: a pipe whose write end is non-blocking (as a parent may leave it), shrunk to one
+  // page (F_SETPIPE_SZ; 4 KiB, or 64 KiB where pages are), read only once the command has filled
+  // it (FIONREAD) and is still running, so its next write is refused (EAGAIN) and the rest must
+  // come through the stream, whole and in order. Exit 97: the pipe never filled.
   const SLOW_READER = `import fcntl, os, struct, subprocess, sys, termios, time
 r, w = os.pipe()
 os.set_blocking(w, False)
+fcntl.fcntl(w, 1031, 4096)  # F_SETPIPE_SZ
+size = fcntl.fcntl(r, 1032)  # F_GETPIPE_SZ
 child = subprocess.Popen(sys.argv[1:], stdout=w)
 os.close(w)
 pending = lambda: struct.unpack('i', fcntl.ioctl(r, termios.FIONREAD, b'\\0' * 4))[0]
-while pending() < 65536 and child.poll() is None:
+while pending() < size and child.poll() is None:
     time.sleep(0.01)
-filled = pending() >= 65536
+filled = pending() >= size and child.poll() is None
 time.sleep(0.2)
 data = b''
 while True:
@@ -141,16 +159,19 @@ sys.exit(child.wait() if filled else 97)
     expect(r.stdout).toBe(plain.stdout);
   });
 
-  it.each([['tools', 'list', '--json'], ['--help']])('%s into a reader that goes away: exit 0, nothing on stderr', async (...argv) => {
-    const child = spawn(process.execPath, [bundle, ...argv], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.once('data', () => child.stdout.destroy());
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-  });
+  // A reader that closes the pipe before the command writes (bash: `| { exec 0<&-; sleep; }`):
+  // the first write is refused with EPIPE.
+  it.each([['recipe', 'schema'], ['tools', 'list', '--json'], ['--help']])(
+    '%s into a reader that has gone: exit 0, nothing on stderr',
+    (...argv) => {
+      const script = '"$0" "$@" | { exec 0<&-; sleep 0.5; }; exit ${PIPESTATUS[0]}';
+      const r = spawnSync('bash', ['-c', script, process.execPath, bundle, ...argv], { cwd, encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    },
+  );
 
+  // Node opens /dev/null for a 0, 1 or 2 closed at start: nothing to write to, nothing to fail.
   it.each([['tools', 'list'], ['--version']])('%s with stdout closed (>&-): exit 0, nothing on stderr', (...argv) => {
     const r = spawnSync('bash', ['-c', `"$0" "$@" >&-`, process.execPath, bundle, ...argv], { cwd, encoding: 'utf8' });
     expect(r.stderr).toBe('');

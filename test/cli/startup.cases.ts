@@ -1,6 +1,6 @@
 // What each command line loads at start-up (test/cli/startup.test.ts). `cli`: whether the CLI
-// proper (src/cli/start.ts) is evaluated — its sentinel is its first act, blanking
-// credentials in /proc/self/environ — and, when false, the case is run a second time from a copy of the entry alone
+// proper (src/cli/start.ts) is evaluated — its sentinel is process.exitCode, which it sets
+// from the command's status and the entry's own answers never do — and, when false, the case is run a second time from a copy of the entry alone
 // (no dist/core-agent-cli.mjs beside it), which must answer the same; `notLoaded`: Node
 // built-ins the process must finish without loading (from process.moduleLoadList); `stdout`:
 // 'version' and 'help' are exactly what src/cli/main-help.ts prints; `cacheIn`: where under
@@ -23,7 +23,7 @@ export interface StartupCase {
 
 /**
  * Everything a --version has no use for. node:net among them: output goes to the descriptor
- * (src/cli/fd-output.ts), so no socket is built for stdout on a pipe, which the tests give.
+ * (src/util/fd-output.ts), so no socket is built for stdout on a pipe, which the tests give.
  */
 const HEAVY = ['net', 'http', 'https', 'tls', 'crypto', 'zlib', 'child_process', 'sqlite', 'worker_threads', 'readline', 'v8'];
 /** What a command that neither serves, fetches nor reads a terminal has no use for. */

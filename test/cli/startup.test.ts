@@ -11,14 +11,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const bundle = path.join(root, 'dist/core-agent.mjs');
 
 // A preload that reports, at exit, the built-ins the process loaded and whether the CLI ran:
-// its first act (src/cli/start.ts) is to blank credentials in /proc/self/environ, so a
-// secret-looking probe variable's value is gone from there once it has. No timing, only what ran.
-const PROBE_VALUE = 'startup-probe-value';
+// src/cli/start.ts sets process.exitCode from the command's status, which the entry's own
+// answers (--version, --help) never set. No timing, only what ran.
 const PRELOAD = `process.on('exit', () => {
-  const fs = require('node:fs');
-  fs.writeFileSync(process.env.STARTUP_REPORT, JSON.stringify({
+  require('node:fs').writeFileSync(process.env.STARTUP_REPORT, JSON.stringify({
     builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)),
-    cliRan: !fs.readFileSync('/proc/self/environ', 'latin1').includes(${JSON.stringify(PROBE_VALUE)}),
+    cliRan: process.exitCode !== undefined,
   }));
 });`;
 
@@ -44,7 +42,7 @@ function start(argv: string[], extra: Record<string, string> = {}, bin = bundle)
   const r = spawnSync(process.execPath, ['--require', path.join(dir, 'preload.cjs'), bin, ...argv], {
     cwd: dir,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: home, STARTUP_REPORT: report, STARTUP_PROBE_TOKEN: PROBE_VALUE, ...env },
+    env: { PATH: process.env.PATH, HOME: home, STARTUP_REPORT: report, ...env },
   });
   const loaded = JSON.parse(readFileSync(report, 'utf8')) as { builtins: string[]; cliRan: boolean };
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, home, ...loaded };

@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import { queuedLines, type ReadLine } from '../../runtime/choices.ts';
+import { shareStream } from '../../util/fd-output.ts';
 
 /**
  * Lines from the terminal for `run`'s dialogs: a reader opened on the first
@@ -15,6 +16,7 @@ export class DialogLines {
 
   read: ReadLine = (prompt) => {
     if (!this.reader) {
+      shareStream(2); // the dialog writes through process.stderr: io.err joins that stream
       this.rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
       this.rl.on('SIGINT', this.onInterrupt);
       this.reader = queuedLines(this.rl, process.stderr);

@@ -20,8 +20,12 @@ export interface FdOutputDeps {
  * A descriptor left non-blocking by whoever opened it can refuse a write while its reader is
  * behind (EAGAIN). Then the rest of that text and every later one go through the stream, which
  * waits for the reader, so the order is kept. EPIPE (the reader went away: `| head`) calls
- * `onBrokenPipe` once and drops what follows; EBADF (no descriptor: `>&-`) drops everything,
- * as Node does for a closed stdout.
+ * `onBrokenPipe` once and drops what follows; EBADF (a descriptor closed since: Node opens
+ * /dev/null for a 0, 1 or 2 closed at start, so `>&-` never gets here) drops everything.
+ *
+ * Code that writes to `process.stdout` or `process.stderr` itself (readline in the REPL, the
+ * approval prompts) calls `shareStream` for that descriptor first: from then on the writer goes
+ * through the same stream, so the two stay in order and a broken pipe is handled once.
  */
 export function fdOutput(
   fd: number,
@@ -35,7 +39,7 @@ export function fdOutput(
     closed = true;
     onBrokenPipe();
   };
-  const viaStream = (bytes: Uint8Array) => {
+  const openStream = () => {
     if (stream === undefined) {
       stream = deps.stream();
       stream.on('error', (err: NodeJS.ErrnoException) => {
@@ -43,8 +47,12 @@ export function fdOutput(
         broken();
       });
     }
-    stream.write(bytes);
+    return stream;
   };
+  const viaStream = (bytes: Uint8Array) => void openStream().write(bytes);
+  sharing.set(fd, () => {
+    if (!closed) openStream();
+  });
   return (text) => {
     if (closed || text.length === 0) return;
     const bytes = Buffer.from(text, 'utf8');
@@ -64,4 +72,17 @@ export function fdOutput(
       }
     }
   };
+}
+
+/** By descriptor, how to switch the latest fdOutput writer for it to its stream. */
+const sharing = new Map<number, () => void>();
+
+/**
+ * Before writing to `process.stdout` (fd 1) or `process.stderr` (fd 2) directly: the fdOutput
+ * writer for that descriptor, if there is one, writes through the same stream from now on and
+ * handles its errors (EPIPE as a broken pipe). Without a writer (a library use, a test) it does
+ * nothing.
+ */
+export function shareStream(fd: 1 | 2): void {
+  sharing.get(fd)?.();
 }
