@@ -61,9 +61,11 @@ export function pruneCompileCache(dir: string, now = Date.now(), inUse?: string)
     for (const sub of readdirSync(dir, { withFileTypes: true })) {
       if (!sub.isDirectory()) continue;
       const at = path.join(dir, sub.name);
+      // An entry another process removed meanwhile is skipped, not the end of the pass.
       const entries = readdirSync(at, { withFileTypes: true })
         .filter((e) => e.isFile())
-        .map((e) => ({ file: path.join(at, e.name), mtimeMs: statSync(path.join(at, e.name)).mtimeMs }))
+        .map((e) => ({ file: path.join(at, e.name), mtimeMs: statSync(path.join(at, e.name), { throwIfNoEntry: false })?.mtimeMs }))
+        .filter((e): e is { file: string; mtimeMs: number } => e.mtimeMs !== undefined)
         .sort((a, b) => b.mtimeMs - a.mtimeMs);
       const newest = entries[0]?.mtimeMs ?? statSync(at).mtimeMs;
       const unused = now - newest > CACHE_DIR_UNUSED_MS && (inUse === undefined || path.resolve(inUse) !== at);
