@@ -3,7 +3,7 @@ import { writeSync } from 'node:fs';
 /** What fdOutput writes with: the real calls, or a test's script of them. */
 export interface FdOutputDeps {
   readonly writeSync: (fd: number, buffer: Uint8Array, offset: number) => number;
-  /** The stream for the same descriptor, created only on the first EAGAIN. */
+  /** The stream for the same descriptor, created on the first EAGAIN or shareStream. */
   readonly stream: () => NodeJS.WritableStream;
 }
 
