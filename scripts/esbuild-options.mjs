@@ -52,9 +52,8 @@ const toolFamily = (heads) => ({
 // stays as it is.
 export function lazyBuiltinModule(id) {
   const keys = Object.keys(requireHere(id)).filter((k) => k !== '__esModule');
-  // A plain object of getters, not a Proxy: esbuild's interop copies the exports' descriptors
-  // once per importing module, and a Proxy trap per key of every such copy cost more than the
-  // load it saved.
+  // A plain object of getters, not a Proxy: a trap per key of every copy esbuild's interop made
+  // cost more than the load it saved.
   return `let m;
 const load = () => (m ??= require(${JSON.stringify(id)}));
 const lazy = {};
@@ -62,6 +61,19 @@ for (const k of ${JSON.stringify(keys)}) Object.defineProperty(lazy, k, { get: (
 module.exports = lazy;
 `;
 }
+
+// What a module's `import … from 'node:x'` resolves to: an ESM facade over the lazy object
+// above, one per built-in. An ESM module importing a CommonJS one gets its own copy of every
+// export's descriptor (esbuild's __toESM), which for the lazy objects themselves was 30 copies
+// of node:fs's 104 exports, 34 of node:path's, 13 of node:fs/promises'... — about 5,000 property
+// definitions at every start. The facade's `export *` from CommonJS makes esbuild build one
+// namespace object that every importer reads through (`ns.readFileSync`, a getter), so the
+// copies are made once per built-in; its default is the lazy object itself, with no copy at all.
+export function lazyBuiltinFacade(id) {
+  const cjs = JSON.stringify(`${LAZY_CJS}${id}`);
+  return `export * from ${cjs};\nexport default require(${cjs});\n`;
+}
+const LAZY_CJS = 'lazy-builtin-cjs:';
 const requireHere = createRequire(import.meta.url);
 
 const lazyBuiltins = {
@@ -70,7 +82,12 @@ const lazyBuiltins = {
     b.onResolve({ filter: /^node:/ }, (args) =>
       args.kind === 'import-statement' ? { path: args.path, namespace: 'lazy-builtin' } : { path: args.path, external: true },
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: lazyBuiltinModule(args.path), loader: 'js' }));
+    b.onResolve({ filter: new RegExp(`^${LAZY_CJS}node:`) }, (args) => ({
+      path: args.path.slice(LAZY_CJS.length),
+      namespace: 'lazy-builtin-cjs',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: lazyBuiltinFacade(args.path), loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin-cjs' }, (args) => ({ contents: lazyBuiltinModule(args.path), loader: 'js' }));
   },
 };
 

@@ -1,0 +1,60 @@
+// scripts/esbuild-options.mjs: in the product bundle, `import … from 'node:x'` loads the built-in
+// on the first use of one of its exports, and every importing module reads one namespace object
+// per built-in (the facade) instead of a copy of its exports of its own.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { esbuildOptions } from '../../scripts/esbuild-options.mjs';
+
+let dir: string;
+let text: string;
+let out: string;
+
+// Five modules import node:fs and node:path in every form a module can (named, default,
+// namespace, two at once), and node:zlib without using it.
+const MODULES: Record<string, string> = {
+  'a.ts': `import { readFileSync, existsSync } from 'node:fs';\nexport const a = () => [typeof readFileSync, existsSync('/')];`,
+  'b.ts': `import fs from 'node:fs';\nimport path from 'node:path';\nexport const b = () => [typeof fs.statSync, path.join('x', 'y')];`,
+  'c.ts': `import * as fs from 'node:fs';\nexport const c = () => [typeof fs.lstatSync, typeof fs.default.readdirSync, fs.constants.F_OK];`,
+  'd.ts': `import { sep } from 'node:path';\nimport { readFileSync } from 'node:fs';\nimport fs from 'node:fs';\nexport const d = () => [sep, readFileSync === fs.readFileSync];`,
+  'e.ts': `import { gzipSync } from 'node:zlib';\nexport const e = () => typeof gzipSync;`,
+};
+const ENTRY = `import { a } from './a.ts'; import { b } from './b.ts'; import { c } from './c.ts'; import { d } from './d.ts'; import './e.ts';
+const before = process.moduleLoadList.filter((m) => m === 'NativeModule zlib').length;
+process.stdout.write(JSON.stringify({ a: a(), b: b(), c: c(), d: d(), zlibLoaded: before > 0 }));`;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'lazy-builtins-'));
+  for (const [name, source] of Object.entries(MODULES)) await writeFile(path.join(dir, name), source);
+  await writeFile(path.join(dir, 'entry.ts'), ENTRY);
+  out = path.join(dir, 'out.mjs');
+  const options = await esbuildOptions(path.join(dir, 'entry.ts'), out);
+  await build({ ...options, minify: false, keepNames: false });
+  text = await readFile(out, 'utf8');
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('node: built-ins in the product bundle', () => {
+  it('give every importer the built-in itself, whatever the form of the import', () => {
+    const r = spawnSync(process.execPath, [out], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      a: ['function', true],
+      b: ['function', path.join('x', 'y')],
+      c: ['function', 'function', 0],
+      d: [path.sep, true],
+      zlibLoaded: false,
+    });
+  });
+
+  it('copy each built-in’s exports once, however many modules import it', () => {
+    // The copies are esbuild's __toESM over the lazy CommonJS object: one per built-in in the
+    // facade, never one per importing module (four modules import node:fs here).
+    for (const id of ['node_fs', 'node_path', 'node_zlib']) {
+      expect(text.split(`__toESM(require_${id}())`).length - 1, id).toBe(1);
+    }
+  });
+});
