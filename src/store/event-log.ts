@@ -1,6 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { EVENT_LOG_SCHEMA } from './schema.ts';
 import { openSessionDb, sessionDbError, SessionDbError } from './session-db.ts';
+import { randomUUID } from '../util/random-id.ts';
 
 /** What happened in a session, in order. `data` is JSON. */
 export type EventKind =
@@ -104,7 +105,7 @@ export class EventLog {
   }
 
   createSession(info: { model: string; workspace: string; title: string }): string {
-    const id = `s-${globalThis.crypto.randomUUID().slice(0, 13)}`;
+    const id = `s-${randomUUID().slice(0, 13)}`;
     this.guard(() =>
       this.db
         .prepare('INSERT INTO sessions (id, created_at, model, workspace, title) VALUES (?, ?, ?, ?, ?)')

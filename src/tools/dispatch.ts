@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../util/random-id.ts';
 import { unknownName } from '../config/did-you-mean.ts';
 import type { FailureKind } from '../core/failure.ts';
 import { silentLogger, type Logger } from '../log.ts';
