@@ -1,6 +1,6 @@
 // The CLI proper, imported by src/main.ts for every command line it does not answer itself.
-import { isatty } from 'node:tty';
 import { fdOutput } from '../util/fd-output.ts';
+import { isTerminal } from '../util/is-terminal.ts';
 import { main } from './main.ts';
 import { flushLogs } from '../log.ts';
 import { scrubSecretsFromEnviron } from '../runtime/environ-scrub.ts';
@@ -22,9 +22,10 @@ export function start(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
       return Buffer.concat(chunks).toString('utf8');
     },
     // fd 0 asked directly, and only when a command asks: reading process.stdin.isTTY creates
-    // the stdin stream (net, fs streams and tty loaded, ~6 ms), node:tty alone ~3 ms.
+    // the stdin stream (net, fs streams and tty loaded, ~6 ms); isTerminal loads node:tty only
+    // for a character device.
     get isTty() {
-      return isatty(0);
+      return isTerminal(0);
     },
     env,
   };
