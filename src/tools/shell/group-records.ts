@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as z from 'zod/v4';
 import type { Logger } from '../../log.ts';
 import { EscapeeSweep } from './escapees.ts';
+import type { GroupRecord } from './group-record-schema.ts';
 import { bootId, procAvailable, readStat, sameProcess } from './procfs.ts';
 import type { GroupRecorder, NewGroup } from './supervised-shell.ts';
 import { makeDirs } from '../../util/make-dirs.ts';
@@ -20,20 +20,7 @@ import { makeDirs } from '../../util/make-dirs.ts';
  * from /proc); elsewhere no record is written.
  */
 
-const RECORD = z.object({
-  version: z.literal(1),
-  pgid: z.int().positive(),
-  leader_start: z.number().nonnegative(),
-  boot_id: z.string().nullable(),
-  owner_pid: z.int().positive(),
-  owner_start: z.number().nonnegative(),
-  tag: z.string().regex(/^[0-9a-f]+$/),
-  kind: z.enum(['bash', 'terminal']),
-  command: z.string(),
-  session_id: z.string().nullable(),
-  started_at: z.string(),
-});
-export type GroupRecord = z.infer<typeof RECORD>;
+export type { GroupRecord };
 
 const COMMAND_CHARS = 200;
 /** A start-up reads at most this many records (a directory that grew without bound must not stall it). */
@@ -116,13 +103,16 @@ export async function reapStaleGroups(dir: string, logger: Logger): Promise<Reap
   } catch {
     return []; // no directory: nothing was ever recorded
   }
+  if (names.length === 0) return [];
+  // Only now: the schema's module evaluates zod, which a start with no records never needs.
+  const { GROUP_RECORD } = await import('./group-record-schema.ts');
   const boot = bootId() ?? null;
   const stale: Array<{ file: string; rec: GroupRecord }> = [];
   for (const name of names) {
     const file = path.join(dir, name);
     let rec: GroupRecord;
     try {
-      rec = RECORD.parse(JSON.parse(readFileSync(file, 'utf8')));
+      rec = GROUP_RECORD.parse(JSON.parse(readFileSync(file, 'utf8')));
     } catch (err) {
       logger.warn({ file, error: (err as Error).message.slice(0, 200) }, 'removed an unreadable process-group record');
       rmSync(file, { force: true });
