@@ -19,6 +19,8 @@ export interface StartupCase {
   env?: Record<string, string>;
   /** The one entry of HOME after the run, holding the code cache (e.g. '.cache'), or '' for an empty HOME. */
   cacheIn?: string;
+  /** What stderr must match; without it, stderr must be empty. */
+  stderr?: RegExp;
 }
 
 /**
@@ -37,6 +39,18 @@ const SERVING = ['net', 'http', 'https', 'tls', 'zlib', 'readline', 'internal/de
  */
 const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_threads', 'fs/promises'];
 
+/**
+ * What a replayed run with piped stdin has no use for: session and call ids come from
+ * /dev/urandom (src/util/random-id.ts), and stdin is known not to be a terminal from one fstat
+ * (src/util/is-terminal.ts). (Reading the pipe itself builds a socket: node:net stays.)
+ */
+const RUNNING = [
+  ...['http', 'https', 'tls', 'zlib', 'readline', 'child_process', 'worker_threads'],
+  ...['crypto', 'internal/crypto/random', 'internal/crypto/webcrypto', 'tty'],
+];
+/** The replay script the run cases use, written into the cases' working directory by the test. */
+export const ONE_STEP_REPLAY = { file: 'one-step.jsonl', text: `${JSON.stringify({ text: 'done' })}\n` };
+
 export const STARTUP_CASES: StartupCase[] = [
   { argv: ['--version'], stdout: 'version', cli: false, notLoaded: HEAVY },
   { argv: ['-v'], stdout: 'version', cli: false, notLoaded: HEAVY },
@@ -51,6 +65,13 @@ export const STARTUP_CASES: StartupCase[] = [
   { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: LISTING },
   { argv: ['tools', 'list', '--json'], stdout: /"name": "bash"/, cli: true, notLoaded: LISTING },
   { argv: ['recipe', 'schema'], stdout: /"title": "core-agent recipe"/, cli: true, notLoaded: SERVING },
+  {
+    argv: ['run', '-m', `replay:${ONE_STEP_REPLAY.file}`, '--session-db', ':memory:', 'hello'],
+    stdout: /^done\n$/,
+    stderr: /done, 1 step\(s\)/,
+    cli: true,
+    notLoaded: RUNNING,
+  },
   { argv: ['recipe', '--help'], stdout: /Usage: core-agent recipe/, cli: true, notLoaded: SERVING },
   // The completion script comes from the flag tables alone: no session store, no workers, nothing served.
   {

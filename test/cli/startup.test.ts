@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_HELP, VERSION } from '../../src/cli/main-help.ts';
-import { STARTUP_CASES } from './startup.cases.ts';
+import { ONE_STEP_REPLAY, STARTUP_CASES } from './startup.cases.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bundle = path.join(root, 'dist/core-agent.mjs');
@@ -26,6 +26,7 @@ let entryAlone: string;
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'core-agent-startup-'));
   writeFileSync(path.join(dir, 'preload.cjs'), PRELOAD);
+  writeFileSync(path.join(dir, ONE_STEP_REPLAY.file), ONE_STEP_REPLAY.text);
   mkdirSync(path.join(dir, 'entry-alone'));
   entryAlone = path.join(dir, 'entry-alone', 'core-agent.mjs');
   copyFileSync(bundle, entryAlone);
@@ -55,10 +56,11 @@ const filesUnder = (at: string): string[] =>
     .map((e) => e.name);
 
 describe('start-up: what each command line loads (the bundle)', () => {
-  it.each(STARTUP_CASES)('$argv $env', ({ argv, stdout, cli, notLoaded, env, cacheIn }) => {
+  it.each(STARTUP_CASES)('$argv $env', ({ argv, stdout, stderr, cli, notLoaded, env, cacheIn }) => {
     for (const bin of cli ? [bundle] : [bundle, entryAlone]) {
       const r = start(argv, env, bin);
-      expect(r.stderr).toBe('');
+      if (stderr === undefined) expect(r.stderr).toBe('');
+      else expect(r.stderr).toMatch(stderr);
       expect(r.code).toBe(0);
       if (stdout === 'version') expect(r.stdout).toBe(`${VERSION}\n`);
       else if (stdout === 'help') expect(r.stdout).toBe(`${MAIN_HELP}\n`);
