@@ -6,7 +6,7 @@
 import { enableCliCompileCache } from './cli/compile-cache.ts';
 import { fdOutput } from './util/fd-output.ts';
 import { nodeVersionProblem, quickAnswer } from './cli/main-help.ts';
-import { holdsYoungGeneration, holdYoungGeneration } from './cli/young-generation.ts';
+import { startAsDaemon, startsAsDaemon } from './cli/daemon-start.ts';
 
 const argv = process.argv.slice(2);
 // First of all: an old Node would otherwise fail later, on a missing built-in (node:sqlite).
@@ -17,10 +17,11 @@ if (oldNode !== undefined) {
   process.exitCode = 2;
 } else if (answer !== undefined) fdOutput(1, () => process.exit(0))(answer);
 else {
-  // Before the import: evaluating the CLI is what grows the young generation. And before the
-  // code cache: V8 rejects code cached under other flags, so the daemons get a cache directory
-  // of their own instead of recompiling the CLI whenever the last command was another.
-  if (holdsYoungGeneration(argv, process.env)) holdYoungGeneration();
+  // Before the import: evaluating the CLI is what grows the young generation and what the
+  // compilers would optimize. And before the code cache: V8 rejects code cached under other
+  // flags, so the daemons get a cache directory of their own instead of recompiling the CLI
+  // whenever the last command was another.
+  if (startsAsDaemon(argv, process.env)) startAsDaemon();
   // Before the import: the code cache covers the modules loaded after it is on.
   enableCliCompileCache(process.env);
   await (await import('./cli/start.ts')).start(argv, process.env);

@@ -9,6 +9,7 @@ import { parse } from './common-options.ts';
 import { SERVE_OPTIONS } from './command-table.ts';
 import { FRESH_SESSION_DB_HELP } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { daemonReady } from './daemon-start.ts';
 
 export const DEFAULT_ATTACH_LISTEN = '127.0.0.1:7777';
 const DEFAULT_PROMPT_TIMEOUT_S = 300;
@@ -90,6 +91,8 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
     io.err(`core-agent: cannot serve: ${(err as Error).message}\n`);
     return EXIT.failure;
   }
+  // Up: the compilers start-up ran without are back on for the sessions it serves.
+  daemonReady();
   const hub = sys.peers.registry ? ', peer hub at /peers' : '';
   const registered = sys.recipe.peers?.register
     ? `, registering as ${sys.recipe.peers.register.name} with ${sys.recipe.peers.register.hub_url}`

@@ -4,6 +4,7 @@ import { AGENT_OPTIONS_HELP, agentFlags, positiveInt } from './agent-session.ts'
 import { parse } from './common-options.ts';
 import { WATCH_OPTIONS } from './command-table.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { daemonReady, daemonReadyAtTheLatest } from './daemon-start.ts';
 
 export const WATCH_HELP = `Usage: core-agent watch -c RECIPE [options]
 
@@ -42,6 +43,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   }
   if (!values.recipe) throw new UsageError('watch needs a recipe with a watch: section (-c RECIPE)', 'watch');
   const graceMs = positiveInt(values['shutdown-grace'], 25, '--shutdown-grace', 'watch') * 1000;
+  daemonReadyAtTheLatest();
   const { parseListen, startHealthServer } = await import('../watch/health-server.ts');
   let listen;
   try {
@@ -86,6 +88,8 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     say: (text) => io.out(text),
     startSession: w.startSession,
     alertTarget: w.alertTarget,
+    // Up once it has listed what it watches: the compilers start-up ran without are back on.
+    onSynced: daemonReady,
   });
   let server;
   try {

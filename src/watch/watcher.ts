@@ -25,6 +25,8 @@ export interface WatcherOptions {
   /** Builds each incident's agent session (the composition root's). */
   startSession: StartIncidentSession;
   alertTarget?: AlertTarget | undefined;
+  /** Once, when every informer has synced for the first time (the watcher is up). */
+  onSynced?: (() => void) | undefined;
 }
 
 type Running = { controller: AbortController; done: Promise<void> };
@@ -77,8 +79,10 @@ export class Watcher {
           if (change.resumeFrom) this.o.store.setState(stateKey, change.resumeFrom);
         },
         onSynced: () => {
+          const before = this.synced;
           this.syncedPaths.add(path);
           this.o.logger.info({ path }, 'event informer synced');
+          if (!before && this.synced) this.o.onSynced?.();
         },
         onHealth: (failing) => {
           if (!failing) return void this.failingSince.delete(path);

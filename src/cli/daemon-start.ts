@@ -1,0 +1,65 @@
+import { setFlagsFromString } from 'node:v8';
+
+/** The long-lived daemons, idle most of their life. */
+const DAEMONS: ReadonlySet<string> = new Set(['watch', 'serve']);
+
+/**
+ * Whether this command line starts as a daemon (DAEMON_START_FLAGS). Not when NODE_COMPILE_CACHE is
+ * set: Node turned that cache on before any of core-agent ran, under the flags it started with,
+ * and V8 rejects code cached under other flags, so flags changed now would cost every start its
+ * warmed cache. The image names its cache with CORE_AGENT_COMPILE_CACHE instead
+ * (src/cli/compile-cache.ts), which core-agent turns on after setting them.
+ */
+export const startsAsDaemon = (argv: readonly string[], env: NodeJS.ProcessEnv): boolean =>
+  DAEMONS.has(argv[0] ?? '') && !env.NODE_COMPILE_CACHE;
+
+/**
+ * What a daemon starts with, set from inside the process (`#!/usr/bin/env node`, npx and
+ * `npm i -g` cannot pass V8 options), before the CLI is imported:
+ *
+ * - V8's young generation held at its initial size (1 MiB per semi-space). Evaluating the CLI
+ *   and building the runtime allocate objects that survive their first scavenges, so V8 doubled
+ *   the new space up to 16 MiB, and an idle watcher held those pages until V8's memory reducer
+ *   ran, about eight seconds into the quiet. The cost is more frequent scavenges while a session
+ *   allocates, small beside a model's latency. V8 reads the growth factor each time it would grow
+ *   the space, so it holds for the process's life.
+ * - V8's optimizing and baseline compilers off until the daemon is up (daemonReady): start-up
+ *   runs once, for well under a second, and compiling it for speed only made the compilers' code
+ *   resident and their output part of the idle daemon's memory (about 1.8 MiB of a watcher at
+ *   rest, docs/benchmarks.md). Once it is up they are back on for the sessions it runs.
+ *
+ * The flags are part of what V8 checks cached code against, and Node names the cache's directory
+ * after them: the entry sets them before turning the code cache on, so the daemons' cache lives
+ * apart from the other commands' and neither rejects the other's.
+ */
+export const DAEMON_START_FLAGS = ['--semi-space-growth-factor=1', '--no-opt', '--no-maglev', '--no-sparkplug'] as const;
+/** What daemonReady sets back: V8's defaults for the compilers DAEMON_START_FLAGS turned off. */
+const COMPILERS_ON = ['--opt', '--maglev', '--sparkplug'] as const;
+
+// Shared by the entry's copy of this module and the CLI's (two bundle files, two instances).
+const STARTED = Symbol.for('core-agent.daemon-start');
+type Marked = typeof globalThis & { [STARTED]?: 'starting' | 'ready' };
+
+export function startAsDaemon(): void {
+  for (const flag of DAEMON_START_FLAGS) setFlagsFromString(flag);
+  (globalThis as Marked)[STARTED] = 'starting';
+}
+
+/**
+ * The daemon is up (watch: its informers have synced; serve: it listens): the compilers
+ * startAsDaemon turned off are back on. Once; nothing in a process that did not start as a daemon.
+ */
+export function daemonReady(): void {
+  const g = globalThis as Marked;
+  if (g[STARTED] !== 'starting') return;
+  g[STARTED] = 'ready';
+  for (const flag of COMPILERS_ON) setFlagsFromString(flag);
+}
+
+/** A daemon that never gets up (an API it cannot reach) still gets its compilers back, after this long. */
+export const DAEMON_READY_AT_THE_LATEST_MS = 60_000;
+
+/** daemonReady after DAEMON_READY_AT_THE_LATEST_MS unless something calls it first; the timer keeps no process alive. */
+export function daemonReadyAtTheLatest(ms = DAEMON_READY_AT_THE_LATEST_MS): void {
+  setTimeout(daemonReady, ms).unref();
+}

@@ -1,0 +1,191 @@
+// src/cli/daemon-start.ts: watch and serve keep V8's young generation at its initial size and
+// start with the optimizing compilers off; every other command lets V8 grow it. Read from the
+// process itself: a preload that, at exit, allocates objects that all survive (what grows the
+// new space) and reports its size.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeKubeApi } from '../../bench/fake-kube-api.ts';
+import { startsAsDaemon } from '../../src/cli/daemon-start.ts';
+
+const bundle = path.resolve(import.meta.dirname, '../../dist/core-agent.mjs');
+const PRELOAD = `process.on('exit', () => {
+  const keep = [];
+  for (let i = 0; i < 400000; i++) keep.push({ i, s: 'x' + i });
+  const space = require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  require('node:fs').writeFileSync(process.env.REPORT, String(space.space_size / 1048576));
+});`;
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'core-agent-young-'));
+  writeFileSync(path.join(dir, 'preload.cjs'), PRELOAD);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The new space's size in MiB at exit, after the preload's allocations. */
+function newSpaceMib(argv: string[], env: Record<string, string> = {}): number {
+  const report = path.join(dir, 'report');
+  const r = spawnSync(process.execPath, ['--require', path.join(dir, 'preload.cjs'), bundle, ...argv], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: dir, REPORT: report, ...env },
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return Number(readFileSync(report, 'utf8'));
+}
+
+describe('a daemon’s start', () => {
+  it.each([
+    [['watch'], true],
+    [['serve', '--listen', '127.0.0.1:0'], true],
+    [['run', 'hi'], false],
+    [['tools', 'list'], false],
+    [['--version'], false],
+    [[], false],
+    [['--watch'], false],
+  ])('%j holds it: %s', (argv, held) => {
+    expect(startsAsDaemon(argv, {})).toBe(held);
+  });
+
+  it('not under NODE_COMPILE_CACHE (the image): a flag changed after start-up would void that cache', () => {
+    expect(startsAsDaemon(['watch'], { NODE_COMPILE_CACHE: '/app/compile-cache' })).toBe(false);
+    expect(newSpaceMib(['watch', '--help'], { NODE_COMPILE_CACHE: path.join(dir, 'ncc') })).toBeGreaterThan(2);
+  });
+
+  // V8 checks a cached entry against the flags; the daemons' entries live apart (the entry sets
+  // the flag before turning the cache on), so neither side recompiles the CLI after the other.
+  it.each([[{}], [{ NODE_COMPILE_CACHE: 'ncc' }], [{ CORE_AGENT_COMPILE_CACHE: 'cac' }]])(
+    'the code cache is accepted, daemon or not, in any order (%j)',
+    (extra) => {
+      const home = mkdtempSync(path.join(dir, 'home-'));
+      const env = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, path.join(home, v)]));
+      const run = (argv: string[]) =>
+        spawnSync(process.execPath, [bundle, ...argv], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, HOME: home, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', ...env },
+        }).stderr;
+      run(['tools', 'list']); // fills the commands' cache
+      run(['watch', '--help']); // fills the daemons' (or shares the one NODE_COMPILE_CACHE names)
+      const later = [run(['tools', 'list']), run(['watch', '--help']), run(['serve', '--help']), run(['tools', 'list'])];
+      for (const stderr of later) {
+        expect(stderr).toMatch(/core-agent-cli\.mjs was accepted/);
+        expect(stderr).not.toMatch(/rejected/);
+      }
+    },
+  );
+
+  it.each([
+    ['watch', '--help'],
+    ['serve', '--help'],
+  ])('%s %s: stays at 1 MiB per semi-space', (...argv) => {
+    expect(newSpaceMib(argv)).toBeLessThanOrEqual(2);
+  });
+
+  it.each([
+    ['tools', '--help'],
+    ['run', '--help'],
+  ])('%s %s: V8 grows it (the control)', (...argv) => {
+    expect(newSpaceMib(argv)).toBeGreaterThan(2);
+  });
+
+  // The compilers: V8's own account of a hot function (%GetOptimizationStatus, bit 4 optimized,
+  // bit 7 interpreted), before the daemon starts, while it starts, and once it is up.
+  it('start-up runs on the interpreter; once up, hot code is optimized again', () => {
+    const probe = path.join(dir, 'tiers.mjs');
+    writeFileSync(
+      probe,
+      `const { startAsDaemon, daemonReady } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/cli/daemon-start.ts'))});
+let n = 0;
+const hot = () => { const f = new Function('x', 'return x * ' + ++n + ' + 1'); let s = 0; for (let i = 0; i < 200000; i++) s += f(i); return %GetOptimizationStatus(f); };
+const before = hot();
+startAsDaemon();
+const starting = hot();
+daemonReady();
+const up = hot();
+daemonReady();
+process.stdout.write(JSON.stringify({ before, starting, up, again: hot() }));
+`,
+    );
+    const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--no-concurrent-recompilation', probe], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const s = JSON.parse(r.stdout) as Record<string, number>;
+    const optimized = (status: number) => (status & (1 << 4)) !== 0;
+    const interpreted = (status: number) => (status & (1 << 7)) !== 0;
+    expect(optimized(s.before!)).toBe(true);
+    expect([optimized(s.starting!), interpreted(s.starting!)]).toEqual([false, true]);
+    expect(optimized(s.up!)).toBe(true);
+    expect(optimized(s.again!)).toBe(true);
+  });
+
+  // Where the product says the daemon is up: the process-wide mark daemon-start.ts keeps, read at exit.
+  const MARK = `process.on('exit', () => require('node:fs').writeFileSync(process.env.REPORT, String(globalThis[Symbol.for('core-agent.daemon-start')])));`;
+
+  it.each([
+    [['watch', '--help'], 'starting'],
+    [['tools', 'list'], 'undefined'],
+  ])('%j leaves the mark %s', (argv, mark) => {
+    writeFileSync(path.join(dir, 'mark.cjs'), MARK);
+    const report = path.join(dir, 'mark');
+    const r = spawnSync(process.execPath, ['--require', path.join(dir, 'mark.cjs'), bundle, ...argv], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: dir, REPORT: report },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(report, 'utf8')).toBe(mark);
+  });
+
+  it('watch is up once its informer has synced: /readyz answers 200 and the compilers are back on', async () => {
+    writeFileSync(path.join(dir, 'mark.cjs'), MARK);
+    const home = mkdtempSync(path.join(dir, 'watch-'));
+    const api = await startFakeKubeApi(path.join(home, 'kubeconfig'));
+    writeFileSync(path.join(home, 'watch.yaml'), 'watch: { namespaces: [shop], reasons: [BackOff] }\n');
+    writeFileSync(path.join(home, 'incident.jsonl'), '{"text":"UNRESOLVED: test"}\n');
+    const report = path.join(home, 'mark');
+    const child = spawn(
+      process.execPath,
+      [
+        '--require',
+        path.join(dir, 'mark.cjs'),
+        bundle,
+        'watch',
+        '-c',
+        'watch.yaml',
+        '--model',
+        'replay:incident.jsonl',
+        '--session-db',
+        's.db',
+        '--listen',
+        '127.0.0.1:0',
+      ],
+      {
+        cwd: home,
+        env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: api.kubeconfig, REPORT: report },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const deadline = Date.now() + 20_000;
+      let ready = false;
+      while (!ready && Date.now() < deadline) {
+        const url = /health and metrics on (http:\/\/\S+)/.exec(out)?.[1];
+        if (url) ready = (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
+        if (!ready) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(ready, out).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await api.close();
+    }
+    expect(readFileSync(report, 'utf8')).toBe('ready');
+  });
+});
