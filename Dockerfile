@@ -68,13 +68,15 @@ COPY --from=build --chown=65532:65532 /state/ /var/lib/
 
 # Works with a read-only root filesystem: state goes to /var/lib/core-agent, temporary
 # files to /tmp (mount a tmpfs or an emptyDir on each). No VOLUME: the chart mounts them.
-# NODE_COMPILE_CACHE: the cache built above (read-only here; V8 only reads it).
+# CORE_AGENT_COMPILE_CACHE: the cache built above (read-only here; V8 only reads it). Not
+# NODE_COMPILE_CACHE: core-agent turns the cache on itself, after it has set a daemon's V8 flags,
+# so that watch finds entries made under the flags it runs with (src/cli/daemon-start.ts).
 USER 65532:65532
 WORKDIR /var/lib/core-agent
 ENV HOME=/var/lib/core-agent \
     TMPDIR=/tmp \
     NODE_ENV=production \
-    NODE_COMPILE_CACHE=/app/compile-cache \
+    CORE_AGENT_COMPILE_CACHE=/app/compile-cache \
     PATH=/usr/local/bin:/usr/bin:/bin
 EXPOSE 8080
 ENTRYPOINT ["/nodejs/bin/node", "/app/core-agent.mjs"]

@@ -5,30 +5,40 @@ import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:f
 import { enableCompileCache, getCompileCacheDir } from 'node:module';
 import path from 'node:path';
 
+/** The variable that names a cache directory of one's own: an absolute path (src/runtime/settings.ts checks it). */
+export const COMPILE_CACHE_VAR = 'CORE_AGENT_COMPILE_CACHE';
+
 /**
  * Where the cache goes, or undefined when there is nothing to do: NODE_COMPILE_CACHE set means
- * Node enabled it at start-up (the image points it at a cache warmed at build time), and
- * NODE_DISABLE_COMPILE_CACHE is the user's off switch. Otherwise the user's cache directory.
+ * Node enabled it at start-up, and NODE_DISABLE_COMPILE_CACHE is the user's off switch.
+ * CORE_AGENT_COMPILE_CACHE names a directory as it is (the image's, warmed at build time); it
+ * differs from NODE_COMPILE_CACHE in when the cache is turned on: here, after the entry has set
+ * a daemon's V8 flags (src/cli/daemon-start.ts), so the daemons' entries are made and found under
+ * the flags they run with. Otherwise the user's cache directory. `owned`: core-agent's own
+ * directory, which it prunes; one the operator names is left as it is (it may be read-only).
  */
-export function compileCacheDir(env: NodeJS.ProcessEnv): string | undefined {
+export function compileCacheDir(env: NodeJS.ProcessEnv): { dir: string; owned: boolean } | undefined {
   if (env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
-  // Both must be absolute: a relative one would put the cache under whatever directory the
-  // command was started in (a test harness's HOME=rel left .cache/ in the repository).
+  // Each must be absolute: a relative one would put the cache under whatever directory the
+  // command was started in (a test harness's HOME=rel left .cache/ in the repository). A relative
+  // CORE_AGENT_COMPILE_CACHE is an error the CLI reports; here it only means no cache.
   const absolute = (p: string | undefined) => (p && path.isAbsolute(p) ? p : undefined);
+  const named = env[COMPILE_CACHE_VAR];
+  if (named) return named.length <= 4096 && path.isAbsolute(named) ? { dir: named, owned: false } : undefined;
   const xdg = absolute(env.XDG_CACHE_HOME);
   const home = absolute(env.HOME);
   const base = xdg ?? (home === undefined ? undefined : path.join(home, '.cache'));
-  return base === undefined ? undefined : path.join(base, 'core-agent', 'compile-cache');
+  return base === undefined ? undefined : { dir: path.join(base, 'core-agent', 'compile-cache'), owned: true };
 }
 
 /** Turns the cache on for modules loaded from here on. An unwritable directory is no failure: Node reports it and runs uncached. */
 export function enableCliCompileCache(env: NodeJS.ProcessEnv): void {
-  const dir = compileCacheDir(env);
-  if (dir === undefined || getCompileCacheDir() !== undefined) return;
-  enableCompileCache(dir);
+  const where = compileCacheDir(env);
+  if (where === undefined || getCompileCacheDir() !== undefined) return;
+  enableCompileCache(where.dir);
   // getCompileCacheDir: Node's directory under dir for this Node and these V8 flags, which this
   // process reads and writes.
-  pruneCompileCache(dir, Date.now(), getCompileCacheDir());
+  if (where.owned) pruneCompileCache(where.dir, Date.now(), getCompileCacheDir());
 }
 
 /** How many entries each of Node's cache directories keeps: one per place the CLI's file was run from. */

@@ -1,4 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
 import { WATCHDOG_MODES, type WatchdogMode } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
 import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../tools/index.ts';
@@ -90,6 +91,12 @@ function filePath(v: string): string {
   return v;
 }
 
+function absolutePath(v: string): string {
+  filePath(v);
+  if (!path.isAbsolute(v)) throw new Error(`"${shown(v)}" is not an absolute path`);
+  return v;
+}
+
 /** provider:model, the check resolveModel makes before it loads anything. */
 function modelSpec(v: string): string {
   const problem = modelSpecProblem(v);
@@ -148,6 +155,9 @@ export const ENV = {
   watchListen: envVar('CORE_AGENT_WATCH_LISTEN', '--listen', 'HOST:PORT', parseListen),
   ripgrep: envVar('CORE_AGENT_RIPGREP', 'tools.grep.ripgrep_path', 'an executable rg', executable),
   stdinWaitMs: envVar('CORE_AGENT_STDIN_WAIT_MS', '(run)', 'milliseconds, 0 to 600000', millis(600_000)),
+  // Read by the entry before anything else (src/cli/compile-cache.ts), which cannot say what is
+  // wrong with it; checked here so that a bad value is reported, not silently left uncached.
+  compileCache: envVar('CORE_AGENT_COMPILE_CACHE', '(all commands)', 'an absolute directory path', absolutePath),
 } as const;
 
 export type EnvSettings = { [K in keyof typeof ENV]?: ReturnType<(typeof ENV)[K]['parse']> };

@@ -7,20 +7,38 @@ import { CACHE_ENTRIES_KEPT, CACHE_PRUNE_EVERY_MS, compileCacheDir, pruneCompile
 
 // Where the CLI's V8 code cache goes (the whole-process cases are in startup.cases.ts).
 describe('compileCacheDir', () => {
+  const own = (dir: string) => ({ dir, owned: true });
   it.each([
-    [{ HOME: '/home/u' }, '/home/u/.cache/core-agent/compile-cache'],
-    [{ HOME: '/home/u', XDG_CACHE_HOME: '/x' }, '/x/core-agent/compile-cache'],
+    [{ HOME: '/home/u' }, own('/home/u/.cache/core-agent/compile-cache')],
+    [{ HOME: '/home/u', XDG_CACHE_HOME: '/x' }, own('/x/core-agent/compile-cache')],
     // Relative values are ignored (the XDG spec; a relative HOME would write under the cwd).
-    [{ HOME: '/home/u', XDG_CACHE_HOME: 'rel' }, '/home/u/.cache/core-agent/compile-cache'],
+    [{ HOME: '/home/u', XDG_CACHE_HOME: 'rel' }, own('/home/u/.cache/core-agent/compile-cache')],
     [{ HOME: 'rel' }, undefined],
     [{ HOME: '' }, undefined],
     [{}, undefined],
-    [{ HOME: 'rel', XDG_CACHE_HOME: '/x' }, '/x/core-agent/compile-cache'],
+    [{ HOME: 'rel', XDG_CACHE_HOME: '/x' }, own('/x/core-agent/compile-cache')],
     // Node's own variables win: nothing to do here.
     [{ HOME: '/home/u', NODE_COMPILE_CACHE: '/ncc' }, undefined],
     [{ HOME: '/home/u', NODE_DISABLE_COMPILE_CACHE: '1' }, undefined],
-  ])('%j → %s', (env, dir) => {
-    expect(compileCacheDir(env)).toBe(dir);
+    // CORE_AGENT_COMPILE_CACHE: that directory as it is, never pruned (the image's is read-only).
+    [
+      { HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: '/app/compile-cache' },
+      { dir: '/app/compile-cache', owned: false },
+    ],
+    [
+      { CORE_AGENT_COMPILE_CACHE: '/app/compile-cache', XDG_CACHE_HOME: '/x' },
+      { dir: '/app/compile-cache', owned: false },
+    ],
+    // Relative or too long: no cache at all (the CLI reports the variable as an error, exit 2).
+    [{ HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: 'cache' }, undefined],
+    [{ HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: `/${'x'.repeat(4096)}` }, undefined],
+    // Empty is unset.
+    [{ HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: '' }, own('/home/u/.cache/core-agent/compile-cache')],
+    // Node's variables still win over it.
+    [{ CORE_AGENT_COMPILE_CACHE: '/app/compile-cache', NODE_COMPILE_CACHE: '/ncc' }, undefined],
+    [{ CORE_AGENT_COMPILE_CACHE: '/app/compile-cache', NODE_DISABLE_COMPILE_CACHE: '1' }, undefined],
+  ])('%j → %j', (env, where) => {
+    expect(compileCacheDir(env)).toEqual(where);
   });
 });
 

@@ -48,7 +48,7 @@ const IMAGE_ENV = {
   HOME: '/var/lib/core-agent',
   TMPDIR: '/tmp',
   NODE_ENV: 'production',
-  NODE_COMPILE_CACHE: '/app/compile-cache',
+  CORE_AGENT_COMPILE_CACHE: '/app/compile-cache',
   PATH: '/usr/local/bin:/usr/bin:/bin',
 };
 /** The libraries image/node-libs.txt lists for an architecture: exactly what the tree must hold. */
@@ -368,9 +368,16 @@ describe('the image root filesystem (scripts/rootfs.sh)', () => {
     const df = await readFile(path.join(root, 'Dockerfile'), 'utf8');
     const envBlock = /^ENV ((?:.*\\\n)*.*)$/m.exec(df)![1]!;
     expect(Object.fromEntries(envBlock.split(/\s*\\\n\s*/).map((kv) => kv.trim().split('=') as [string, string]))).toEqual(IMAGE_ENV);
-    const cached = await inImage(['--version'], { volumes, env: { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } });
-    expect(cached.code, cached.stderr).toBe(0);
-    expect(cached.stderr).toMatch(/V8 code cache for ESM file:\/\/\/app\/\S+ was accepted/);
+    // Both the commands' entries and the daemons' (made under the flags watch starts with) are there.
+    for (const argv of [
+      ['tools', 'list', '--json'],
+      ['watch', '--help'],
+    ]) {
+      const cached = await inImage(argv, { volumes, env: { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' } });
+      expect(cached.code, cached.stderr).toBe(0);
+      expect(cached.stderr).toMatch(/V8 code cache for ESM file:\/\/\/app\/core-agent-cli\.mjs was accepted/);
+      expect(cached.stderr).not.toMatch(/rejected/);
+    }
     // The incident recipe's MCP server starts from the PATH over stdio, in the tree, and lists its tools
     // (no cluster needed for that: the kubeconfig names a server nobody is asked about).
     const unreached = await configVolume({
@@ -1034,9 +1041,9 @@ hooks:
       // Nothing but node and sciontool was executed, nothing written outside /tmp and the state volume, no shell touched.
       const audit = await auditTrace(log);
       expect(audit.execs).toEqual(['/nodejs/bin/node', `${SCION_BIN}/sciontool`]);
-      // The stand-in is a Node script: its node, given the image's NODE_COMPILE_CACHE with the rest of the
-      // environment (hooks get the operator's), tries to cache it in read-only /app and is refused. Sciontool
-      // itself is a Go program; core-agent, every process that is not the stand-in, tried nothing.
+      // The stand-in is a Node script; were its node given a NODE_COMPILE_CACHE under read-only /app, it would
+      // try to cache it there and be refused. Sciontool itself is a Go program; core-agent, every process that
+      // is not the stand-in, tried nothing.
       const standIn = new Set(audit.traced.filter((l) => l.includes(`execve("${SCION_BIN}/sciontool"`)).map((l) => /^(\d+)\s/.exec(l)![1]));
       expect(standIn.size, 'one process per sciontool call').toBe(calls.length);
       const ours = (l: string) => !standIn.has(/^(\d+)\s/.exec(l)![1]!);

@@ -86,9 +86,9 @@ export const DOCKERFILE_RULES: ReadonlyArray<readonly [rule: string, where: Wher
   [
     'V8 reads the code cache built into /app',
     'final',
-    /^\s+NODE_COMPILE_CACHE=\/app\/compile-cache \\$/m,
-    'NODE_COMPILE_CACHE=/app/compile-cache',
-    'NODE_COMPILE_CACHE=/tmp/cc',
+    /^\s+CORE_AGENT_COMPILE_CACHE=\/app\/compile-cache \\$/m,
+    'CORE_AGENT_COMPILE_CACHE=/app/compile-cache',
+    'CORE_AGENT_COMPILE_CACHE=/tmp/cc',
   ],
   [
     'PATH finds /usr/local/bin/kubernetes-mcp-server',
