@@ -1,6 +1,7 @@
 import { ConfigFileError, readConfigFile, type ConfigKind } from '../config/read-config-file.ts';
 import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider';
-import * as z from 'zod/v4';
+import * as z from 'zod/v4/mini';
+import en from 'zod/v4/locales/en.js';
 import { ModelConfigError, type CallOptions, type ChatModel } from './model.ts';
 
 /**
@@ -8,17 +9,24 @@ import { ModelConfigError, type CallOptions, type ChatModel } from './model.ts';
  * the tool calls for real and feeds the results back; the next line is the
  * model's next response. The format is stable: scripts in examples/ and tests
  * depend on it.
+ *
+ * zod's functional build (zod/mini), not the classic one: a replayed run that calls no
+ * tool evaluates no other schema. zod as a whole was about a tenth of that run's start, and
+ * the functional build leaves out its classic layer, about 0.1× of `node -e 0`
+ * (docs/benchmarks.md); its core is the classic build's, so the rest stays. Same parser core
+ * and English messages; test/model/replay.test.ts holds the messages to the classic schema's.
  */
+z.config(en());
 const scriptLine = z.strictObject({
-  text: z.string().optional(),
-  tool_calls: z
-    .array(
+  text: z.optional(z.string()),
+  tool_calls: z.optional(
+    z.array(
       z.strictObject({
-        name: z.string().min(1),
-        args: z.record(z.string(), z.unknown()).default({}),
+        name: z.string().check(z.minLength(1)),
+        args: z._default(z.record(z.string(), z.unknown()), {}),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 export type ReplayStep = z.output<typeof scriptLine>;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/v4';
 import { ModelConfigError } from '../../src/model/model.ts';
 import { parseReplayScript, ReplayModel } from '../../src/model/replay.ts';
 
@@ -35,6 +36,54 @@ describe('replay scripts', () => {
       expect(msg).toMatch(/s.jsonl:3: tool_calls.0.name: /);
       expect(msg).toMatch(/s.jsonl:4: \(line\): .*txt/);
     }
+  });
+
+  // The parser uses zod's functional build (zod/mini, the classic build costs a replayed run's
+  // start); the format and every message stay those of the classic schema it replaced.
+  const CLASSIC = z.strictObject({
+    text: z.string().optional(),
+    tool_calls: z.array(z.strictObject({ name: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) })).optional(),
+  });
+  const classicLine = (value: unknown): string[] | object => {
+    const r = CLASSIC.safeParse(value);
+    return r.success ? r.data : r.error.issues.map((i) => `${i.path.join('.') || '(line)'}: ${i.message}`);
+  };
+  const miniLine = (value: unknown): string[] | object => {
+    try {
+      return parseReplayScript(JSON.stringify(value), 's.jsonl')[0]!;
+    } catch (err) {
+      return (err as Error).message
+        .split('\n')
+        .slice(1)
+        .map((l) => l.replace(/^s\.jsonl:1: /, ''));
+    }
+  };
+  it.each([
+    { text: 'a' },
+    {},
+    { text: '' },
+    { tool_calls: [] },
+    { tool_calls: [{ name: 'stat' }] },
+    { tool_calls: [{ name: 'stat', args: { path: '.', n: [1, { x: null }] } }] },
+    { text: 'a', tool_calls: [{ name: 'a', args: {} }, { name: 'b' }] },
+    { text: 1 },
+    { text: null },
+    { txt: 'x' },
+    { text: 'a', extra: 1, more: 2 },
+    { tool_calls: {} },
+    { tool_calls: [{}] },
+    { tool_calls: [{ name: '' }] },
+    { tool_calls: [{ name: 1 }] },
+    { tool_calls: [{ name: 'a', args: [] }] },
+    { tool_calls: [{ name: 'a', args: 'x' }] },
+    { tool_calls: [{ name: 'a', arg: {} }] },
+    { tool_calls: ['stat'] },
+    [],
+    'text',
+    42,
+    null,
+  ])('line %j: what the classic schema said, word for word', (value) => {
+    expect(miniLine(value)).toEqual(classicLine(value));
   });
 
   it('answers each call with the next line, then ends', async () => {
