@@ -1,25 +1,20 @@
 import type { AgentEvent } from '../agent/agent.ts';
-import { ScheduleRequests } from '../agent/autonomous.ts';
-import { PendingCheckpoint } from '../agent/checkpoint.ts';
+import type { ScheduleRequests } from '../agent/autonomous.ts';
 import type { RebuiltSession } from '../agent/resume.ts';
 import type { Agent } from '../agent/agent.ts';
 import type { WatchdogMode } from '../agent/watchdog.ts';
 import { createLogger, type Logger, type LogLevel } from '../log.ts';
 import type { Prompter } from '../permissions/gate.ts';
 import type { EventLog } from '../store/event-log.ts';
-import { SessionDbError } from '../store/session-db.ts';
 import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import type { Asker } from '../tools/services.ts';
-import { SessionState } from '../tools/session.ts';
-import { startAgent } from './agent-step.ts';
-import { askerFor, type AskMode } from './askers.ts';
-import { modelSpecOf, modelStep } from './model-step.ts';
+import type { SessionState } from '../tools/session.ts';
+import type { AskMode } from './askers.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
-import { resumeStep } from './resume-step.ts';
 import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
 import { stateDir } from './state-dir.ts';
-import { openSessionLog, recordingSession, sessionDbPath } from './store-step.ts';
-import { prepareWatch, type WatchRequest, type WatchSystem } from './watch-step.ts';
+import { openSessionLog, recordingSession } from './store-step.ts';
+import type { WatchRequest, WatchSystem } from './watch-step.ts';
 
 /** What every command gives the root. */
 export interface RequestBase {
@@ -116,8 +111,10 @@ export function buildSystem(r: ToolsRequest | AgentRequest | WatchRequest): Prom
   const settings = r.settings ?? resolveSettings(r.flags, r.env);
   const logger = createLogger(settings.logLevel ?? r.logLevel, r.logSink);
   if (r.until === 'dispatcher') return toolsSystem(r, settings, logger);
-  if (r.until === 'agent') return agentSystem(r, settings, logger);
-  return prepareWatch(r, settings, logger, (req) => buildSystem(req));
+  // The agent's and the watcher's steps are modules of their own: listing the catalog or
+  // calling one tool evaluates neither the loop, the model step nor the informer.
+  if (r.until === 'agent') return import('./agent-system.ts').then((m) => m.agentSystem(r, settings, logger));
+  return import('./watch-step.ts').then((m) => m.prepareWatch(r, settings, logger, (req) => buildSystem(req)));
 }
 
 async function toolsSystem(r: ToolsRequest, settings: Settings, logger: Logger): Promise<ToolsSystem> {
@@ -153,68 +150,4 @@ async function toolsSystem(r: ToolsRequest, settings: Settings, logger: Logger):
       log?.close();
     },
   };
-}
-
-async function agentSystem(r: AgentRequest, flagSettings: Settings, logger: Logger): Promise<AgentSystem> {
-  // Session services decide which session tools the catalog registers.
-  const session = new SessionState();
-  const checkpoints = r.checkpoint === 'auto' ? new PendingCheckpoint() : undefined;
-  const schedule = r.maxDeferMs !== undefined ? new ScheduleRequests(r.maxDeferMs) : undefined;
-  const askMode = flagSettings.ask ?? r.defaults.ask;
-  const services = {
-    checkpointer: checkpoints,
-    scheduler: schedule,
-    asker: askMode === 'off' ? undefined : (r.asker ?? askerFor(askMode, r.interactive)),
-    peerRoster: r.peerRoster,
-  };
-
-  const log =
-    r.log ?? openSessionLog({ location: sessionDbPath(flagSettings, r.env), fresh: r.fresh === true, resume: r.resume, say: r.say });
-  let resume = r.resume;
-  try {
-    // A resumed session runs where it ran, on its model, unless flags or env say otherwise.
-    const target = await resumeStep(log, flagSettings, r.resume, r.command);
-    const settings = target.settings;
-    resume = target.resume;
-    // The event log keeps the raw payloads behind digests, under this session's id.
-    const rawStore = {
-      put: (tool: string, rawJson: string) => log.putRaw(session.sessionId!, tool, rawJson),
-      get: (callId: string) => log.getRaw(session.sessionId!, callId),
-    };
-    const runtime = await createRuntime({
-      flags: r.flags,
-      settings,
-      env: r.env,
-      logger,
-      session,
-      services,
-      prompter: r.prompter,
-      say: r.say,
-      rawStore,
-      stateDir: stateDir(r.env),
-    });
-    const modelSpec = modelSpecOf(settings, runtime.recipe, r.command);
-    const model = await modelStep(modelSpec, r.env, r.command);
-    const { agent, sessionId, resumed } = await startAgent({
-      runtime,
-      model,
-      modelSpec,
-      log,
-      command: r.command,
-      title: r.title,
-      resume,
-      resetWatchdog: r.resetWatchdog,
-      maxSteps: r.maxSteps,
-      watchdog: settings.watchdog ?? r.defaults.watchdog,
-      checkpoints,
-      onEvent: r.onEvent,
-    });
-    return { agent, runtime, log, sessionId, modelSpec, session, resumed, schedule };
-  } catch (err) {
-    await session.close();
-    if (!r.log) log.close();
-    // A damaged page found while reading the session back: the advice must know it was a --resume.
-    if (err instanceof SessionDbError) err.resume ??= resume;
-    throw err;
-  }
 }

@@ -1,0 +1,82 @@
+// The composition root's agent path (src/runtime/system.ts): run, repl and each of watch's
+// incident sessions build every step, to a running agent. A module of its own so that the
+// commands that stop at the dispatcher (tools list, tools call, mcp serve) never evaluate the
+// loop, the model step or the session store's resume.
+import { ScheduleRequests } from '../agent/autonomous.ts';
+import { PendingCheckpoint } from '../agent/checkpoint.ts';
+import type { Logger } from '../log.ts';
+import { SessionDbError } from '../store/session-db.ts';
+import { SessionState } from '../tools/session.ts';
+import { startAgent } from './agent-step.ts';
+import { askerFor } from './askers.ts';
+import { modelSpecOf, modelStep } from './model-step.ts';
+import { createRuntime } from './runtime.ts';
+import { resumeStep } from './resume-step.ts';
+import type { Settings } from './settings.ts';
+import { stateDir } from './state-dir.ts';
+import { openSessionLog, sessionDbPath } from './store-step.ts';
+import type { AgentRequest, AgentSystem } from './system.ts';
+
+export async function agentSystem(r: AgentRequest, flagSettings: Settings, logger: Logger): Promise<AgentSystem> {
+  // Session services decide which session tools the catalog registers.
+  const session = new SessionState();
+  const checkpoints = r.checkpoint === 'auto' ? new PendingCheckpoint() : undefined;
+  const schedule = r.maxDeferMs !== undefined ? new ScheduleRequests(r.maxDeferMs) : undefined;
+  const askMode = flagSettings.ask ?? r.defaults.ask;
+  const services = {
+    checkpointer: checkpoints,
+    scheduler: schedule,
+    asker: askMode === 'off' ? undefined : (r.asker ?? askerFor(askMode, r.interactive)),
+    peerRoster: r.peerRoster,
+  };
+
+  const log =
+    r.log ?? openSessionLog({ location: sessionDbPath(flagSettings, r.env), fresh: r.fresh === true, resume: r.resume, say: r.say });
+  let resume = r.resume;
+  try {
+    // A resumed session runs where it ran, on its model, unless flags or env say otherwise.
+    const target = await resumeStep(log, flagSettings, r.resume, r.command);
+    const settings = target.settings;
+    resume = target.resume;
+    // The event log keeps the raw payloads behind digests, under this session's id.
+    const rawStore = {
+      put: (tool: string, rawJson: string) => log.putRaw(session.sessionId!, tool, rawJson),
+      get: (callId: string) => log.getRaw(session.sessionId!, callId),
+    };
+    const runtime = await createRuntime({
+      flags: r.flags,
+      settings,
+      env: r.env,
+      logger,
+      session,
+      services,
+      prompter: r.prompter,
+      say: r.say,
+      rawStore,
+      stateDir: stateDir(r.env),
+    });
+    const modelSpec = modelSpecOf(settings, runtime.recipe, r.command);
+    const model = await modelStep(modelSpec, r.env, r.command);
+    const { agent, sessionId, resumed } = await startAgent({
+      runtime,
+      model,
+      modelSpec,
+      log,
+      command: r.command,
+      title: r.title,
+      resume,
+      resetWatchdog: r.resetWatchdog,
+      maxSteps: r.maxSteps,
+      watchdog: settings.watchdog ?? r.defaults.watchdog,
+      checkpoints,
+      onEvent: r.onEvent,
+    });
+    return { agent, runtime, log, sessionId, modelSpec, session, resumed, schedule };
+  } catch (err) {
+    await session.close();
+    if (!r.log) log.close();
+    // A damaged page found while reading the session back: the advice must know it was a --resume.
+    if (err instanceof SessionDbError) err.resume ??= resume;
+    throw err;
+  }
+}
