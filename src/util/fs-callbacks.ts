@@ -3,7 +3,7 @@ import type { Dirent, Stats } from 'node:fs';
 
 /**
  * The file-system calls every command makes at start-up (the workspace, the settings and
- * config files, path scope, skills), as promises over node:fs's callback API. Importing
+ * config files, path scope, skills, the pending-writes journal), as promises over node:fs's callback API. Importing
  * node:fs/promises loads readline's interface, the REPL history, fs watchers and dirs with
  * it: 1.8 MiB of peak RSS for `tools list --json` (docs/benchmarks.md, issue 19). The
  * results and the errors (code, syscall, path) are those of the same calls in
@@ -17,6 +17,7 @@ export const lstat = (p: string): Promise<Stats> => call((done) => fs.lstat(p, d
 export const realpath = (p: string): Promise<string> => call((done) => fs.realpath.native(p, done));
 export const readlink = (p: string): Promise<string> => call((done) => fs.readlink(p, done));
 export const readdirEntries = (p: string): Promise<Dirent[]> => call((done) => fs.readdir(p, { withFileTypes: true }, done));
+export const readdirNames = (p: string): Promise<string[]> => call((done) => fs.readdir(p, done));
 
 /** An open file: the part of node:fs/promises's FileHandle the config reader uses. */
 export interface OpenFile {

@@ -41,12 +41,15 @@ const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_thread
 
 /**
  * What a replayed run with piped stdin has no use for: session and call ids come from
- * /dev/urandom (src/util/random-id.ts), and stdin is known not to be a terminal from one fstat
- * (src/util/is-terminal.ts). (Reading the pipe itself builds a socket: node:net stays.)
+ * /dev/urandom (src/util/random-id.ts), stdin is known not to be a terminal from one fstat
+ * (src/util/is-terminal.ts), and an empty pending-writes journal is read without
+ * node:fs/promises. (Reading the pipe itself builds a socket: node:net stays.)
  */
 const RUNNING = [
   ...['http', 'https', 'tls', 'zlib', 'readline', 'child_process', 'worker_threads'],
   ...['crypto', 'internal/crypto/random', 'internal/crypto/webcrypto', 'tty'],
+  // The pending-writes journal is reaped over node:fs's callbacks (src/util/fs-callbacks.ts).
+  'fs/promises',
 ];
 /** The replay script the run cases use, written into the cases' working directory by the test. */
 export const ONE_STEP_REPLAY = { file: 'one-step.jsonl', text: `${JSON.stringify({ text: 'done' })}\n` };

@@ -5,7 +5,7 @@ import { constants, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lstat, openFile, readdirEntries, readlink, realpath, stat } from '../../src/util/fs-callbacks.ts';
+import { lstat, openFile, readdirEntries, readdirNames, readlink, realpath, stat } from '../../src/util/fs-callbacks.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'fs-callbacks-'));
 mkdirSync(path.join(root, 'dir'));
@@ -45,6 +45,17 @@ describe('fs-callbacks against node:fs/promises', () => {
     expect(await outcome(() => readlink(p))).toEqual(await outcome(() => fsp.readlink(p)));
     expect(await outcome(() => readdirEntries(p), direntView)).toEqual(
       await outcome(() => fsp.readdir(p, { withFileTypes: true }), direntView),
+    );
+    expect(
+      await outcome(
+        () => readdirNames(p),
+        (names) => [...names].sort(),
+      ),
+    ).toEqual(
+      await outcome(
+        () => fsp.readdir(p),
+        (names) => [...names].sort(),
+      ),
     );
     expect(await outcome(() => openFile(p, constants.O_RDONLY).then((f) => f.close()))).toEqual(
       await outcome(() => fsp.open(p, constants.O_RDONLY).then((f) => f.close())),
