@@ -38,12 +38,18 @@ const COMPILERS_ON = ['--opt', '--maglev', '--sparkplug'] as const;
 
 // Shared by the entry's copy of this module and the CLI's (two bundle files, two instances).
 const STARTED = Symbol.for('core-agent.daemon-start');
-type Marked = typeof globalThis & { [STARTED]?: 'starting' | 'ready' };
+type Marked = typeof globalThis & { [STARTED]?: 'starting' | 'starting-theirs' | 'ready' };
 
 export function startAsDaemon(): void {
-  for (const flag of DAEMON_START_FLAGS) setFlagsFromString(flag);
-  (globalThis as Marked)[STARTED] = 'starting';
+  // Compiler flags the user gave Node (its command line or NODE_OPTIONS) are theirs: neither
+  // turned off here nor back on by daemonReady.
+  const theirs = USER_COMPILER_FLAG.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '));
+  for (const flag of DAEMON_START_FLAGS) if (!(theirs && COMPILER_FLAG.test(flag))) setFlagsFromString(flag);
+  (globalThis as Marked)[STARTED] = theirs ? 'starting-theirs' : 'starting';
 }
+
+const COMPILER_FLAG = /^--no-(opt|maglev|sparkplug)$/;
+const USER_COMPILER_FLAG = /(^|\s)--(no-)?(opt|maglev|sparkplug|turbofan|jitless)(\s|=|$)/;
 
 /**
  * The daemon is up (watch: its informers have synced; serve: it listens): the compilers
@@ -52,9 +58,10 @@ export function startAsDaemon(): void {
  */
 export function daemonReady(): void {
   const g = globalThis as Marked;
-  if (g[STARTED] !== 'starting') return;
+  const started = g[STARTED];
+  if (started !== 'starting' && started !== 'starting-theirs') return;
   g[STARTED] = 'ready';
-  for (const flag of COMPILERS_ON) setFlagsFromString(flag);
+  if (started === 'starting') for (const flag of COMPILERS_ON) setFlagsFromString(flag);
   releaseStartupMemory();
 }
 

@@ -119,6 +119,17 @@ process.stdout.write(JSON.stringify({ before, starting, up, again: hot() }));
     expect([optimized(s.starting!), interpreted(s.starting!)]).toEqual([false, true]);
     expect(optimized(s.up!)).toBe(true);
     expect(optimized(s.again!)).toBe(true);
+    // Compiler flags given to Node are the user's: --no-opt on its command line still holds once the daemon is up.
+    const theirs = spawnSync(
+      process.execPath,
+      ['--allow-natives-syntax', '--no-concurrent-recompilation', '--no-opt', '--no-maglev', probe],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(theirs.stderr).toBe('');
+    const t = JSON.parse(theirs.stdout) as Record<string, number>;
+    expect([optimized(t.before!), optimized(t.up!), optimized(t.again!)]).toEqual([false, false, false]);
   });
 
   // Where the product says the daemon is up: the process-wide mark daemon-start.ts keeps, read at exit.
