@@ -25,7 +25,7 @@ export const startsAsDaemon = (argv: readonly string[], env: NodeJS.ProcessEnv):
  *   the space, so it holds for the process's life.
  * - V8's optimizing and baseline compilers off until the daemon is up (daemonReady): start-up
  *   runs once, for well under a second, and compiling it for speed only made the compilers' code
- *   resident and their output part of the idle daemon's memory (about 1.8 MiB of a watcher at
+ *   resident and their output part of the idle daemon's memory (about 1.7 MiB of a watcher at
  *   rest, docs/benchmarks.md). Once it is up they are back on for the sessions it runs.
  *
  * The flags are part of what V8 checks cached code against, and Node names the cache's directory
@@ -41,25 +41,30 @@ const STARTED = Symbol.for('core-agent.daemon-start');
 type Marked = typeof globalThis & { [STARTED]?: 'starting' | 'starting-theirs' | 'ready' };
 
 export function startAsDaemon(): void {
-  // Compiler flags the user gave Node (its command line or NODE_OPTIONS) are theirs: neither
-  // turned off here nor back on by daemonReady.
-  const theirs = USER_COMPILER_FLAG.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '));
+  // Compiler flags the user gave Node (on its command line; of these, NODE_OPTIONS takes only
+  // --jitless) are theirs: neither turned off here nor back on by daemonReady.
+  const theirs = userCompilerFlags([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '));
   for (const flag of DAEMON_START_FLAGS) if (!(theirs && COMPILER_FLAG.test(flag))) setFlagsFromString(flag);
   (globalThis as Marked)[STARTED] = theirs ? 'starting-theirs' : 'starting';
 }
 
 const COMPILER_FLAG = /^--no-(opt|maglev|sparkplug)$/;
-const USER_COMPILER_FLAG = /(^|\s)--(no-)?(opt|maglev|sparkplug|turbofan|jitless)(\s|=|$)/;
+
+/** Whether Node was given a flag about V8's compilers (V8 reads `_` and `-` alike in flag names). */
+export function userCompilerFlags(args: string): boolean {
+  const flags = args.replace(/--[\w-]+/g, (name) => name.replaceAll('_', '-'));
+  return /(^|\s)--((no-)?(opt|turbofan|maglev|sparkplug|jitless)|max-opt)(?=[\s=]|$)/.test(flags);
+}
 
 /**
  * The daemon is up (watch: its informers have synced; serve: it listens): the compilers
  * startAsDaemon turned off are back on, and what start-up left behind goes back to the system
- * (releaseStartupMemory). Once; nothing in a process that did not start as a daemon.
+ * (releaseStartupMemory), in any daemon, however it started. Once.
  */
 export function daemonReady(): void {
   const g = globalThis as Marked;
   const started = g[STARTED];
-  if (started !== 'starting' && started !== 'starting-theirs') return;
+  if (started === 'ready') return;
   g[STARTED] = 'ready';
   if (started === 'starting') for (const flag of COMPILERS_ON) setFlagsFromString(flag);
   releaseStartupMemory();
@@ -70,21 +75,29 @@ export function daemonReady(): void {
  * the pages it frees). Start-up leaves garbage all over the heap — the recipe parsed, the
  * runtime's first catalog, the code cache's buffers — which an idle daemon otherwise keeps
  * resident for its whole life: V8's own memory reducer never ran in a watcher idle for a
- * minute. Measured at rest (docs/benchmarks.md): 68.3 → 65.7 MiB; a regular major collection
+ * minute. Measured at rest (docs/benchmarks.md): 68.2 → 65.8 MiB; a regular major collection
  * gave nothing. It takes tens of milliseconds, once, before the first incident is likely.
  *
  * V8's gc() is reachable only in a context made while --expose-gc is set: one is made for the
- * call, and the flag is unset at once, so nothing else sees it.
+ * call, and the flag is unset at once, so nothing else sees it — unless the user gave Node
+ * --expose-gc, whose gc() is used as it is. Best effort: memory is never a reason to fail.
  */
 export function releaseStartupMemory(): void {
-  setFlagsFromString('--expose-gc');
-  let gc: ((options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void) | undefined;
+  type Gc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
   try {
-    gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as typeof gc;
-  } finally {
-    setFlagsFromString('--no-expose-gc');
+    let gc = (globalThis as { gc?: Gc }).gc;
+    if (typeof gc !== 'function') {
+      setFlagsFromString('--expose-gc');
+      try {
+        gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as Gc;
+      } finally {
+        setFlagsFromString('--no-expose-gc');
+      }
+    }
+    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  } catch {
+    // A V8 without the gc extension's options: the daemon runs as it is.
   }
-  gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
 
 /** A daemon that never gets up (an API it cannot reach) still gets its compilers back, after this long. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeKubeApi } from '../../bench/fake-kube-api.ts';
-import { startsAsDaemon } from '../../src/cli/daemon-start.ts';
+import { startsAsDaemon, userCompilerFlags } from '../../src/cli/daemon-start.ts';
 
 const bundle = path.resolve(import.meta.dirname, '../../dist/core-agent.mjs');
 const PRELOAD = `process.on('exit', () => {
@@ -50,7 +50,7 @@ describe('a daemon’s start', () => {
     expect(startsAsDaemon(argv, {})).toBe(held);
   });
 
-  it('not under NODE_COMPILE_CACHE (the image): a flag changed after start-up would void that cache', () => {
+  it('not under NODE_COMPILE_CACHE: a flag changed after start-up would void the cache Node turned on', () => {
     expect(startsAsDaemon(['watch'], { NODE_COMPILE_CACHE: '/app/compile-cache' })).toBe(false);
     expect(newSpaceMib(['watch', '--help'], { NODE_COMPILE_CACHE: path.join(dir, 'ncc') })).toBeGreaterThan(2);
   });
@@ -224,5 +224,77 @@ process.stdout.write(JSON.stringify({ freedMib: (before - after) / 1048576, here
     expect(out.freedMib).toBeGreaterThan(10);
     expect(out.here).toBe('undefined');
     expect(out.fresh).toBe('undefined');
+  });
+
+  it.each([
+    ['--no-opt', true],
+    ['--no_opt --no_maglev', true],
+    ['--max-opt=0', true],
+    ['--max_opt=1', true],
+    ['--turbofan', true],
+    ['--jitless', true],
+    ['--no-sparkplug', true],
+    ['--expose-gc --stack-size=2000', false],
+    ['--optimize-for-size', false],
+    ['--opt-foo', false],
+    ['--max-old-space-size=64', false],
+    ['', false],
+  ])('user compiler flags in %j: %s', (args, theirs) => {
+    expect(userCompilerFlags(args)).toBe(theirs);
+  });
+
+  it("releaseStartupMemory uses the user's gc() when Node was given --expose-gc, and leaves it to them", () => {
+    const probe = path.join(dir, 'own-gc.mjs');
+    writeFileSync(
+      probe,
+      `import { runInNewContext } from 'node:vm';
+const { releaseStartupMemory } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/cli/daemon-start.ts'))});
+let calls = 0;
+const theirs = globalThis.gc;
+globalThis.gc = (o) => { calls++; return theirs(o); };
+releaseStartupMemory();
+process.stdout.write(JSON.stringify({ calls, fresh: runInNewContext('typeof gc') }));
+`,
+    );
+    const r = spawnSync(process.execPath, ['--expose-gc', probe], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ calls: 1, fresh: 'function' });
+  });
+
+  it('serve is up once it listens', async () => {
+    writeFileSync(path.join(dir, 'mark.cjs'), MARK);
+    const home = mkdtempSync(path.join(dir, 'serve-'));
+    writeFileSync(path.join(home, 'script.jsonl'), '{"text":"done"}\n');
+    const report = path.join(home, 'mark');
+    const child = spawn(
+      process.execPath,
+      [
+        '--require',
+        path.join(dir, 'mark.cjs'),
+        bundle,
+        'serve',
+        '--listen',
+        '127.0.0.1:0',
+        '-m',
+        'replay:script.jsonl',
+        '--session-db',
+        's.db',
+      ],
+      { cwd: home, env: { PATH: process.env.PATH, HOME: home, REPORT: report }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!/attach API on http/.test(out) && child.exitCode === null && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(out).toMatch(/attach API on http/);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+    expect(readFileSync(report, 'utf8')).toBe('ready');
   });
 });
