@@ -36,7 +36,7 @@ function refill(): void {
 
 /** `n` random bytes (a copy: the pool's bytes are handed out once). */
 export function randomBytes(n: number): Buffer {
-  if (n > POOL_BYTES) throw new RangeError(`randomBytes: at most ${POOL_BYTES} bytes at a time`);
+  if (!Number.isInteger(n) || n < 0 || n > POOL_BYTES) throw new RangeError(`randomBytes: a whole number of bytes from 0 to ${POOL_BYTES}`);
   if (used + n > POOL_BYTES) refill();
   const out = Buffer.from(pool.subarray(used, used + n));
   pool.fill(0, used, used + n);

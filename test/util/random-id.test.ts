@@ -27,8 +27,37 @@ describe('random ids', () => {
     expect(seen.size).toBe(256);
   });
 
-  it('refuses more than the pool holds at a time', () => {
-    expect(() => randomBytes(513)).toThrow(RangeError);
+  it.each([513, -1, 1.5, Number.NaN, Infinity])('refuses %s bytes (more than the pool holds, or not a count)', (n) => {
+    expect(() => randomBytes(n)).toThrow(RangeError);
+  });
+
+  it('where /dev/urandom cannot be read, node:crypto fills the pool', () => {
+    // A child whose node:fs refuses the device: the ids still come, from node:crypto.
+    const source = path.resolve(import.meta.dirname, '../../src/util/random-id.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'random-id-'));
+    try {
+      const probe = path.join(dir, 'probe.mjs');
+      writeFileSync(
+        probe,
+        `import fs, { syncBuiltinESMExports } from 'node:module';
+import nodeFs from 'node:fs';
+const open = nodeFs.openSync;
+nodeFs.openSync = (p, ...rest) => { if (p === '/dev/urandom') throw Object.assign(new Error('denied'), { code: 'EACCES' }); return open(p, ...rest); };
+syncBuiltinESMExports();
+const m = await import(${JSON.stringify(source)});
+const ids = [m.randomUUID(), m.randomUUID()];
+process.stdout.write(JSON.stringify({ ids, crypto: process.moduleLoadList.includes('NativeModule crypto') }));
+`,
+      );
+      const r = spawnSync(process.execPath, [probe], { encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      const out = JSON.parse(r.stdout) as { ids: string[]; crypto: boolean };
+      expect(out.crypto).toBe(true);
+      for (const id of out.ids) expect(id).toMatch(UUID_V4);
+      expect(out.ids[0]).not.toBe(out.ids[1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('fillFromKernel: false for a device that cannot be read, without throwing', () => {
