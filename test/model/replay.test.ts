@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { ModelConfigError } from '../../src/model/model.ts';
@@ -84,6 +88,34 @@ describe('replay scripts', () => {
     null,
   ])('line %j: what the classic schema said, word for word', (value) => {
     expect(miniLine(value)).toEqual(classicLine(value));
+  });
+
+  // The comparison above runs where the classic schema exists, which sets zod's English locale
+  // for every build: here the parser runs alone in a process that never loads classic zod.
+  it('says its messages in English on its own', () => {
+    const source = path.resolve(import.meta.dirname, '../../src/model/replay.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'replay-locale-'));
+    try {
+      const probe = path.join(dir, 'probe.mjs');
+      writeFileSync(
+        probe,
+        `const { parseReplayScript } = await import(${JSON.stringify(source)});
+try { parseReplayScript('{"text": 1}\\n{"txt": "x"}\\n{"tool_calls": [{"name": ""}]}\\n', 's.jsonl'); } catch (err) { process.stdout.write(err.message); }
+`,
+      );
+      // replay.ts has parameter properties: Node strips types only with this flag's help.
+      const r = spawnSync(process.execPath, ['--experimental-transform-types', '--disable-warning=ExperimentalWarning', probe], {
+        encoding: 'utf8',
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.split('\n').slice(1)).toEqual([
+        's.jsonl:1: text: Invalid input: expected string, received number',
+        's.jsonl:2: (line): Unrecognized key: "txt"',
+        's.jsonl:3: tool_calls.0.name: Too small: expected string to have >=1 characters',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers each call with the next line, then ends', async () => {
