@@ -39,7 +39,7 @@ COPY src/ src/
 COPY skills/ skills/
 # The bundle, then /out: node, its libraries (checked against ldd), dist/ as /app with this
 # platform's rg, the skills, kubernetes-mcp-server, and the code cache warmed by running
-# `--version` and `tools list --json` at /app/core-agent.mjs. /state becomes /var/lib
+# `tools list --json` and `watch --help` at /app/core-agent.mjs. /state becomes /var/lib
 # (nonroot's). No node_modules and no sources go further.
 RUN node scripts/build.mjs \
  && SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH}" bash scripts/rootfs.sh --layer --arch "${TARGETARCH}" /out \

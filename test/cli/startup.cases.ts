@@ -88,7 +88,7 @@ export const STARTUP_CASES: StartupCase[] = [
   { argv: ['recipe', 'schema'], stdout: /"title"/, cli: true, notLoaded: SERVING, env: { XDG_CACHE_HOME: '{home}/xdg' }, cacheIn: 'xdg' },
   // XDG_CACHE_HOME must be absolute (the XDG spec): a relative one is ignored.
   { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: SERVING, env: { XDG_CACHE_HOME: 'rel' }, cacheIn: '.cache' },
-  // NODE_COMPILE_CACHE wins (the image warms one at build time); NODE_DISABLE_COMPILE_CACHE turns it off.
+  // NODE_COMPILE_CACHE wins (Node turns it on itself); NODE_DISABLE_COMPILE_CACHE turns it off.
   {
     argv: ['tools', 'list'],
     stdout: /read_file/,
