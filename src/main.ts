@@ -21,7 +21,7 @@ else {
   // compilers would optimize. And before the code cache: V8 rejects code cached under other
   // flags, so the daemons get a cache directory of their own instead of recompiling the CLI
   // whenever the last command was another.
-  if (startsAsDaemon(argv, process.env)) startAsDaemon();
+  if (startsAsDaemon(argv, process.env)) startAsDaemon(process.env);
   // Before the import: the code cache covers the modules loaded after it is on.
   enableCliCompileCache(process.env);
   await (await import('./cli/start.ts')).start(argv, process.env);

@@ -40,10 +40,10 @@ const COMPILERS_ON = ['--opt', '--maglev', '--sparkplug'] as const;
 const STARTED = Symbol.for('core-agent.daemon-start');
 type Marked = typeof globalThis & { [STARTED]?: 'starting' | 'starting-theirs' | 'ready' };
 
-export function startAsDaemon(): void {
+export function startAsDaemon(env: NodeJS.ProcessEnv): void {
   // Compiler flags the user gave Node (on its command line; of these, NODE_OPTIONS takes only
   // --jitless) are theirs: neither turned off here nor back on by daemonReady.
-  const theirs = userCompilerFlags([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' '));
+  const theirs = userCompilerFlags([...process.execArgv, env.NODE_OPTIONS ?? ''].join(' '));
   for (const flag of DAEMON_START_FLAGS) if (!(theirs && COMPILER_FLAG.test(flag))) setFlagsFromString(flag);
   (globalThis as Marked)[STARTED] = theirs ? 'starting-theirs' : 'starting';
 }

@@ -102,7 +102,7 @@ describe('a daemon’s start', () => {
 let n = 0;
 const hot = () => { const f = new Function('x', 'return x * ' + ++n + ' + 1'); let s = 0; for (let i = 0; i < 200000; i++) s += f(i); return %GetOptimizationStatus(f); };
 const before = hot();
-startAsDaemon();
+startAsDaemon(process.env);
 const starting = hot();
 daemonReady();
 const up = hot();
