@@ -150,35 +150,18 @@ process.stdout.write(JSON.stringify({ before, starting, up, again: hot() }));
     expect(readFileSync(report, 'utf8')).toBe(mark);
   });
 
-  it('watch is up once its informer has synced: /readyz answers 200 and the compilers are back on', async () => {
+  /**
+   * A daemon of the bundle in `home` with the mark preload; `up` polls until it answers true.
+   * Stopped with SIGTERM, it must exit 0; returns the mark it left.
+   */
+  async function daemonMark(argv: string[], home: string, env: Record<string, string>, up: (out: string) => Promise<boolean>) {
     writeFileSync(path.join(dir, 'mark.cjs'), MARK);
-    const home = mkdtempSync(path.join(dir, 'watch-'));
-    const api = await startFakeKubeApi(path.join(home, 'kubeconfig'));
-    writeFileSync(path.join(home, 'watch.yaml'), 'watch: { namespaces: [shop], reasons: [BackOff] }\n');
-    writeFileSync(path.join(home, 'incident.jsonl'), '{"text":"UNRESOLVED: test"}\n');
     const report = path.join(home, 'mark');
-    const child = spawn(
-      process.execPath,
-      [
-        '--require',
-        path.join(dir, 'mark.cjs'),
-        bundle,
-        'watch',
-        '-c',
-        'watch.yaml',
-        '--model',
-        'replay:incident.jsonl',
-        '--session-db',
-        's.db',
-        '--listen',
-        '127.0.0.1:0',
-      ],
-      {
-        cwd: home,
-        env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: api.kubeconfig, REPORT: report },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['--require', path.join(dir, 'mark.cjs'), bundle, ...argv], {
+      cwd: home,
+      env: { PATH: process.env.PATH, HOME: home, REPORT: report, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -186,18 +169,33 @@ process.stdout.write(JSON.stringify({ before, starting, up, again: hot() }));
     try {
       const deadline = Date.now() + 20_000;
       let ready = false;
-      while (!ready && Date.now() < deadline) {
-        const url = /health and metrics on (http:\/\/\S+)/.exec(out)?.[1];
-        if (url) ready = (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
+      while (!ready && child.exitCode === null && Date.now() < deadline) {
+        ready = await up(out);
         if (!ready) await new Promise((r) => setTimeout(r, 50));
       }
       expect(ready, out).toBe(true);
     } finally {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    }
+    return readFileSync(report, 'utf8');
+  }
+
+  it('watch is up once its informer has synced: /readyz answers 200 and the compilers are back on', async () => {
+    const home = mkdtempSync(path.join(dir, 'watch-'));
+    const api = await startFakeKubeApi(path.join(home, 'kubeconfig'));
+    writeFileSync(path.join(home, 'watch.yaml'), 'watch: { namespaces: [shop], reasons: [BackOff] }\n');
+    writeFileSync(path.join(home, 'incident.jsonl'), '{"text":"UNRESOLVED: test"}\n');
+    const argv = ['watch', '-c', 'watch.yaml', '--model', 'replay:incident.jsonl', '--session-db', 's.db', '--listen', '127.0.0.1:0'];
+    const synced = async (out: string) => {
+      const url = /health and metrics on (http:\/\/\S+)/.exec(out)?.[1];
+      return url !== undefined && (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200;
+    };
+    try {
+      expect(await daemonMark(argv, home, { KUBECONFIG: api.kubeconfig }, synced)).toBe('ready');
+    } finally {
       await api.close();
     }
-    expect(readFileSync(report, 'utf8')).toBe('ready');
   });
 
   it('releaseStartupMemory returns what start-up dropped to the system, and leaves gc() to no one', () => {
@@ -262,39 +260,10 @@ process.stdout.write(JSON.stringify({ calls, fresh: runInNewContext('typeof gc')
   });
 
   it('serve is up once it listens', async () => {
-    writeFileSync(path.join(dir, 'mark.cjs'), MARK);
     const home = mkdtempSync(path.join(dir, 'serve-'));
     writeFileSync(path.join(home, 'script.jsonl'), '{"text":"done"}\n');
-    const report = path.join(home, 'mark');
-    const child = spawn(
-      process.execPath,
-      [
-        '--require',
-        path.join(dir, 'mark.cjs'),
-        bundle,
-        'serve',
-        '--listen',
-        '127.0.0.1:0',
-        '-m',
-        'replay:script.jsonl',
-        '--session-db',
-        's.db',
-      ],
-      { cwd: home, env: { PATH: process.env.PATH, HOME: home, REPORT: report }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    try {
-      const deadline = Date.now() + 20_000;
-      while (!/attach API on http/.test(out) && child.exitCode === null && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(out).toMatch(/attach API on http/);
-    } finally {
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    }
-    expect(readFileSync(report, 'utf8')).toBe('ready');
+    const argv = ['serve', '--listen', '127.0.0.1:0', '-m', 'replay:script.jsonl', '--session-db', 's.db'];
+    const listening = async (out: string) => /attach API on http/.test(out);
+    expect(await daemonMark(argv, home, {}, listening)).toBe('ready');
   });
 });

@@ -3,10 +3,25 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fillFromKernel, randomBytes, randomUUID } from '../../src/util/random-id.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const source = path.resolve(import.meta.dirname, '../../src/util/random-id.ts');
+const dir = mkdtempSync(path.join(tmpdir(), 'random-id-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Runs `code` as a script file in a child Node (not -e: Node's -e itself loads node:crypto),
+ * after `before` and with the module imported as `m`; returns what it printed, parsed.
+ */
+function probe<T>(code: string, before = ''): T {
+  const file = path.join(dir, `probe-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(file, `${before}\nconst m = await import(${JSON.stringify(source)});\n${code}\n`);
+  const r = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as T;
+}
 
 describe('random ids', () => {
   it('randomUUID is a version 4 UUID, as node:crypto formats one, and never repeats', () => {
@@ -32,32 +47,19 @@ describe('random ids', () => {
   });
 
   it('where /dev/urandom cannot be read, node:crypto fills the pool', () => {
-    // A child whose node:fs refuses the device: the ids still come, from node:crypto.
-    const source = path.resolve(import.meta.dirname, '../../src/util/random-id.ts');
-    const dir = mkdtempSync(path.join(tmpdir(), 'random-id-'));
-    try {
-      const probe = path.join(dir, 'probe.mjs');
-      writeFileSync(
-        probe,
-        `import fs, { syncBuiltinESMExports } from 'node:module';
+    // node:fs refuses the device in the child: the ids still come, from node:crypto.
+    const out = probe<{ ids: string[]; crypto: boolean }>(
+      `const ids = [m.randomUUID(), m.randomUUID()];
+process.stdout.write(JSON.stringify({ ids, crypto: process.moduleLoadList.includes('NativeModule crypto') }));`,
+      `import { syncBuiltinESMExports } from 'node:module';
 import nodeFs from 'node:fs';
 const open = nodeFs.openSync;
 nodeFs.openSync = (p, ...rest) => { if (p === '/dev/urandom') throw Object.assign(new Error('denied'), { code: 'EACCES' }); return open(p, ...rest); };
-syncBuiltinESMExports();
-const m = await import(${JSON.stringify(source)});
-const ids = [m.randomUUID(), m.randomUUID()];
-process.stdout.write(JSON.stringify({ ids, crypto: process.moduleLoadList.includes('NativeModule crypto') }));
-`,
-      );
-      const r = spawnSync(process.execPath, [probe], { encoding: 'utf8' });
-      expect(r.stderr).toBe('');
-      const out = JSON.parse(r.stdout) as { ids: string[]; crypto: boolean };
-      expect(out.crypto).toBe(true);
-      for (const id of out.ids) expect(id).toMatch(UUID_V4);
-      expect(out.ids[0]).not.toBe(out.ids[1]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+syncBuiltinESMExports();`,
+    );
+    expect(out.crypto).toBe(true);
+    for (const id of out.ids) expect(id).toMatch(UUID_V4);
+    expect(out.ids[0]).not.toBe(out.ids[1]);
   });
 
   it('fillFromKernel: false for a device that cannot be read, without throwing', () => {
@@ -68,21 +70,8 @@ process.stdout.write(JSON.stringify({ ids, crypto: process.moduleLoadList.includ
   });
 
   it('loads node:crypto neither to import nor to make ids', () => {
-    // A script file, not -e: Node's -e itself loads node:crypto.
-    const source = path.resolve(import.meta.dirname, '../../src/util/random-id.ts');
-    const dir = mkdtempSync(path.join(tmpdir(), 'random-id-'));
-    try {
-      const probe = path.join(dir, 'probe.mjs');
-      writeFileSync(
-        probe,
-        `const m = await import(${JSON.stringify(source)}); m.randomUUID(); m.randomBytes(8);\n` +
-          `process.stdout.write(String(process.moduleLoadList.includes('NativeModule crypto')));\n`,
-      );
-      const r = spawnSync(process.execPath, [probe], { encoding: 'utf8' });
-      expect(r.stderr).toBe('');
-      expect(r.stdout).toBe('false');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(
+      probe(`m.randomUUID(); m.randomBytes(8);\nprocess.stdout.write(String(process.moduleLoadList.includes('NativeModule crypto')));`),
+    ).toBe(false);
   });
 });
