@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CHUNKS_FILE, CLI_FILE } from '../scripts/esbuild-options.mjs';
 import { IncidentStore } from '../src/watch/incident-store.ts';
 import { kubectl, until } from '../test/cluster/kube.ts';
 import { backOffEvent, startWatch, watchFixture } from '../test/cluster/watch-process.ts';
@@ -54,7 +55,7 @@ const watchers: ChildProcess[] = [];
 await kubectl(['create', 'namespace', ns]);
 const stop = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))));
 try {
-  const bundleBytes = ['core-agent.mjs', 'core-agent-cli.mjs', 'core-agent-chunks.txt']
+  const bundleBytes = ['core-agent.mjs', CLI_FILE, CHUNKS_FILE]
     .map((f) => statSync(path.join(root, 'dist', f)).size)
     .reduce((a, b) => a + b, 0);
   const rgBytes = statSync(path.join(root, 'dist/rg')).size;

@@ -1,22 +1,43 @@
 // Builds dist/: the entry dist/core-agent.mjs (src/main.ts, a few KB: it answers --version and
-// --help itself), the CLI dist/core-agent-cli.mjs it imports for every other command (ESM, self-
-// contained, needs no node_modules), the embedded chunks' data dist/core-agent-chunks.txt (read
+// --help itself), the CLI dist/core-agent-cli.js it loads for every other command (a script the
+// entry compiles through node:vm with its code cache, src/cli/cli-script.ts; self-contained, needs
+// no node_modules), the embedded chunks' data dist/core-agent-chunks.txt (read
 // when a chunk is first used), and the static ripgrep binary dist/rg, which grep and glob use
 // when present; without it they fall back to the in-process RE2 engine. Run with
 // `node dist/core-agent.mjs`; the files go together (the image copies dist/ whole).
 import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { stat } from 'node:fs/promises';
-import { buildBundle, CHUNKS_FILE, CLI_FILE, cliAsSibling, esbuildOptions, root } from './esbuild-options.mjs';
+import {
+  buildBundle,
+  CHUNKS_FILE,
+  CLI_FILE,
+  cliScriptOptions,
+  entryOptions,
+  esbuildOptions,
+  finishCliScript,
+  root,
+} from './esbuild-options.mjs';
 import { computeToolHeads } from './tool-heads.mjs';
 
 await rm(`${root}/dist`, { recursive: true, force: true });
 await mkdir(`${root}/dist`, { recursive: true });
-const entryOptions = await esbuildOptions(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`);
-await buildBundle(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`, { plugins: [cliAsSibling, ...entryOptions.plugins] });
+await buildBundle(
+  `${root}/src/main.ts`,
+  `${root}/dist/core-agent.mjs`,
+  entryOptions(await esbuildOptions(`${root}/src/main.ts`, `${root}/dist/core-agent.mjs`)),
+);
 // The CLI registers the built-in tools from their heads, computed here from the tool files.
 const toolHeads = await computeToolHeads(root, esbuildOptions);
-await buildBundle(`${root}/src/cli/start.ts`, `${root}/dist/${CLI_FILE}`, {}, `${root}/dist/${CHUNKS_FILE}`, toolHeads);
+const cli = `${root}/dist/${CLI_FILE}`;
+const cliBuild = await buildBundle(
+  `${root}/src/cli/start.ts`,
+  cli,
+  cliScriptOptions(await esbuildOptions(`${root}/src/cli/start.ts`, cli, { toolHeads })),
+  `${root}/dist/${CHUNKS_FILE}`,
+  toolHeads,
+);
+await finishCliScript(cli, cliBuild);
 await chmod(`${root}/dist/core-agent.mjs`, 0o755);
 
 // The ripgrep binary ships inside the platform package of @vscode/ripgrep (nothing is downloaded).

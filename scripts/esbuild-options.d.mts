@@ -15,5 +15,7 @@ export function buildBundle(
 ): Promise<import('esbuild').BuildResult<{ metafile: true }>>;
 export function lazyBuiltinModule(id: string): string;
 export const CLI_FILE: string;
-export const cliAsSibling: import('esbuild').Plugin;
+export function entryOptions<T extends BuildOptions>(options: T): T;
+export function cliScriptOptions<T extends BuildOptions>(options: T): T;
+export function finishCliScript(file: string, result: import('esbuild').BuildResult<{ metafile: true }>): Promise<void>;
 export const CHUNKS_FILE: string;

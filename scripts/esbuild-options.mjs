@@ -2,6 +2,7 @@
 // benchmark harness (bench/run.ts): Node 24 ESM, Markdown descriptions as text,
 // the embedded sources and the tool families as virtual modules.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -49,7 +50,7 @@ const toolFamily = (heads) => ({
 // module that imports node:child_process costs nothing until it spawns. The export names are this
 // Node's (the build runs on the Node the bundle targets); `__esModule`, which esbuild's interop
 // reads when the importing module is evaluated, is none of them. Dynamic import() of a built-in
-// stays as it is.
+// is bundled the same way (below).
 export function lazyBuiltinModule(id) {
   const keys = Object.keys(requireHere(id)).filter((k) => k !== '__esModule');
   // A plain object of getters, not a Proxy: a trap per key of every copy esbuild's interop made
@@ -79,8 +80,12 @@ const requireHere = createRequire(import.meta.url);
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
+    // import() of a built-in too: the CLI is a script compiled through node:vm (cliScriptOptions), where
+    // import() needs an experimental option; bundled, it resolves to the same lazy namespace.
     b.onResolve({ filter: /^node:/ }, (args) =>
-      args.kind === 'import-statement' ? { path: args.path, namespace: 'lazy-builtin' } : { path: args.path, external: true },
+      args.kind === 'import-statement' || args.kind === 'dynamic-import'
+        ? { path: args.path, namespace: 'lazy-builtin' }
+        : { path: args.path, external: true },
     );
     b.onResolve({ filter: new RegExp(`^${LAZY_CJS}node:`) }, (args) => ({
       path: args.path.slice(LAZY_CJS.length),
@@ -91,22 +96,60 @@ const lazyBuiltins = {
   },
 };
 
-/** The CLI's own file, beside the entry in dist/: src/main.ts imports it when a command needs it. */
-export const CLI_FILE = 'core-agent-cli.mjs';
+/** The CLI's own file, beside the entry in dist/: src/cli/cli-script.ts loads it when a command needs it. */
+export const CLI_FILE = 'core-agent-cli.js';
 /** The embedded chunks' data, beside the CLI (read on a chunk's first use only). */
 export const CHUNKS_FILE = 'core-agent-chunks.txt';
 
-// The entry's build: its import() of the CLI (src/cli/start.ts) stays an import() of the CLI's
-// file beside it, so the entry file holds only src/main.ts and what it imports (a few KB), and
-// --version never reads the CLI's 5 MB. The CLI's file is built from src/cli/start.ts.
-export const cliAsSibling = {
-  name: 'cli-as-sibling',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/cli\/start\.ts$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: `./${CLI_FILE}`, external: true } : undefined,
-    );
-  },
-};
+// The entry's build: src/cli/cli-script.ts loads the CLI's script from the file beside it
+// (__CORE_AGENT_CLI_SCRIPT__), and its import() of src/cli/start.ts, for the sources, is left out
+// of the file: the entry holds only src/main.ts and what it imports (a few KB), and --version never
+// reads the CLI's file.
+export const entryOptions = (options) => ({
+  ...options,
+  define: { ...options.define, __CORE_AGENT_CLI_SCRIPT__: JSON.stringify(CLI_FILE) },
+  plugins: [
+    {
+      name: 'cli-left-out',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/start\.ts$/ }, (args) =>
+          args.kind === 'dynamic-import' && args.importer.endsWith('cli-script.ts') ? { path: args.path, external: true } : undefined,
+        );
+      },
+    },
+    ...options.plugins,
+  ],
+});
+
+/**
+ * The CLI's build: a script, not a module — one function expression, `(module, require, url)`,
+ * which src/cli/cli-script.ts compiles through node:vm with a code cache it makes after a run.
+ * CommonJS output inside it (esbuild's `module.exports`), strict like the module it was, with
+ * `import.meta.url` its URL. Its first line, added by finishCliScript, names its content.
+ */
+export const cliScriptOptions = (options) => ({
+  ...options,
+  format: 'cjs',
+  define: { ...options.define, 'import.meta.url': '__coreAgentCliUrl' },
+  banner: { js: '(function (module, require, __coreAgentCliUrl) {"use strict";' },
+  footer: { js: '})' },
+});
+
+/**
+ * Puts `//core-agent-cli <sha-256 of the rest>` before the script: the code cache's files are
+ * named after it (src/cli/cli-script.ts), so another build never finds this one's cache. Refuses
+ * a script with an import() left (node:vm would reject it at run time: there is no loader) and
+ * one that is not ASCII (esbuild escapes the rest; the loader's reading relies on it).
+ */
+export async function finishCliScript(file, result) {
+  const output = Object.entries(result.metafile.outputs).find(([out]) => path.resolve(root, out) === path.resolve(file))?.[1];
+  const dynamic = (output?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
+  if (output === undefined || dynamic.length > 0)
+    throw new Error(`${file}: the CLI's script must have no import() (found: ${dynamic.join(', ')})`);
+  const text = await readFile(file, 'utf8');
+  if (!/^[\x00-\x7f]*$/.test(text)) throw new Error(`${file}: the CLI's script must be ASCII`);
+  await writeFile(file, `//core-agent-cli ${createHash('sha256').update(text).digest('hex')}\n${text}`);
+}
 
 /** `toolHeads`: scripts/tool-heads.mjs's result, for a bundle that registers tools from their heads. */
 export async function esbuildOptions(entry, outfile, { toolHeads } = {}) {

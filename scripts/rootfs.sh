@@ -129,20 +129,22 @@ install -d -o 0 -g 0 -m 0755 "$dir/app/skills"
 cp -R --no-preserve=mode,ownership -- "$root/skills/." "$dir/app/skills/"
 copy "$kms" /usr/local/bin/kubernetes-mcp-server 0755
 
-# V8's code cache at the path the image's ENV CORE_AGENT_COMPILE_CACHE names, made by the commands
-# users run most, in the tree itself (the cache is keyed by the file's path and the uid), and by a
-# daemon's start (watch --help: the daemons set V8 flags before the cache is on, and Node keeps their
-# entries in a directory of their own, src/cli/daemon-start.ts). Needs node to run
-# here: a foreign ARCH's tree goes without (the image's arm64 build stage warms its own).
-# --predictable (one thread, no concurrent compilation) makes the cache the same bytes on
-# every build; V8 accepts it from a run without the flag (NODE_DEBUG_NATIVE=COMPILE_CACHE says so).
+# V8's code cache at the path the image's ENV CORE_AGENT_COMPILE_CACHE names, made in the tree
+# itself by the commands users run most (src/cli/cli-script.ts: a file per command, made after
+# the run; a replayed run for `run`) and by a daemon's start (watch --help: a help file, made under the V8 flags the daemons
+# start with, which the watcher's start takes until it can write its own — in the image it cannot,
+# the directory is read-only). Needs node to run here: a foreign ARCH's tree goes without (the
+# image's arm64 build stage warms its own). --predictable (one thread, no concurrent compilation)
+# makes the cache the same bytes on every build; V8 takes it in a run without the flag
+# (NODE_DEBUG=core-agent says so).
 if $native; then
   chroot="$(command -v chroot)" || die "chroot is missing (coreutils)"
-  # As the image's user: Node keys the cache directory by uid (v24…-x64-<hash>-65532).
   install -d -m 1777 "$dir/tmp"
   install -d -o 65532 -g 65532 -m 0755 "$dir/app/compile-cache"
-  for args in "tools list --json" "watch --help"; do
-    # shellcheck disable=SC2086 # two fixed argument lists
+  # A one-step replayed run stands for the incident runs: the loop, the session, the model step.
+  printf '{"text":"warm"}\n' >"$dir/tmp/warm.jsonl"
+  for args in "tools list --json" "run -m replay:/tmp/warm.jsonl --session-db :memory: warm" "watch --help"; do
+    # shellcheck disable=SC2086 # three fixed argument lists
     env -i HOME=/tmp TMPDIR=/tmp NODE_ENV=production CORE_AGENT_COMPILE_CACHE=/app/compile-cache \
       "$chroot" --userspec=65532:65532 --groups=65532 "$dir" /nodejs/bin/node --predictable /app/core-agent.mjs $args >/dev/null ||
       die "the bundle does not run in the tree: node /app/core-agent.mjs $args failed"

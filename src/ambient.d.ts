@@ -54,6 +54,8 @@ declare module '*.wasm' {
 declare const __CORE_AGENT_VERSION__: string;
 // The embedded chunks' file beside the bundle (scripts/esbuild-options.mjs); undefined: after the bundle's own JavaScript.
 declare const __CORE_AGENT_CHUNKS__: string | undefined;
+// The CLI's script beside the entry (scripts/esbuild-options.mjs); undefined: the sources, where the entry imports src/cli/start.ts.
+declare const __CORE_AGENT_CLI_SCRIPT__: string | undefined;
 
 // The GFM plugin for turndown ships no types.
 declare module '@joplin/turndown-plugin-gfm' {

@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flags, WASM_FLAGS } from './v8-flags.ts';
 
 /**
  * Embedded sources (scripts/embedded.mjs): code kept out of the bundle's
@@ -15,9 +15,10 @@ export async function decodeEmbedded(source: () => string): Promise<string> {
   let text = decoded.get(source);
   if (text === undefined) {
     // Every WebAssembly module this program compiles (tree-sitter, jq's worker) is in an
-    // embedded chunk, so setting the flags before the first chunk is decoded is setting them
-    // before any WebAssembly exists; a command that decodes none never loads node:v8.
-    keepWasmOnBaselineCompiler();
+    // embedded chunk, so setting WebAssembly's flags (src/v8-flags.ts) before the first
+    // chunk is decoded is setting them before any WebAssembly exists; a command that decodes
+    // none never loads node:v8.
+    setV8Flags(WASM_FLAGS);
     const { brotliDecompressSync } = await import('node:zlib');
     text = brotliDecompressSync(Buffer.from(source(), 'base64')).toString('utf8');
     decoded.set(source, text);
@@ -115,27 +116,4 @@ function indexChunks(bytes: Buffer): Map<string, [number, number, number]> {
     index.set(bytes.toString('latin1', at + OPEN.length, nl), [at, nl + 1, end]);
   }
   return index;
-}
-
-/**
- * Keep WebAssembly on V8's baseline compiler (Liftoff): no tier-up to TurboFan.
- *
- * tree-sitter's bash grammar has one 160 KB lexer function. A few dozen words of
- * shell make it hot, V8 recompiles it with TurboFan in the background, and that
- * one compilation takes ~700 MB of compiler memory for half a second: every
- * bash call peaked at ~580 MB RSS (a refused one too — the denylist parses
- * first) against ~80 MB for read_file. Liftoff code parses a command line as
- * fast here (200 parses of a 2 KB line: 170 ms either way), and jq-wasm's
- * queries measured the same within noise.
- *
- * V8 flags are process-wide and read when a module is compiled, so this runs
- * before any WebAssembly exists: when the first embedded chunk is decoded, since
- * every WebAssembly module is in one. Once is enough.
- */
-let kept = false;
-function keepWasmOnBaselineCompiler(): void {
-  if (kept) return;
-  kept = true;
-  setFlagsFromString('--no-wasm-tier-up');
-  setFlagsFromString('--no-wasm-dynamic-tiering');
 }

@@ -1,66 +1,82 @@
-// V8's code cache for the CLI's file (dist/core-agent-cli.mjs), turned on by the entry just
-// before it imports that file: a warm start deserialises the compiled code instead of parsing
-// and compiling the 0.7 MB of JavaScript again (docs/benchmarks.md has the figures).
+// Where V8's code cache for the CLI's file (dist/core-agent-cli.js) lives, what each of its
+// files is named after, and how the directory is kept bounded. The entry reads and writes the
+// cache itself (src/cli/cli-script.ts); docs/benchmarks.md has the figures.
 import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { enableCompileCache, getCompileCacheDir } from 'node:module';
 import path from 'node:path';
 
 /** The variable that names a cache directory of one's own: an absolute path (src/runtime/settings.ts checks it). */
 export const COMPILE_CACHE_VAR = 'CORE_AGENT_COMPILE_CACHE';
 
 /**
- * Where the cache goes, or undefined when there is nothing to do: NODE_COMPILE_CACHE set means
- * Node enabled it at start-up, and NODE_DISABLE_COMPILE_CACHE is the user's off switch.
- * CORE_AGENT_COMPILE_CACHE names a directory as it is (the image's, warmed at build time); it
- * differs from NODE_COMPILE_CACHE in when the cache is turned on: here, after the entry has set
- * a daemon's V8 flags (src/cli/daemon-start.ts), so the daemons' entries are made and found under
- * the flags they run with. Otherwise the user's cache directory. `owned`: core-agent's own
- * directory, which it prunes; one the operator names is left as it is (it may be read-only).
+ * Where the cache goes, or undefined for none. NODE_DISABLE_COMPILE_CACHE, Node's off switch, is
+ * the user's here too. CORE_AGENT_COMPILE_CACHE names a directory used as it is (the image's,
+ * warmed at build time and read-only); so does NODE_COMPILE_CACHE, the directory a user gave
+ * Node's own cache, which does not cover a file compiled through node:vm. Otherwise the user's
+ * cache directory. `owned`: core-agent's own directory, which it prunes; one the operator names
+ * is left as it is.
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv): { dir: string; owned: boolean } | undefined {
-  if (env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   // Each must be absolute: a relative one would put the cache under whatever directory the
   // command was started in (a test harness's HOME=rel left .cache/ in the repository). A relative
   // CORE_AGENT_COMPILE_CACHE is an error the CLI reports; here it only means no cache.
-  const absolute = (p: string | undefined) => (p && path.isAbsolute(p) ? p : undefined);
-  const named = env[COMPILE_CACHE_VAR];
-  if (named) return named.length <= 4096 && path.isAbsolute(named) ? { dir: named, owned: false } : undefined;
+  const absolute = (p: string | undefined) => (p && p.length <= 4096 && path.isAbsolute(p) ? p : undefined);
+  for (const named of [env[COMPILE_CACHE_VAR], env.NODE_COMPILE_CACHE]) {
+    if (named) return absolute(named) === undefined ? undefined : { dir: named, owned: false };
+  }
   const xdg = absolute(env.XDG_CACHE_HOME);
   const home = absolute(env.HOME);
   const base = xdg ?? (home === undefined ? undefined : path.join(home, '.cache'));
   return base === undefined ? undefined : { dir: path.join(base, 'core-agent', 'compile-cache'), owned: true };
 }
 
-/** Turns the cache on for modules loaded from here on. An unwritable directory is no failure: Node reports it and runs uncached. */
-export function enableCliCompileCache(env: NodeJS.ProcessEnv): void {
-  const where = compileCacheDir(env);
-  if (where === undefined || getCompileCacheDir() !== undefined) return;
-  enableCompileCache(where.dir);
-  // getCompileCacheDir: Node's directory under dir for this Node and these V8 flags, which this
-  // process reads and writes.
-  if (where.owned) pruneCompileCache(where.dir, Date.now(), getCompileCacheDir());
+/** Commands whose second word picks what they run (`tools list`, `mcp serve`): each such pair caches apart. */
+const WITH_SUBCOMMANDS: ReadonlySet<string> = new Set(['tools', 'mcp', 'sessions', 'recipe']);
+const WORD = /^[a-z][a-z-]{0,23}$/;
+
+/**
+ * Which of the cache's files a command line reads and writes. A cache holds the functions the run
+ * that wrote it compiled, so commands that run different code keep apart: `tools-list`, `run`,
+ * `watch`. A help request is marked, so that its few functions never stand in for the command's.
+ */
+export function cacheGroup(argv: readonly string[]): { name: string; help: boolean } {
+  const [first, second] = argv;
+  const words = first !== undefined && WORD.test(first) ? [first] : ['default'];
+  if (first !== undefined && WITH_SUBCOMMANDS.has(first) && second !== undefined && WORD.test(second)) words.push(second);
+  return { name: words.join('-'), help: argv.some((a) => a === '--help' || a === '-h') };
 }
 
-/** How many entries each of Node's cache directories keeps: one per place the CLI's file was run from. */
-export const CACHE_ENTRIES_KEPT = 16;
-/** A directory of Node's (one per Node version and V8 flag set) written to last this long ago goes whole. */
-export const CACHE_DIR_UNUSED_MS = 30 * 24 * 3600_000;
+/** FNV-1a, 32 bits, as 8 hex digits: a file name's part, not a check of content (V8 checks what it loads). */
+export function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/** How a cache file is named: `cli-<build>-<runtime>-<group>[.help].v8`. */
+export const CACHE_FILE = /^cli-[0-9a-f]+-[0-9a-f]{8}-[a-z-]+(\.help)?\.v8$/;
+
+/** How many cache files core-agent's own directory keeps, newest first. */
+export const CACHE_FILES_KEPT = 48;
+/** A cache file not written for this long goes; so does anything else in the directory (Node's old layout). */
+export const CACHE_FILE_UNUSED_MS = 30 * 24 * 3600_000;
 /** Pruning runs at most once a day; the other starts pay one stat of the stamp file. */
 export const CACHE_PRUNE_EVERY_MS = 24 * 3600_000;
 const STAMP = '.pruned';
 
 /**
- * Keeps the cache directory bounded. Node writes one entry per path the CLI's file is loaded
- * from (each npx version, each checkout) into a directory per Node version and V8 flag set,
- * and never removes one: a developer's cache had grown to 99 entries, 15 MB. Here, once a day,
- * each such directory keeps its CACHE_ENTRIES_KEPT newest entries, and one not written to in
- * CACHE_DIR_UNUSED_MS (an old Node) is removed. An entry removed in use costs its owner one
- * uncached start, after which Node writes it again. `inUse`, the directory this process's Node
- * reads and writes, is never removed whole, however old. Only core-agent's own directory is pruned
- * (never NODE_COMPILE_CACHE's), and any file-system error ends the pruning quietly: a cache is
- * never a reason to fail.
+ * Keeps core-agent's own cache directory bounded. Each build, Node, V8 flag set and command
+ * group has a file (about 0.3–1 MB), and a developer's directory collects them for every npx
+ * version and checkout. Once a day: the CACHE_FILES_KEPT newest cache files stay, older ones and
+ * any unused for CACHE_FILE_UNUSED_MS go, and so does whatever else is there — the directories
+ * Node's own compile cache wrote when the CLI was an ES module, which nothing reads any more. A
+ * file removed in use costs its owner one uncached start. Any file-system error ends the pruning
+ * quietly: a cache is never a reason to fail. Only core-agent's own directory is pruned.
  */
-export function pruneCompileCache(dir: string, now = Date.now(), inUse?: string): string[] {
+export function pruneCompileCache(dir: string, now = Date.now()): string[] {
   const removed: string[] = [];
   try {
     const stamp = path.join(dir, STAMP);
@@ -68,25 +84,27 @@ export function pruneCompileCache(dir: string, now = Date.now(), inUse?: string)
     if (last !== undefined && now - last < CACHE_PRUNE_EVERY_MS && last <= now) return removed;
     writeFileSync(stamp, '');
     utimesSync(stamp, now / 1000, now / 1000);
-    for (const sub of readdirSync(dir, { withFileTypes: true })) {
-      if (!sub.isDirectory()) continue;
-      const at = path.join(dir, sub.name);
+    const files: Array<{ file: string; mtimeMs: number }> = [];
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === STAMP) continue;
+      const at = path.join(dir, entry.name);
       // An entry another process removed meanwhile is skipped, not the end of the pass.
-      const entries = readdirSync(at, { withFileTypes: true })
-        .filter((e) => e.isFile())
-        .map((e) => ({ file: path.join(at, e.name), mtimeMs: statSync(path.join(at, e.name), { throwIfNoEntry: false })?.mtimeMs }))
-        .filter((e): e is { file: string; mtimeMs: number } => e.mtimeMs !== undefined)
-        .sort((a, b) => b.mtimeMs - a.mtimeMs);
-      const newest = entries[0]?.mtimeMs ?? statSync(at).mtimeMs;
-      const unused = now - newest > CACHE_DIR_UNUSED_MS && (inUse === undefined || path.resolve(inUse) !== at);
-      const gone = unused ? [at] : entries.slice(CACHE_ENTRIES_KEPT).map((e) => e.file);
-      for (const p of gone) {
-        rmSync(p, { recursive: true, force: true });
-        removed.push(p);
-      }
+      const mtimeMs = statSync(at, { throwIfNoEntry: false })?.mtimeMs;
+      if (mtimeMs === undefined) continue;
+      if (entry.isFile() && CACHE_FILE.test(entry.name)) files.push({ file: at, mtimeMs });
+      else if (!entry.isFile() || now - mtimeMs > CACHE_FILE_UNUSED_MS) remove(at);
     }
+    files.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    files.forEach(({ file, mtimeMs }, i) => {
+      if (i >= CACHE_FILES_KEPT || now - mtimeMs > CACHE_FILE_UNUSED_MS) remove(file);
+    });
   } catch {
     // Unwritable, removed under us, not a directory: the cache stays as it is.
   }
   return removed;
+
+  function remove(p: string): void {
+    rmSync(p, { recursive: true, force: true });
+    removed.push(p);
+  }
 }

@@ -1,17 +1,10 @@
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flags, startIsOver, WASM_FLAGS } from '../v8-flags.ts';
 
 /** The long-lived daemons, idle most of their life. */
 const DAEMONS: ReadonlySet<string> = new Set(['watch', 'serve']);
 
-/**
- * Whether this command line starts as a daemon (DAEMON_START_FLAGS). Not when NODE_COMPILE_CACHE is
- * set: Node turned that cache on before any of core-agent ran, under the flags it started with,
- * and V8 rejects code cached under other flags, so flags changed now would cost every start its
- * warmed cache. The image names its cache with CORE_AGENT_COMPILE_CACHE instead
- * (src/cli/compile-cache.ts), which core-agent turns on after setting them.
- */
-export const startsAsDaemon = (argv: readonly string[], env: NodeJS.ProcessEnv): boolean =>
-  DAEMONS.has(argv[0] ?? '') && !env.NODE_COMPILE_CACHE;
+/** Whether this command line starts as a daemon (DAEMON_START_FLAGS). */
+export const startsAsDaemon = (argv: readonly string[]): boolean => DAEMONS.has(argv[0] ?? '');
 
 /**
  * What a daemon starts with, set from inside the process (`#!/usr/bin/env node`, npx and
@@ -27,12 +20,14 @@ export const startsAsDaemon = (argv: readonly string[], env: NodeJS.ProcessEnv):
  *   runs once, for well under a second, and compiling it for speed only made the compilers' code
  *   resident and their output part of the idle daemon's memory (about 1.7 MiB of a watcher at
  *   rest, docs/benchmarks.md). Once it is up they are back on for the sessions it runs.
+ * - WebAssembly held on its baseline tier (WASM_FLAGS), as any command sets it before its first
+ *   WebAssembly module: a watcher's Kubernetes client has one, so it is set with the rest here.
  *
- * The flags are part of what V8 checks cached code against, and Node names the cache's directory
- * after them: the entry sets them before turning the code cache on, so the daemons' cache lives
- * apart from the other commands' and neither rejects the other's.
+ * The flags are part of what V8 checks cached code against: the entry sets them before it
+ * compiles the CLI, whose code cache for the daemons is a file of their own
+ * (src/cli/cli-script.ts), so neither side's cache is refused for the other's flags.
  */
-export const DAEMON_START_FLAGS = ['--semi-space-growth-factor=1', '--no-opt', '--no-maglev', '--no-sparkplug'] as const;
+export const DAEMON_START_FLAGS = ['--semi-space-growth-factor=1', '--no-opt', '--no-maglev', '--no-sparkplug', ...WASM_FLAGS] as const;
 /** What daemonReady sets back: V8's defaults for the compilers DAEMON_START_FLAGS turned off. */
 const COMPILERS_ON = ['--opt', '--maglev', '--sparkplug'] as const;
 
@@ -44,7 +39,7 @@ export function startAsDaemon(env: NodeJS.ProcessEnv): void {
   // Compiler flags the user gave Node (on its command line; of these, NODE_OPTIONS takes only
   // --jitless) are theirs: neither turned off here nor back on by daemonReady.
   const theirs = userCompilerFlags([...process.execArgv, env.NODE_OPTIONS ?? ''].join(' '));
-  for (const flag of DAEMON_START_FLAGS) if (!(theirs && COMPILER_FLAG.test(flag))) setFlagsFromString(flag);
+  setV8Flags(DAEMON_START_FLAGS.filter((flag) => !(theirs && COMPILER_FLAG.test(flag))));
   (globalThis as Marked)[STARTED] = theirs ? 'starting-theirs' : 'starting';
 }
 
@@ -57,16 +52,18 @@ export function userCompilerFlags(args: string): boolean {
 }
 
 /**
- * The daemon is up (watch: its informers have synced; serve: it listens): the compilers
- * startAsDaemon turned off are back on, and what start-up left behind goes back to the system
- * (releaseStartupMemory), in any daemon, however it started. Once.
+ * The daemon is up (watch: its informers have synced; serve: it listens): its start is over
+ * (startIsOver: the CLI's code cache is written now, under the flags it started with), the
+ * compilers startAsDaemon turned off are back on, and what start-up left behind goes back to the
+ * system (releaseStartupMemory), in any daemon, however it started. Once.
  */
 export function daemonReady(): void {
   const g = globalThis as Marked;
   const started = g[STARTED];
   if (started === 'ready') return;
   g[STARTED] = 'ready';
-  if (started === 'starting') for (const flag of COMPILERS_ON) setFlagsFromString(flag);
+  startIsOver();
+  if (started === 'starting') setV8Flags(COMPILERS_ON);
   releaseStartupMemory();
 }
 
@@ -87,11 +84,11 @@ export function releaseStartupMemory(): void {
   try {
     let gc = (globalThis as { gc?: Gc }).gc;
     if (typeof gc !== 'function') {
-      setFlagsFromString('--expose-gc');
+      setV8Flags(['--expose-gc']);
       try {
         gc = process.getBuiltinModule('node:vm').runInNewContext('gc') as Gc;
       } finally {
-        setFlagsFromString('--no-expose-gc');
+        setV8Flags(['--no-expose-gc']);
       }
     }
     gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });

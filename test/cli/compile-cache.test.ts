@@ -1,13 +1,24 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CACHE_ENTRIES_KEPT, CACHE_PRUNE_EVERY_MS, compileCacheDir, pruneCompileCache } from '../../src/cli/compile-cache.ts';
+import {
+  CACHE_FILE,
+  CACHE_FILES_KEPT,
+  CACHE_PRUNE_EVERY_MS,
+  cacheGroup,
+  compileCacheDir,
+  fnv1a,
+  pruneCompileCache,
+} from '../../src/cli/compile-cache.ts';
+import { sealed, unsealed } from '../../src/cli/cli-script.ts';
 
-// Where the CLI's V8 code cache goes (the whole-process cases are in startup.cases.ts).
+// Where the CLI's V8 code cache goes, what its files are named after and how the directory is
+// kept (the whole-process cases of where it lands are in startup.cases.ts).
 describe('compileCacheDir', () => {
   const own = (dir: string) => ({ dir, owned: true });
+  const named = (dir: string) => ({ dir, owned: false });
   it.each([
     [{ HOME: '/home/u' }, own('/home/u/.cache/core-agent/compile-cache')],
     [{ HOME: '/home/u', XDG_CACHE_HOME: '/x' }, own('/x/core-agent/compile-cache')],
@@ -17,28 +28,83 @@ describe('compileCacheDir', () => {
     [{ HOME: '' }, undefined],
     [{}, undefined],
     [{ HOME: 'rel', XDG_CACHE_HOME: '/x' }, own('/x/core-agent/compile-cache')],
-    // Node's own variables win: nothing to do here.
-    [{ HOME: '/home/u', NODE_COMPILE_CACHE: '/ncc' }, undefined],
+    // Node's off switch is the user's here too.
     [{ HOME: '/home/u', NODE_DISABLE_COMPILE_CACHE: '1' }, undefined],
-    // CORE_AGENT_COMPILE_CACHE: that directory as it is, never pruned (the image's is read-only).
-    [
-      { HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: '/app/compile-cache' },
-      { dir: '/app/compile-cache', owned: false },
-    ],
-    [
-      { CORE_AGENT_COMPILE_CACHE: '/app/compile-cache', XDG_CACHE_HOME: '/x' },
-      { dir: '/app/compile-cache', owned: false },
-    ],
+    [{ CORE_AGENT_COMPILE_CACHE: '/app/compile-cache', NODE_DISABLE_COMPILE_CACHE: '1' }, undefined],
+    // The directory a user gave Node's cache holds this one too (Node's does not cover a script compiled through node:vm).
+    [{ HOME: '/home/u', NODE_COMPILE_CACHE: '/ncc' }, named('/ncc')],
+    [{ HOME: '/home/u', NODE_COMPILE_CACHE: 'ncc' }, undefined],
+    // CORE_AGENT_COMPILE_CACHE: that directory as it is, never pruned (the image's is read-only); it wins over Node's.
+    [{ HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: '/app/compile-cache' }, named('/app/compile-cache')],
+    [{ CORE_AGENT_COMPILE_CACHE: '/app/compile-cache', XDG_CACHE_HOME: '/x' }, named('/app/compile-cache')],
+    [{ CORE_AGENT_COMPILE_CACHE: '/app/compile-cache', NODE_COMPILE_CACHE: '/ncc' }, named('/app/compile-cache')],
     // Relative or too long: no cache at all (the CLI reports the variable as an error, exit 2).
     [{ HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: 'cache' }, undefined],
     [{ HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: `/${'x'.repeat(4096)}` }, undefined],
     // Empty is unset.
     [{ HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: '' }, own('/home/u/.cache/core-agent/compile-cache')],
-    // Node's variables still win over it.
-    [{ CORE_AGENT_COMPILE_CACHE: '/app/compile-cache', NODE_COMPILE_CACHE: '/ncc' }, undefined],
-    [{ CORE_AGENT_COMPILE_CACHE: '/app/compile-cache', NODE_DISABLE_COMPILE_CACHE: '1' }, undefined],
+    [{ HOME: '/home/u', CORE_AGENT_COMPILE_CACHE: '', NODE_COMPILE_CACHE: '' }, own('/home/u/.cache/core-agent/compile-cache')],
   ])('%j → %j', (env, where) => {
     expect(compileCacheDir(env)).toEqual(where);
+  });
+});
+
+describe('cacheGroup', () => {
+  it.each([
+    [['tools', 'list', '--json'], 'tools-list', false],
+    [['tools', 'call', 'bash', '{}'], 'tools-call', false],
+    [['tools', '--help'], 'tools', true],
+    [['tools', 'list', '-h'], 'tools-list', true],
+    [['run', '-m', 'replay:x', 'hello'], 'run', false],
+    // A prompt's words are no subcommand: run keeps one file whatever it is asked.
+    [['run', 'fix', 'the', 'build'], 'run', false],
+    [['watch'], 'watch', false],
+    [['watch', '--help'], 'watch', true],
+    [['mcp', 'serve'], 'mcp-serve', false],
+    [['sessions', 'show', 's-1'], 'sessions-show', false],
+    [['recipe', 'schema'], 'recipe-schema', false],
+    [[], 'default', false],
+    [['--yolo'], 'default', false],
+    [['Run'], 'default', false],
+    [['../../etc'], 'default', false],
+    [['x'.repeat(40)], 'default', false],
+    [['tools', 'A/B'], 'tools', false],
+  ])('%j → %s (help: %s)', (argv, name, help) => {
+    const group = cacheGroup(argv);
+    expect(group).toEqual({ name, help });
+    expect(CACHE_FILE.test(`cli-0123abcd-89abcdef-${group.name}${group.help ? '.help' : ''}.v8`)).toBe(true);
+  });
+
+  it('fnv1a: eight hex digits, the reference values', () => {
+    expect(fnv1a('')).toBe('811c9dc5');
+    expect(fnv1a('a')).toBe('e40c292c');
+    expect(fnv1a('foobar')).toBe('bf9cf968');
+  });
+});
+
+// V8 takes damaged data past its header and crashes the process (a segmentation fault, found
+// when this test first damaged a file): the file carries a check of its own.
+describe('a cache file’s seal', () => {
+  const data = Buffer.from(Array.from({ length: 70_001 }, (_, i) => (i * 7919) % 251));
+  const damaged: Array<[string, (b: Buffer) => Buffer]> = [
+    ['cut short', (b) => b.subarray(0, b.length - 1000)],
+    ['cut to its header', (b) => b.subarray(0, 12)],
+    ['empty', () => Buffer.alloc(0)],
+    ['longer', (b) => Buffer.concat([b, Buffer.from('x')])],
+    ['a 4 KB block zeroed', (b) => Buffer.from(b).fill(0, 20_000, 24_096)],
+    ['a 4 KB block from elsewhere', (b) => Buffer.from(b).fill(7, 40_000, 44_096)],
+    ['the last bytes changed', (b) => Buffer.from(b).fill(1, b.length - 3)],
+    ['another magic', (b) => Buffer.concat([Buffer.from('CAC2'), b.subarray(4)])],
+    ['the check changed', (b) => Buffer.from(b).fill(0, 8, 12)],
+    ['V8’s data alone (a file of an older layout)', () => data],
+  ];
+  it('round-trips', () => {
+    expect(unsealed(sealed(data))).toEqual(data);
+    expect(unsealed(sealed(Buffer.alloc(0)))).toEqual(Buffer.alloc(0));
+    expect(unsealed(sealed(Buffer.from('abc')))).toEqual(Buffer.from('abc'));
+  });
+  it.each(damaged)('%s: refused', (_what, damage) => {
+    expect(unsealed(damage(sealed(data)))).toBeUndefined();
   });
 });
 
@@ -51,64 +117,54 @@ describe('pruneCompileCache', () => {
   });
   afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-  /** A directory of Node's with `n` entries, the i-th written i hours before `newest`. */
-  function nodeDir(name: string, n: number, newest: number): string {
-    const dir = path.join(base, name);
-    mkdirSync(dir);
-    for (let i = 0; i < n; i++) {
-      const file = path.join(dir, `e${String(i).padStart(2, '0')}`);
+  const at = (file: string, ms: number) => utimesSync(file, ms / 1000, ms / 1000);
+  /** `n` cache files, the i-th written i hours before `newest`. */
+  function cacheFiles(n: number, newest: number, group = 'run'): string[] {
+    return Array.from({ length: n }, (_, i) => {
+      const file = path.join(base, `cli-${String(i).padStart(8, '0')}-0000000${i % 10}-${group}.v8`);
       writeFileSync(file, 'x');
-      utimesSync(file, (newest - i * 3600_000) / 1000, (newest - i * 3600_000) / 1000);
-    }
-    utimesSync(dir, newest / 1000, newest / 1000);
-    return dir;
+      at(file, newest - i * 3600_000);
+      return path.basename(file);
+    });
   }
-  const names = (dir: string) => readdirSync(dir).sort();
+  const names = () => readdirSync(base).sort();
 
-  it(`keeps the ${CACHE_ENTRIES_KEPT} newest entries of each directory, removes one unused for 30 days`, () => {
-    const current = nodeDir('v24-a', 20, now - DAY);
-    const few = nodeDir('v24-b', 3, now - 2 * DAY);
-    nodeDir('v22-old', 2, now - 31 * DAY);
-    nodeDir('v20-empty', 0, now - 31 * DAY);
-    const emptyNew = nodeDir('v24-empty', 0, now - DAY);
-    writeFileSync(path.join(base, 'stray'), 'not a directory of Node’s');
-    const removed = pruneCompileCache(base, now);
-    expect(names(current)).toEqual(Array.from({ length: CACHE_ENTRIES_KEPT }, (_, i) => `e${String(i).padStart(2, '0')}`));
-    expect(names(few)).toHaveLength(3);
-    expect(names(emptyNew)).toEqual([]);
-    expect(names(base)).toEqual(['.pruned', 'stray', 'v24-a', 'v24-b', 'v24-empty']);
-    expect(removed.map((p) => path.relative(base, p)).sort()).toEqual([
-      'v20-empty',
-      'v22-old',
-      'v24-a/e16',
-      'v24-a/e17',
-      'v24-a/e18',
-      'v24-a/e19',
-    ]);
+  it(`keeps the ${CACHE_FILES_KEPT} newest cache files and none unused for 30 days`, () => {
+    const files = cacheFiles(CACHE_FILES_KEPT + 3, now - DAY);
+    const old = cacheFiles(2, now - 31 * DAY, 'tools-list');
+    const removed = pruneCompileCache(base, now).map((p) => path.basename(p));
+    expect(removed.sort()).toEqual([...files.slice(CACHE_FILES_KEPT), ...old].sort());
+    expect(names()).toEqual(['.pruned', ...files.slice(0, CACHE_FILES_KEPT)].sort());
   });
 
-  it('never removes whole the directory this process uses, however old; trims it', () => {
-    const inUse = nodeDir('v24-in-use', 18, now - 60 * DAY);
-    nodeDir('v24-other', 1, now - 60 * DAY);
-    const removed = pruneCompileCache(base, now, inUse);
-    expect(names(inUse)).toHaveLength(CACHE_ENTRIES_KEPT);
-    expect(removed.map((p) => path.relative(base, p)).sort()).toEqual(['v24-in-use/e16', 'v24-in-use/e17', 'v24-other']);
+  it('removes what Node’s own cache left (directories) at once, other files once unused for 30 days', () => {
+    const nodeDir = path.join(base, 'v24.22.3-x64-964aae3f-0');
+    mkdirSync(nodeDir);
+    writeFileSync(path.join(nodeDir, 'e1'), 'x');
+    const staleTemp = path.join(base, 'cli-00000000-00000000-run.v8.123.tmp');
+    writeFileSync(staleTemp, 'x');
+    at(staleTemp, now - 31 * DAY);
+    const freshTemp = path.join(base, 'cli-00000000-00000000-run.v8.456.tmp');
+    writeFileSync(freshTemp, 'x');
+    at(freshTemp, now);
+    const keep = cacheFiles(1, now);
+    const removed = pruneCompileCache(base, now).map((p) => path.basename(p));
+    expect(removed.sort()).toEqual([path.basename(staleTemp), path.basename(nodeDir)].sort());
+    expect(names()).toEqual(['.pruned', path.basename(freshTemp), ...keep].sort());
   });
 
   it('runs at most once a day: the stamp file says when it last did', () => {
-    const dir = nodeDir('v24-a', 20, now - DAY);
+    cacheFiles(CACHE_FILES_KEPT + 4, now - DAY);
     expect(pruneCompileCache(base, now)).toHaveLength(4);
-    nodeDir('v24-b', 20, now);
+    cacheFiles(CACHE_FILES_KEPT + 4, now, 'watch');
     expect(pruneCompileCache(base, now + CACHE_PRUNE_EVERY_MS - 1)).toEqual([]);
-    expect(names(path.join(base, 'v24-b'))).toHaveLength(20);
-    expect(pruneCompileCache(base, now + CACHE_PRUNE_EVERY_MS + 1)).toHaveLength(4);
-    expect(names(dir)).toHaveLength(CACHE_ENTRIES_KEPT);
+    expect(pruneCompileCache(base, now + CACHE_PRUNE_EVERY_MS + 1)).toHaveLength(CACHE_FILES_KEPT + 4);
   });
 
   it('a stamp from the future (a clock set back) does not stop it', () => {
-    nodeDir('v24-a', 18, now - DAY);
+    cacheFiles(CACHE_FILES_KEPT + 2, now - DAY);
     writeFileSync(path.join(base, '.pruned'), '');
-    utimesSync(path.join(base, '.pruned'), (now + 10 * DAY) / 1000, (now + 10 * DAY) / 1000);
+    at(path.join(base, '.pruned'), now + 10 * DAY);
     expect(pruneCompileCache(base, now)).toHaveLength(2);
   });
 
@@ -118,25 +174,110 @@ describe('pruneCompileCache', () => {
   ])('%s: nothing removed, nothing thrown', (_what, dir) => {
     expect(pruneCompileCache(dir(), now)).toEqual([]);
   });
+});
 
-  it('the CLI prunes its own cache directory when it starts', () => {
-    const cache = path.join(base, 'xdg', 'core-agent', 'compile-cache');
-    mkdirSync(cache, { recursive: true });
-    const fake = path.join(cache, 'v0-fake');
-    mkdirSync(fake);
-    for (let i = 0; i < 20; i++) writeFileSync(path.join(fake, `e${i}`), 'x');
-    const bundle = path.resolve(import.meta.dirname, '../../dist/core-agent.mjs');
-    const r = spawnSync(process.execPath, [bundle, 'tools', 'list'], {
-      cwd: base,
+// The whole process: the bundle's entry compiles the CLI's script with the cache for its command
+// line and writes one after a run that had none to use. NODE_DEBUG=core-agent says which.
+describe('the CLI’s code cache, as the bundle uses it', () => {
+  const bundle = path.resolve(import.meta.dirname, '../../dist/core-agent.mjs');
+  let home: string;
+  let cache: string;
+  beforeEach(() => {
+    home = mkdtempSync(path.join(tmpdir(), 'code-cache-'));
+    cache = path.join(home, '.cache', 'core-agent', 'compile-cache');
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+  function run(argv: string[], env: Record<string, string> = {}) {
+    const r = spawnSync(process.execPath, [bundle, ...argv], {
+      cwd: home,
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: base, XDG_CACHE_HOME: path.join(base, 'xdg') },
+      env: { PATH: process.env.PATH, HOME: home, NODE_DEBUG: 'core-agent', ...env },
     });
-    expect(r.status, r.stderr).toBe(0);
-    expect(readdirSync(fake)).toHaveLength(CACHE_ENTRIES_KEPT);
-    expect(readdirSync(cache)).toContain('.pruned');
-    // Node's own directory for this run was kept, with the entry it wrote at exit.
-    const own = readdirSync(cache).filter((n) => n.startsWith(`v${process.versions.node}-`));
-    expect(own).toHaveLength(1);
-    expect(readdirSync(path.join(cache, own[0]!)).length).toBeGreaterThan(0);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('core-agent code cache: '));
+    const said = lines.map((l) => l.replace(/^core-agent code cache: .*?cli-[0-9a-f]+-[0-9a-f]+-/, ''));
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr, said };
+  }
+  const files = () =>
+    existsSync(cache)
+      ? readdirSync(cache, { withFileTypes: true })
+          .filter((e) => e.isFile() && e.name.endsWith('.v8'))
+          .map((e) => e.name)
+      : [];
+
+  it('written after the first run, taken by the next, never written again', () => {
+    expect(run(['tools', 'list']).said).toEqual(['tools-list.v8: absent', expect.stringMatching(/^tools-list\.v8: written, \d+ bytes$/)]);
+    const [file] = files();
+    expect(file).toMatch(CACHE_FILE);
+    const written = statSync(path.join(cache, file!)).mtimeMs;
+    expect(run(['tools', 'list']).said).toEqual(['tools-list.v8: accepted']);
+    expect(statSync(path.join(cache, file!)).mtimeMs).toBe(written);
+    // Another command line keeps a file of its own.
+    expect(run(['recipe', 'schema']).said).toEqual(['recipe-schema.v8: absent', expect.stringMatching(/^recipe-schema\.v8: written/)]);
+    expect(files()).toHaveLength(2);
+  });
+
+  it('a file V8 refuses (damaged) is written again, and the command runs as ever', () => {
+    run(['tools', 'list']);
+    const [file] = files();
+    const full = path.join(cache, file!);
+    const good = readFileSync(full);
+    // Past V8's own header: damage V8 would take (and crash on), which the file's seal refuses.
+    writeFileSync(full, Buffer.concat([good.subarray(0, 76), Buffer.alloc(good.length - 76, 7)]));
+    const r = run(['tools', 'list', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toContainEqual(expect.objectContaining({ name: 'read_file' }));
+    expect(r.said).toEqual(['tools-list.v8: rejected', expect.stringMatching(/^tools-list\.v8: written/)]);
+    expect(run(['tools', 'list']).said).toEqual(['tools-list.v8: accepted']);
+  });
+
+  it('a failing command writes nothing; a help request writes a help file, which the command replaces', () => {
+    expect(run(['tools', 'list', '--no-such-flag']).code).toBe(2);
+    expect(files()).toEqual([]);
+    expect(run(['tools', 'list', '--help']).said).toEqual([
+      'tools-list.v8: absent',
+      expect.stringMatching(/^tools-list\.help\.v8: written/),
+    ]);
+    expect(run(['tools', 'list', '--help']).said).toEqual(['tools-list.help.v8: accepted']);
+    // The command proper takes the help file (V8 accepts it) and writes its own.
+    expect(run(['tools', 'list']).said).toEqual(['tools-list.help.v8: accepted', expect.stringMatching(/^tools-list\.v8: written/)]);
+    expect(run(['tools', 'list']).said).toEqual(['tools-list.v8: accepted']);
+    // A help request is served by the command's file once there is one.
+    expect(run(['tools', 'list', '--help']).said).toEqual(['tools-list.v8: accepted']);
+  });
+
+  it('a run that changes V8’s flags on the way (WebAssembly, for bash’s parser) still writes a cache the next start takes', () => {
+    const call = ['tools', 'call', 'bash', '{"command":"echo hi | cat"}', '--yolo'];
+    const first = run(call);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.said).toEqual(['tools-call.v8: absent', expect.stringMatching(/^tools-call\.v8: written/)]);
+    const second = run(call);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ exit_code: 0, output: 'hi\n' });
+    expect(second.said).toEqual(['tools-call.v8: accepted']);
+  });
+
+  it('a directory that cannot be made: the command runs, nothing is written, nothing said but in debug', () => {
+    writeFileSync(path.join(home, 'file'), '');
+    const env = { XDG_CACHE_HOME: path.join(home, 'file', 'cache') };
+    const r = run(['tools', 'list'], env);
+    expect(r.code).toBe(0);
+    expect(r.said).toEqual(['tools-list.v8: absent', expect.stringMatching(/^tools-list\.v8: not written \(ENOTDIR/)]);
+    expect(readdirSync(home)).toEqual(['file']);
+    const quiet = spawnSync(process.execPath, [bundle, 'tools', 'list'], {
+      cwd: home,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: home, ...env },
+    });
+    expect([quiet.status, quiet.stderr]).toEqual([0, '']);
+  });
+
+  it('the CLI prunes its own cache directory when it starts: Node’s old directories go', () => {
+    const nodeDir = path.join(cache, 'v24.0.0-x64-00000000-0');
+    mkdirSync(nodeDir, { recursive: true });
+    writeFileSync(path.join(nodeDir, 'e'), 'x');
+    expect(run(['tools', 'list']).code).toBe(0);
+    expect(readdirSync(cache).sort()).toEqual(['.pruned', ...files()].sort());
+    expect(files()).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 // What each command line loads at start-up (test/cli/startup.test.ts). `cli`: whether the CLI
 // proper (src/cli/start.ts) is evaluated — its sentinel is process.exitCode, which it sets
 // from the command's status and the entry's own answers never do — and, when false, the case is run a second time from a copy of the entry alone
-// (no dist/core-agent-cli.mjs beside it), which must answer the same; `notLoaded`: Node
+// (no dist/core-agent-cli.js beside it), which must answer the same; `notLoaded`: Node
 // built-ins the process must finish without loading (from process.moduleLoadList); `stdout`:
 // 'version' and 'help' are exactly what src/cli/main-help.ts prints; `cacheIn`: where under
 // the process's fresh HOME V8's code cache was written (src/cli/compile-cache.ts), '' for
@@ -88,7 +88,7 @@ export const STARTUP_CASES: StartupCase[] = [
   { argv: ['recipe', 'schema'], stdout: /"title"/, cli: true, notLoaded: SERVING, env: { XDG_CACHE_HOME: '{home}/xdg' }, cacheIn: 'xdg' },
   // XDG_CACHE_HOME must be absolute (the XDG spec): a relative one is ignored.
   { argv: ['tools', 'list'], stdout: /read_file/, cli: true, notLoaded: SERVING, env: { XDG_CACHE_HOME: 'rel' }, cacheIn: '.cache' },
-  // NODE_COMPILE_CACHE wins (Node turns it on itself); NODE_DISABLE_COMPILE_CACHE turns it off.
+  // NODE_COMPILE_CACHE names the directory too; NODE_DISABLE_COMPILE_CACHE turns it off.
   {
     argv: ['tools', 'list'],
     stdout: /read_file/,

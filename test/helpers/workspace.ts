@@ -18,7 +18,9 @@ afterEach(async () => {
 /** A fresh directory (symlinks resolved), removed after the test. */
 export async function tempDir(prefix = 'core-agent-test-'): Promise<string> {
   const dir = await realpath(await mkdtemp(path.join(tmpdir(), prefix)));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  // Retried: a child process a test stopped may still be writing under it as it exits (its code
+  // cache, into a HOME here), which makes a removal fail with ENOTEMPTY.
+  cleanups.push(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   return dir;
 }
 

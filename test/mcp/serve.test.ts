@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -8,11 +8,19 @@ import { bundle, runCli } from '../helpers/cli.ts';
 import { tempDir, writeTree } from '../helpers/workspace.ts';
 
 const clients: Client[] = [];
-const stops: Array<() => void> = [];
+const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => {});
-  for (const s of stops.splice(0)) s();
+  for (const s of stops.splice(0)) await s();
 });
+
+/** Stops a server and waits for it to exit: until then it may still write under its HOME (its code cache, at exit). */
+const stopping = (child: ChildProcess) => () =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 
 async function workspace(): Promise<string> {
   const ws = await tempDir();
@@ -79,7 +87,7 @@ describe('core-agent mcp serve', () => {
       cwd: ws,
       env: { PATH: process.env.PATH, HOME: ws, SERVE_TOKEN: 'tok-123' },
     });
-    stops.push(() => child.kill('SIGTERM'));
+    stops.push(stopping(child));
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d: Buffer) => {
@@ -108,7 +116,7 @@ describe('core-agent mcp serve', () => {
       cwd: ws,
       env: { PATH: process.env.PATH, HOME: ws },
     });
-    stops.push(() => child.kill('SIGTERM'));
+    stops.push(stopping(child));
     const url = new URL(
       await new Promise<string>((resolve) => {
         let out = '';

@@ -1,0 +1,189 @@
+// Loads the CLI for the entry (src/main.ts). In the bundle the CLI's file is a script
+// (scripts/esbuild-options.mjs, cliScriptOptions): one function expression that takes `module`,
+// `require` and its own URL. It is compiled here through node:vm with V8's code cache, and the
+// cache is made after a run, not after compiling: V8 compiles a function when it is first
+// called, so a cache made at compile time — what Node's module compile cache stores — holds
+// little more than the file's top level, and every start compiled the few hundred functions it
+// ran again. Made after the run, it holds them (docs/benchmarks.md has the figures).
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
+import { asCompiled, cliCompiled, whenStartIsOver } from '../v8-flags.ts';
+import { cacheGroup, compileCacheDir, fnv1a, pruneCompileCache } from './compile-cache.ts';
+
+type Cli = typeof import('./start.ts');
+
+/** The CLI: in the bundle the script beside the entry; from the sources, the module itself. */
+export async function loadCli(argv: readonly string[], env: NodeJS.ProcessEnv, daemon: boolean): Promise<Cli> {
+  if (typeof __CORE_AGENT_CLI_SCRIPT__ === 'string') {
+    return loadCliScript(fileURLToPath(new URL(__CORE_AGENT_CLI_SCRIPT__, import.meta.url)), argv, env, daemon);
+  }
+  return import('./start.ts');
+}
+
+/** The build's first line of the script: `//core-agent-cli <content hash>`. */
+const IDENTITY = /^\/\/core-agent-cli ([0-9a-f]{8,64})\n/;
+
+/**
+ * Compiles and evaluates the CLI's script with the cache for this command line, and arranges
+ * for the cache to be written when there was none to use (or V8 refused it): at exit, or for a
+ * daemon once it is up (src/cli/daemon-start.ts, daemonReady), under the V8 flags it was
+ * compiled with (src/v8-flags.ts). Only a run that succeeds writes one — a usage error
+ * compiles little — and a help request writes only a help file, which the command proper
+ * replaces.
+ */
+export function loadCliScript(file: string, argv: readonly string[], env: NodeJS.ProcessEnv, daemon: boolean): Cli {
+  const source = readFileSync(file, 'utf8');
+  const cache = cacheFiles(source, argv, env, daemon);
+  let used: string | undefined;
+  let cachedData: Buffer | undefined;
+  for (const candidate of cache?.read ?? []) {
+    const bytes = readIfThere(candidate);
+    if (bytes !== undefined) {
+      used = candidate;
+      // A file that fails its check goes to V8 as nothing at all, which V8 refuses.
+      cachedData = unsealed(bytes) ?? Buffer.alloc(0);
+      break;
+    }
+  }
+  cliCompiled(env);
+  const script = new Script(source, { filename: file, cachedData });
+  const accepted = cachedData !== undefined && !script.cachedDataRejected;
+  const debug = /\bcore-agent\b/.test(env.NODE_DEBUG ?? '');
+  if (debug && cache !== undefined)
+    say(`core-agent code cache: ${used ?? cache.complete}: ${used === undefined ? 'absent' : accepted ? 'accepted' : 'rejected'}\n`);
+  // Nothing to write once V8 took the command's own file, or (a help request) the help file.
+  if (cache !== undefined && !(accepted && (used === cache.complete || used === cache.write))) {
+    let saved = false;
+    const save = (ok: boolean) => {
+      if (saved || !ok) return;
+      saved = true;
+      writeCache(cache.dir, cache.write, script, debug);
+    };
+    process.once('exit', (code) => save(code === 0));
+    if (daemon) whenStartIsOver(() => save(true));
+  }
+  if (cache?.owned) pruneCompileCache(cache.dir);
+  const module = { exports: {} as Cli };
+  const body = script.runInThisContext() as (module: { exports: Cli }, require: NodeJS.Require, url: string) => void;
+  body(module, createRequire(file), pathToFileURL(file).href);
+  return module.exports;
+}
+
+interface CacheFiles {
+  dir: string;
+  owned: boolean;
+  /** The command's own file: once it is there and V8 takes it, nothing is written. */
+  complete: string;
+  /**
+   * What to read, in order: the command's file, then the help file — made by a help request
+   * (the image's build warms the watcher's so), it holds less than the command's own file, but
+   * V8 takes it all the same, and the command's run then writes its own.
+   */
+  read: string[];
+  /** What this run writes when what it read was absent or refused. */
+  write: string;
+}
+
+/**
+ * The files for this build of the CLI, this Node and this kind of start (a daemon's flags), and
+ * this command line's group. V8 checks a cache against the source's length and its own version
+ * and flags, not the source's content, so the build's content hash (the script's first line)
+ * and its length are in the name: another build at the same path never finds this one's cache.
+ * Not the file's time: the image's build sets every time after it has warmed the cache. Flags a
+ * user gives Node are V8's to check: a cache made under others is refused, and written again.
+ */
+function cacheFiles(source: string, argv: readonly string[], env: NodeJS.ProcessEnv, daemon: boolean): CacheFiles | undefined {
+  const where = compileCacheDir(env);
+  const build = IDENTITY.exec(source.slice(0, 100))?.[1];
+  if (where === undefined || build === undefined) return undefined;
+  const runtime = fnv1a([source.length, process.version, process.arch, daemon].join('\0'));
+  const group = cacheGroup(argv);
+  const name = (help: boolean) => path.join(where.dir, `cli-${build.slice(0, 16)}-${runtime}-${group.name}${help ? '.help' : ''}.v8`);
+  const complete = name(false);
+  return { dir: where.dir, owned: where.owned, complete, read: [complete, name(true)], write: name(group.help) };
+}
+
+/**
+ * A cache file: `CAC1`, the data's length and a check of it (32 bits each, little-endian), then
+ * V8's data. V8 checks its data's header (version, flags, the source's length) but not the rest:
+ * damaged data it takes, and crashes the process. The file is written whole or not at all
+ * (writeCache), so what the check is for is damage at rest: a file cut short, or blocks of it
+ * zeroed or overwritten. It reads one 32-bit word in every 256 bytes — a full checksum of the
+ * 0.6–0.9 MB cost 5 ms in JavaScript, or 4–11 ms to load node:zlib's or node:crypto's — so a bit
+ * flipped inside a block can pass.
+ */
+const MAGIC = 0x31434143; // "CAC1"
+const HEADER = 12;
+const STRIDE = 256;
+
+function check(data: Buffer): number {
+  let h = 0x811c9dc5 ^ data.length;
+  const last = data.length - 4;
+  for (let at = 0; at <= last; at += STRIDE) h = Math.imul(h ^ data.readInt32LE(at), 0x01000193);
+  if (last >= 0) h = Math.imul(h ^ data.readInt32LE(last), 0x01000193);
+  return h >>> 0;
+}
+
+/** V8's data with the file's header before it. */
+export function sealed(data: Buffer): Buffer {
+  const header = Buffer.alloc(HEADER);
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeUInt32LE(data.length, 4);
+  header.writeUInt32LE(check(data), 8);
+  return Buffer.concat([header, data]);
+}
+
+/** V8's data, or undefined for a file that is not one sealed whole. */
+export function unsealed(file: Buffer): Buffer | undefined {
+  if (file.length < HEADER || file.readUInt32LE(0) !== MAGIC || file.readUInt32LE(4) !== file.length - HEADER) return undefined;
+  const data = file.subarray(HEADER);
+  return check(data) === file.readUInt32LE(8) ? data : undefined;
+}
+
+function readIfThere(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Written whole or not at all (a temporary file renamed over it). A directory that cannot be
+ * written (the image's, read-only) is no failure, and is found out before the cache is made.
+ */
+function writeCache(dir: string, file: string, script: Script, debug: boolean): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    const fd = openSync(temporary, 'w', 0o600);
+    let bytes: number;
+    try {
+      const data = asCompiled(() => script.createCachedData());
+      writeFileSync(fd, sealed(data));
+      bytes = data.length;
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+    if (debug) say(`core-agent code cache: ${file}: written, ${bytes} bytes\n`);
+  } catch (err) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing was made, or it cannot be removed either: the next write replaces it.
+    }
+    if (debug) say(`core-agent code cache: ${file}: not written (${(err as Error).message})\n`);
+  }
+}
+
+function say(line: string): void {
+  try {
+    writeSync(2, line);
+  } catch {
+    // Debug output to a closed stderr is no reason to fail.
+  }
+}
