@@ -43,15 +43,22 @@ function parseFlag(flag: string): [name: string, value: string] {
 const flagText = (name: string, value: string) =>
   value === 'true' ? `--${name}` : value === 'false' ? `--no-${name}` : `--${name}=${value}`;
 
-/** Whether the user gave Node this flag: then its value at start was theirs. */
-const givenByUser = (name: string, userFlags: string) => new RegExp(`(^|\\s)--(no-)?${name}(?=[\\s=]|$)`).test(userFlags);
+/** The value the user gave Node for this flag (the last time they name it), if they did. */
+function userValue(name: string, userFlags: string): string | undefined {
+  let value: string | undefined;
+  for (const m of userFlags.matchAll(/(?:^|\s)--([\w-]+)(?:=(\S*))?/g)) {
+    const [flagName, flagValue] = parseFlag(m[2] === undefined ? `--${m[1]}` : `--${m[1]}=${m[2]}`);
+    if (flagName === name) value = flagValue;
+  }
+  return value;
+}
 
 /**
  * Sets V8 flags. One already at that value here is not set again. After the CLI is compiled
  * (cliCompiled), the value each flag had then is remembered, for asCompiled: the value set here
- * before, or for a boolean flag not set here yet the opposite of the new one (V8's default) —
- * unless the user gave Node the flag, whose value is theirs and left alone. A valued flag
- * (`--x=v`) is remembered only once set here before the CLI was compiled.
+ * before, else the value the user gave Node, else for a boolean flag the opposite of the new one
+ * (V8's default). Not known: a value another flag of the user's implied (`--liftoff-only` turns
+ * off `--wasm-tier-up`); V8 then refuses the cache, which is written again, at a cost, not a fault.
  */
 export function setV8Flags(flags: readonly string[]): void {
   const s = state();
@@ -61,7 +68,7 @@ export function setV8Flags(flags: readonly string[]): void {
     if (before === value) continue;
     if (s.userFlags !== undefined && !s.atCompile.has(name)) {
       const boolean = value === 'true' || value === 'false';
-      const atCompile = before ?? (boolean && !givenByUser(name, s.userFlags) ? String(value === 'false') : undefined);
+      const atCompile = before ?? userValue(name, s.userFlags) ?? (boolean ? String(value === 'false') : undefined);
       if (atCompile !== undefined) s.atCompile.set(name, atCompile);
     }
     setFlagsFromString(flag);

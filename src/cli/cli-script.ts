@@ -31,39 +31,49 @@ const IDENTITY = /^\/\/core-agent-cli ([0-9a-f]{8,64})\n/;
  * for the cache to be written when there was none to use (or V8 refused it): at exit, or for a
  * daemon once it is up (src/cli/daemon-start.ts, daemonReady), under the V8 flags it was
  * compiled with (src/v8-flags.ts). Only a run that succeeds writes one — a usage error
- * compiles little — and a help request writes only a help file, which the command proper
- * replaces.
+ * compiles little — and a help request writes only a help file, which serves until the
+ * command proper has written its own.
  */
 export function loadCliScript(file: string, argv: readonly string[], env: NodeJS.ProcessEnv, daemon: boolean): Cli {
   const source = readFileSync(file, 'utf8');
   const cache = cacheFiles(source, argv, env, daemon);
+  const debug = /\bcore-agent\b/.test(env.NODE_DEBUG ?? '');
   let used: string | undefined;
   let cachedData: Buffer | undefined;
   for (const candidate of cache?.read ?? []) {
     const bytes = readIfThere(candidate);
-    if (bytes !== undefined) {
+    if (bytes === undefined) continue;
+    cachedData = unsealed(bytes);
+    if (cachedData !== undefined) {
       used = candidate;
-      // A file that fails its check goes to V8 as nothing at all, which V8 refuses.
-      cachedData = unsealed(bytes) ?? Buffer.alloc(0);
       break;
     }
+    // A file that fails its check never reaches V8 (which would take it, and crash); it goes.
+    if (debug) say(`core-agent code cache: ${candidate}: damaged\n`);
+    removeQuietly(candidate);
   }
   cliCompiled(env);
   const script = new Script(source, { filename: file, cachedData });
   const accepted = cachedData !== undefined && !script.cachedDataRejected;
-  const debug = /\bcore-agent\b/.test(env.NODE_DEBUG ?? '');
   if (debug && cache !== undefined)
     say(`core-agent code cache: ${used ?? cache.complete}: ${used === undefined ? 'absent' : accepted ? 'accepted' : 'rejected'}\n`);
+  // One V8 refused (made under other flags) goes too: else a help request, which writes only the
+  // help file, would find the command's file first and refuse it again at every start.
+  if (used !== undefined && !accepted) removeQuietly(used);
   // Nothing to write once V8 took the command's own file, or (a help request) the help file.
   if (cache !== undefined && !(accepted && (used === cache.complete || used === cache.write))) {
     let saved = false;
-    const save = (ok: boolean) => {
-      if (saved || !ok) return;
+    const save = () => {
+      if (saved) return;
       saved = true;
       writeCache(cache.dir, cache.write, script, debug);
     };
-    process.once('exit', (code) => save(code === 0));
-    if (daemon) whenStartIsOver(() => save(true));
+    // A daemon's file holds its start: written once it is up, never at an exit before that (a
+    // watcher stopped while it waits for its cluster); a help request's, at its exit.
+    process.once('exit', (code) => {
+      if (code === 0 && (!daemon || cache.help)) save();
+    });
+    if (daemon) whenStartIsOver(save);
   }
   if (cache?.owned) pruneCompileCache(cache.dir);
   const module = { exports: {} as Cli };
@@ -85,6 +95,8 @@ interface CacheFiles {
   read: string[];
   /** What this run writes when what it read was absent or refused. */
   write: string;
+  /** A help request: it writes the help file. */
+  help: boolean;
 }
 
 /**
@@ -103,7 +115,7 @@ function cacheFiles(source: string, argv: readonly string[], env: NodeJS.Process
   const group = cacheGroup(argv);
   const name = (help: boolean) => path.join(where.dir, `cli-${build.slice(0, 16)}-${runtime}-${group.name}${help ? '.help' : ''}.v8`);
   const complete = name(false);
-  return { dir: where.dir, owned: where.owned, complete, read: [complete, name(true)], write: name(group.help) };
+  return { dir: where.dir, owned: where.owned, complete, read: [complete, name(true)], write: name(group.help), help: group.help };
 }
 
 /**
@@ -141,6 +153,14 @@ export function unsealed(file: Buffer): Buffer | undefined {
   if (file.length < HEADER || file.readUInt32LE(0) !== MAGIC || file.readUInt32LE(4) !== file.length - HEADER) return undefined;
   const data = file.subarray(HEADER);
   return check(data) === file.readUInt32LE(8) ? data : undefined;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // A directory that cannot be written (the image's): the file stays, and is refused again.
+  }
 }
 
 function readIfThere(file: string): Buffer | undefined {

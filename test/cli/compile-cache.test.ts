@@ -217,7 +217,7 @@ describe('the CLI’s code cache, as the bundle uses it', () => {
     expect(files()).toHaveLength(2);
   });
 
-  it('a file V8 refuses (damaged) is written again, and the command runs as ever', () => {
+  it('a damaged file never reaches V8: it goes, is written again, and the command runs as ever', () => {
     run(['tools', 'list']);
     const [file] = files();
     const full = path.join(cache, file!);
@@ -227,7 +227,7 @@ describe('the CLI’s code cache, as the bundle uses it', () => {
     const r = run(['tools', 'list', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toContainEqual(expect.objectContaining({ name: 'read_file' }));
-    expect(r.said).toEqual(['tools-list.v8: rejected', expect.stringMatching(/^tools-list\.v8: written/)]);
+    expect(r.said).toEqual(['tools-list.v8: damaged', 'tools-list.v8: absent', expect.stringMatching(/^tools-list\.v8: written/)]);
     expect(run(['tools', 'list']).said).toEqual(['tools-list.v8: accepted']);
   });
 
@@ -244,6 +244,32 @@ describe('the CLI’s code cache, as the bundle uses it', () => {
     expect(run(['tools', 'list']).said).toEqual(['tools-list.v8: accepted']);
     // A help request is served by the command's file once there is one.
     expect(run(['tools', 'list', '--help']).said).toEqual(['tools-list.v8: accepted']);
+  });
+
+  it('a command’s file V8 refuses or that fails its check goes: a help request then serves from its own, never rewriting it', () => {
+    // Made under another V8 flag (the user's), then refused by a plain help request: removed.
+    const made = spawnSync(process.execPath, ['--expose-gc', bundle, 'tools', 'list'], {
+      cwd: home,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: home },
+    });
+    expect(made.status, made.stderr).toBe(0);
+    expect(files().map((f) => f.replace(/^cli-[0-9a-f]+-[0-9a-f]+-/, ''))).toEqual(['tools-list.v8']);
+    expect(run(['tools', 'list', '--help']).said).toEqual([
+      'tools-list.v8: rejected',
+      expect.stringMatching(/^tools-list\.help\.v8: written/),
+    ]);
+    expect(run(['tools', 'list', '--help']).said).toEqual(['tools-list.help.v8: accepted']);
+    expect(run(['tools', 'list', '--help']).said).toEqual(['tools-list.help.v8: accepted']);
+    // Damaged: removed before V8 sees it, and the next file read.
+    expect(run(['tools', 'list']).said).toEqual(['tools-list.help.v8: accepted', expect.stringMatching(/^tools-list\.v8: written/)]);
+    const [own] = files().filter((f) => f.endsWith('-tools-list.v8'));
+    writeFileSync(path.join(cache, own!), 'damaged');
+    expect(run(['tools', 'list', '--help']).said).toEqual([
+      expect.stringMatching(/tools-list\.v8: damaged$/),
+      'tools-list.help.v8: accepted',
+    ]);
+    expect(files().filter((f) => f.endsWith('-tools-list.v8'))).toEqual([]);
   });
 
   it('a run that changes V8’s flags on the way (WebAssembly, for bash’s parser) still writes a cache the next start takes', () => {

@@ -3,7 +3,9 @@
 // process itself: a preload that, at exit, allocates objects that all survive (what grows the
 // new space) and reports its size.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -208,6 +210,40 @@ process.stdout.write(JSON.stringify({ before, starting, up, again: hot() }));
       expect(cacheSaid(second.out)).toEqual(['watch.v8: accepted']);
     } finally {
       await api.close();
+    }
+  });
+
+  it('a watcher stopped before it is up writes no code cache: its file would hold half a start for good', async () => {
+    const home = mkdtempSync(path.join(dir, 'watch-unsynced-'));
+    // An API that accepts connections and never answers: the informer never syncs.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    writeFileSync(
+      path.join(home, 'kubeconfig'),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: `http://127.0.0.1:${port}` } }],
+        contexts: [{ name: 'c', context: { cluster: 'c', user: 'u', namespace: 'shop' } }],
+        users: [{ name: 'u', user: { token: 'x' } }],
+        'current-context': 'c',
+      }),
+    );
+    writeFileSync(path.join(home, 'watch.yaml'), 'watch: { namespaces: [shop], reasons: [BackOff] }\n');
+    writeFileSync(path.join(home, 'incident.jsonl'), '{"text":"UNRESOLVED: test"}\n');
+    const argv = ['watch', '-c', 'watch.yaml', '--model', 'replay:incident.jsonl', '--session-db', 's.db', '--listen', '127.0.0.1:0'];
+    const listening = async (out: string) => /health and metrics on (http:\/\/\S+)/.test(out);
+    try {
+      const stopped = await daemonMark(argv, home, { KUBECONFIG: path.join(home, 'kubeconfig'), NODE_DEBUG: 'core-agent' }, listening);
+      expect(stopped.mark).toBe('starting');
+      const said = stopped.out.split('\n').filter((l) => l.startsWith('core-agent code cache: '));
+      expect(said).toEqual([expect.stringMatching(/-watch\.v8: absent$/)]);
+      const cacheDir = path.join(home, '.cache', 'core-agent', 'compile-cache');
+      expect(existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.includes('.v8')) : []).toEqual([]);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 

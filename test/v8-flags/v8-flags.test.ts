@@ -75,7 +75,14 @@ describe('a cache made after the flags changed', () => {
   it.each([
     ['on the command line', ['--no-wasm-tier-up']],
     ['spelled with _', ['--no-wasm_tier_up']],
+    // The opposite of what the run sets: the cache is made under the user's value, not V8's default.
+    ['with the other value', ['--wasm-tier-up']],
+    ['twice, the last one theirs', ['--no-wasm-tier-up', '--wasm-tier-up']],
   ])('a flag the user gave Node (%s) is left as theirs', (_where, nodeFlags) => {
     expect(nextStart([[], WASM, 'asCompiled'], nodeFlags)).toBe('accepted');
+  });
+
+  it('the control: with the other value given, a cache made as is is refused', () => {
+    expect(nextStart([[], WASM, 'now'], ['--wasm-tier-up'])).toBe('rejected');
   });
 });
