@@ -23,7 +23,8 @@ cp -R "$root/examples/workspace/." "$agent_ws/"
 step "The agent loop (replay model): fix the placeholder greeting" run --model "replay:examples/replay/fix-greeting.jsonl" --mode accept-edits "Fix the placeholder greeting"
 (cd "$agent_ws" && node "$bin" run --model "replay:$root/examples/replay/fix-greeting.jsonl" --workspace "$agent_ws" \
   --mode accept-edits --session-db "$agent_ws/.sessions.db" "Fix the placeholder greeting")
-session=$(node "$bin" sessions list --json --session-db "$agent_ws/.sessions.db" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].id))')
+# `sessions list` lists the sessions of the workspace it runs in: the agent's.
+session=$(cd "$agent_ws" && node "$bin" sessions list --json --session-db "$agent_ws/.sessions.db" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].id))')
 call "…and the session it left in the event log" sessions show "$session" --session-db "$agent_ws/.sessions.db"
 
 call "The catalog, as the model sees it" tools list
