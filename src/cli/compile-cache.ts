@@ -63,14 +63,15 @@ export const CACHE_FILE = /^cli-[0-9a-f]+-[0-9a-f]{8}-[a-z-]+(\.help)?\.v8$/;
 export const CACHE_FILES_KEPT = 48;
 /** A cache file not written for this long goes; so does anything else in the directory (Node's old layout). */
 export const CACHE_FILE_UNUSED_MS = 30 * 24 * 3600_000;
-/** Pruning runs at most once a day; the other starts pay one stat of the stamp file. */
+/** Pruning runs at most once a day; the other writes of a cache file pay one stat of the stamp file. */
 export const CACHE_PRUNE_EVERY_MS = 24 * 3600_000;
 const STAMP = '.pruned';
 
 /**
  * Keeps core-agent's own cache directory bounded. Each build, Node, V8 flag set and command
  * group has a file (about 0.3–1 MB), and a developer's directory collects them for every npx
- * version and checkout. Once a day: the CACHE_FILES_KEPT newest cache files stay, older ones and
+ * version and checkout. Called after a cache file is written (src/cli/cli-script.ts), the only
+ * time the directory grows, so a start that finds its cache pays nothing for it. Once a day: the CACHE_FILES_KEPT newest cache files stay, older ones and
  * any unused for CACHE_FILE_UNUSED_MS go, and so does whatever else is there — the directories
  * Node's own compile cache wrote when the CLI was an ES module, which nothing reads any more. A
  * file removed in use costs its owner one uncached start. Any file-system error ends the pruning

@@ -103,9 +103,28 @@ describe('a cache file’s seal', () => {
     expect(unsealed(sealed(Buffer.alloc(0)))).toEqual(Buffer.alloc(0));
     expect(unsealed(sealed(Buffer.from('abc')))).toEqual(Buffer.from('abc'));
   });
-  it.each(damaged)('%s: refused', (_what, damage) => {
-    expect(unsealed(damage(sealed(data)))).toBeUndefined();
+  /** The bytes at `offset` in memory of their own: the data after the header aligned to 4 bytes or not. */
+  const placed = (bytes: Buffer, offset: number) => {
+    const memory = Buffer.allocUnsafeSlow(bytes.length + offset);
+    bytes.copy(memory, offset);
+    return memory.subarray(offset);
+  };
+  // The check reads words through a typed array when the data is aligned, one by one when not:
+  // a file sealed one way must be taken the other, and damage refused either way.
+  it.each([0, 1, 2, 3, 4, 5])('round-trips with the file %i bytes past an aligned address', (offset) => {
+    for (const length of [0, 1, 3, 4, 5, 255, 256, 257, 260, 4096, 70_000, 70_001]) {
+      const part = data.subarray(0, length);
+      expect(placed(sealed(part), offset).byteOffset % 4).toBe(offset % 4);
+      expect(unsealed(placed(sealed(part), offset))).toEqual(part);
+      expect(unsealed(placed(sealed(placed(part, offset)), 0))).toEqual(part);
+    }
   });
+  it.each(damaged.flatMap(([what, damage]) => [0, 1, 2, 3].map((offset) => [what, offset, damage] as const)))(
+    '%s, %i bytes past an aligned address: refused',
+    (_what, offset, damage) => {
+      expect(unsealed(placed(damage(sealed(data)), offset))).toBeUndefined();
+    },
+  );
 });
 
 describe('pruneCompileCache', () => {
@@ -298,12 +317,21 @@ describe('the CLI’s code cache, as the bundle uses it', () => {
     expect([quiet.status, quiet.stderr]).toEqual([0, '']);
   });
 
-  it('the CLI prunes its own cache directory when it starts: Node’s old directories go', () => {
+  it('the CLI prunes its own cache directory when it writes a file there, the only time it grows: Node’s old directories go', () => {
     const nodeDir = path.join(cache, 'v24.0.0-x64-00000000-0');
     mkdirSync(nodeDir, { recursive: true });
     writeFileSync(path.join(nodeDir, 'e'), 'x');
     expect(run(['tools', 'list']).code).toBe(0);
     expect(readdirSync(cache).sort()).toEqual(['.pruned', ...files()].sort());
     expect(files()).toHaveLength(1);
+    // A start that finds its file writes nothing and does not look at the rest (no stat of the stamp).
+    mkdirSync(nodeDir);
+    rmSync(path.join(cache, '.pruned'));
+    expect(run(['tools', 'list']).said).toEqual(['tools-list.v8: accepted']);
+    expect(existsSync(nodeDir)).toBe(true);
+    expect(existsSync(path.join(cache, '.pruned'))).toBe(false);
+    expect(run(['recipe', 'schema']).said).toEqual(['recipe-schema.v8: absent', expect.stringMatching(/^recipe-schema\.v8: written/)]);
+    expect(readdirSync(cache).sort()).toEqual(['.pruned', ...files()].sort());
+    expect(files()).toHaveLength(2);
   });
 });
