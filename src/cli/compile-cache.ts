@@ -71,11 +71,12 @@ const STAMP = '.pruned';
  * Keeps core-agent's own cache directory bounded. Each build, Node, V8 flag set and command
  * group has a file (about 0.3–1 MB), and a developer's directory collects them for every npx
  * version and checkout. Called after a cache file is written (src/cli/cli-script.ts), the only
- * time the directory grows, so a start that finds its cache pays nothing for it. Once a day: the CACHE_FILES_KEPT newest cache files stay, older ones and
- * any unused for CACHE_FILE_UNUSED_MS go, and so does whatever else is there — the directories
- * Node's own compile cache wrote when the CLI was an ES module, which nothing reads any more. A
- * file removed in use costs its owner one uncached start. Any file-system error ends the pruning
- * quietly: a cache is never a reason to fail. Only core-agent's own directory is pruned.
+ * time the directory grows, so a start that finds its cache pays nothing for it. Once a day: the
+ * CACHE_FILES_KEPT newest cache files stay, older ones and any unused for CACHE_FILE_UNUSED_MS
+ * go, and so does whatever else is there — the directories Node's own compile cache wrote when
+ * the CLI was an ES module, which nothing reads any more. A file removed in use costs its owner
+ * one uncached start. Any file-system error ends the pruning quietly: a cache is never a reason
+ * to fail. Only core-agent's own directory is pruned.
  */
 export function pruneCompileCache(dir: string, now = Date.now()): string[] {
   const removed: string[] = [];
