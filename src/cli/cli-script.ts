@@ -184,9 +184,8 @@ function removeQuietly(file: string): void {
 function readSource(file: string): { source: string; scratch: Buffer } {
   const fd = openSync(file, 'r');
   try {
-    const size = fstatSync(fd).size;
-    const scratch = Buffer.allocUnsafeSlow(Math.ceil(size * 1.5) + HEADER);
-    return { source: scratch.toString('latin1', 0, readFully(fd, scratch, size)), scratch };
+    const { bytes, buffer } = readToEnd(fd, Buffer.allocUnsafeSlow(Math.ceil(fstatSync(fd).size * 1.5) + HEADER));
+    return { source: bytes.toString('latin1'), scratch: buffer };
   } finally {
     closeSync(fd);
   }
@@ -201,25 +200,38 @@ function readIfThere(file: string, scratch: Buffer): Buffer | undefined {
     return undefined;
   }
   try {
+    // One byte to spare: the read that finds the end then needs no larger buffer.
     const size = fstatSync(fd).size;
-    const into = size <= scratch.length ? scratch : Buffer.allocUnsafeSlow(size);
-    return into.subarray(0, readFully(fd, into, size));
+    return readToEnd(fd, size < scratch.length ? scratch : Buffer.allocUnsafeSlow(size + 1)).bytes;
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    try {
+      closeSync(fd);
+    } catch {
+      // A cache is never a reason to fail.
+    }
   }
 }
 
-/** Reads up to `size` bytes from the start of `fd`: fewer only at the file's end (one that shrank meanwhile). */
-function readFully(fd: number, into: Buffer, size: number): number {
+/**
+ * Reads `fd` from its start to its end into `into`, or into a larger copy when the file is
+ * longer than `into`: one that grew since its size was read, or on a file system that reports
+ * none. `bytes`: what was read; `buffer`: all of the memory it is in.
+ */
+export function readToEnd(fd: number, into: Buffer): { bytes: Buffer; buffer: Buffer } {
+  let buffer = into;
   let got = 0;
-  while (got < size) {
-    const n = readSync(fd, into, got, size - got, got);
-    if (n === 0) break;
+  for (;;) {
+    if (got === buffer.length) {
+      const larger = Buffer.allocUnsafeSlow(Math.max(buffer.length * 2, 64 * 1024));
+      buffer.copy(larger, 0, 0, got);
+      buffer = larger;
+    }
+    const n = readSync(fd, buffer, got, buffer.length - got, got);
+    if (n === 0) return { bytes: buffer.subarray(0, got), buffer };
     got += n;
   }
-  return got;
 }
 
 /**

@@ -1,5 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,7 +24,7 @@ import {
   fnv1a,
   pruneCompileCache,
 } from '../../src/cli/compile-cache.ts';
-import { sealed, unsealed } from '../../src/cli/cli-script.ts';
+import { readToEnd, sealed, unsealed } from '../../src/cli/cli-script.ts';
 
 // Where the CLI's V8 code cache goes, what its files are named after and how the directory is
 // kept (the whole-process cases of where it lands are in startup.cases.ts).
@@ -125,6 +137,49 @@ describe('a cache file’s seal', () => {
       expect(unsealed(placed(damage(sealed(data)), offset))).toBeUndefined();
     },
   );
+});
+
+// The loader reads the CLI's source and a cache file into one buffer, sized from fstat; a file
+// longer than that (grown since, or on a file system that reports no size) is read whole all the same.
+describe('readToEnd', () => {
+  let base: string;
+  beforeEach(() => {
+    base = mkdtempSync(path.join(tmpdir(), 'read-to-end-'));
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+  const read = (file: string, into: Buffer) => {
+    const fd = openSync(file, 'r');
+    try {
+      return readToEnd(fd, into);
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  it.each([
+    ['fits with room to spare', 1000, 4096],
+    ['fills it exactly', 4096, 4096],
+    ['is longer than it', 200_000, 4096],
+    ['is empty', 0, 16],
+    ['is read into an empty buffer', 70_001, 0],
+  ])('a file that %s: every byte, in that buffer while they fit', (_what, length, room) => {
+    const file = path.join(base, 'f');
+    const content = Buffer.from(Array.from({ length }, (_, i) => (i * 31) % 256));
+    writeFileSync(file, content);
+    const into = Buffer.alloc(room);
+    const { bytes, buffer } = read(file, into);
+    expect(bytes.equals(content)).toBe(true);
+    expect(buffer === into).toBe(length < room);
+    expect(bytes.buffer).toBe(buffer.buffer);
+  });
+
+  it('a file its file system gives no size (/proc): read to its end', () => {
+    const expected = readFileSync('/proc/self/mountinfo');
+    expect(statSync('/proc/self/mountinfo').size).toBe(0);
+    expect(read('/proc/self/mountinfo', Buffer.alloc(12)).bytes.length).toBeGreaterThan(0);
+    // Another process's view may differ by a line; this one's own is stable across two reads.
+    expect(read('/proc/self/mountinfo', Buffer.alloc(12)).bytes.equals(expected)).toBe(true);
+  });
 });
 
 describe('pruneCompileCache', () => {
@@ -324,7 +379,7 @@ describe('the CLI’s code cache, as the bundle uses it', () => {
     expect(run(['tools', 'list']).code).toBe(0);
     expect(readdirSync(cache).sort()).toEqual(['.pruned', ...files()].sort());
     expect(files()).toHaveLength(1);
-    // A start that finds its file writes nothing and does not look at the rest (no stat of the stamp).
+    // A start that finds its file writes nothing and does not prune: the old directory and the missing stamp stay.
     mkdirSync(nodeDir);
     rmSync(path.join(cache, '.pruned'));
     expect(run(['tools', 'list']).said).toEqual(['tools-list.v8: accepted']);
