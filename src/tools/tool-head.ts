@@ -75,35 +75,73 @@ export function lazyTool(
   load: () => AnyTool,
   o: { onLoad?: (name: string) => void; companion?: Readonly<Record<string, unknown>> } = {},
 ): AnyTool {
-  let def: AnyTool | undefined;
-  const real = (): AnyTool => {
-    if (def === undefined) {
-      def = load();
-      o.onLoad?.(String(head.fields.name));
+  const handler = new LazyToolHandler(head, load, o.onLoad, o.companion);
+  handler.proxy = new Proxy({} as AnyTool, handler);
+  return handler.proxy;
+}
+
+/**
+ * lazyTool's proxy handler, one object per tool and its methods shared: every command that
+ * builds the catalog makes one per built-in tool, and closures there cost a start ~440 of
+ * them, each with the `__name` call the bundle's keepNames adds (~100 KB of allocation).
+ */
+class LazyToolHandler implements ProxyHandler<AnyTool> {
+  proxy: AnyTool | undefined;
+  private def: AnyTool | undefined;
+
+  constructor(
+    private readonly head: ToolHead,
+    private readonly load: () => AnyTool,
+    private readonly onLoad: ((name: string) => void) | undefined,
+    private readonly companion: Readonly<Record<string, unknown>> | undefined,
+  ) {}
+
+  get(_target: AnyTool, key: string | symbol): unknown {
+    if (key === ARGS_SCHEMA) return this.head.argsSchema;
+    if (typeof key !== 'string') return undefined;
+    if (key in this.head.fields) return this.head.fields[key];
+    if (this.fromCompanion(key)) return this.companion![key];
+    return this.fromModule(key) ? (this.real() as unknown as Record<string, unknown>)[key] : undefined;
+  }
+
+  has(_target: AnyTool, key: string | symbol): boolean {
+    return this.hasKey(key);
+  }
+
+  ownKeys(): string[] {
+    return [...Object.keys(this.head.fields), ...this.head.present, ...(this.head.companion ?? [])];
+  }
+
+  // An accessor, so that listing the keys (Object.keys, a spread's check) evaluates nothing.
+  getOwnPropertyDescriptor(_target: AnyTool, key: string | symbol): PropertyDescriptor | undefined {
+    const proxy = this.proxy!;
+    return this.hasKey(key) ? { get: () => Reflect.get(proxy, key), enumerable: true, configurable: true } : undefined;
+  }
+
+  set(): boolean {
+    return false;
+  }
+
+  private real(): AnyTool {
+    if (this.def === undefined) {
+      this.def = this.load();
+      this.onLoad?.(String(this.head.fields.name));
     }
-    return def;
-  };
-  const companionKeys = head.companion ?? [];
-  const fromCompanion = (key: string) => o.companion !== undefined && companionKeys.includes(key);
+    return this.def;
+  }
+
+  private fromCompanion(key: string): boolean {
+    return this.companion !== undefined && (this.head.companion ?? []).includes(key);
+  }
+
   // Without the head module (a head read elsewhere), its keys are the definition's like the rest.
-  const fromModule = (key: string) => head.present.includes(key) || (o.companion === undefined && companionKeys.includes(key));
-  const has = (key: string | symbol): boolean => typeof key === 'string' && (key in head.fields || fromModule(key) || fromCompanion(key));
-  const proxy: AnyTool = new Proxy({} as AnyTool, {
-    get(_target, key) {
-      if (key === ARGS_SCHEMA) return head.argsSchema;
-      if (typeof key !== 'string') return undefined;
-      if (key in head.fields) return head.fields[key];
-      if (fromCompanion(key)) return o.companion![key];
-      return fromModule(key) ? (real() as unknown as Record<string, unknown>)[key] : undefined;
-    },
-    has: (_target, key) => has(key),
-    ownKeys: () => [...Object.keys(head.fields), ...head.present, ...companionKeys],
-    // An accessor, so that listing the keys (Object.keys, a spread's check) evaluates nothing.
-    getOwnPropertyDescriptor: (_target, key) =>
-      has(key) ? { get: () => Reflect.get(proxy, key), enumerable: true, configurable: true } : undefined,
-    set: () => false,
-  });
-  return proxy;
+  private fromModule(key: string): boolean {
+    return this.head.present.includes(key) || (this.companion === undefined && (this.head.companion ?? []).includes(key));
+  }
+
+  private hasKey(key: string | symbol): boolean {
+    return typeof key === 'string' && (key in this.head.fields || this.fromModule(key) || this.fromCompanion(key));
+  }
 }
 
 /** Strings, finite numbers, booleans, null, arrays and plain objects of them: what survives JSON unchanged. */
