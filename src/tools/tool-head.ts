@@ -82,8 +82,9 @@ export function lazyTool(
 
 /**
  * lazyTool's proxy handler, one object per tool and its methods shared: every command that
- * builds the catalog makes one per built-in tool, and closures there cost a start ~440 of
- * them, each with the `__name` call the bundle's keepNames adds (~100 KB of allocation).
+ * builds the catalog makes one per built-in tool, and as closures its functions were eight per
+ * tool, each with the `__name` call the bundle's keepNames adds (~100 KB of `tools list`'s
+ * allocation).
  */
 class LazyToolHandler implements ProxyHandler<AnyTool> {
   proxy: AnyTool | undefined;
