@@ -132,6 +132,14 @@ export const entryOptions = (options) => ({
 export const cliScriptOptions = (options) => ({
   ...options,
   format: 'cjs',
+  // No keepNames: its `__name(fn, "name")` call for every function and class of every module the
+  // CLI evaluates cost ~0.05× `node -e 0` of `tools list` and ~0.07× of a replayed `run`
+  // (docs/benchmarks.md). Nothing reads those names but a stack trace: the error classes set
+  // `name` themselves, and an internal error's stack is printed mapped back to the sources,
+  // names included, through the map written beside the script (src/cli/internal-error.ts).
+  keepNames: false,
+  sourcemap: 'external',
+  sourcesContent: false,
   define: { ...options.define, 'import.meta.url': '__coreAgentCliUrl' },
   banner: { js: '(function (module, require, __coreAgentCliUrl) {"use strict";' },
   footer: { js: '})' },
@@ -139,7 +147,8 @@ export const cliScriptOptions = (options) => ({
 
 /**
  * Puts `//core-agent-cli <sha-256 of the rest>` before the script: the code cache's files are
- * named after it (src/cli/cli-script.ts), so another build never finds this one's cache. Refuses
+ * named after it (src/cli/cli-script.ts), so another build never finds this one's cache; the
+ * script's source map, when there is one, is moved down that line. Refuses
  * a script with an import() left (node:vm would reject it at run time: there is no loader) and
  * one that is not ASCII (esbuild escapes the rest; the loader's reading relies on it).
  */
@@ -151,6 +160,18 @@ export async function finishCliScript(file, result) {
   const text = await readFile(file, 'utf8');
   if (!/^[\x00-\x7f]*$/.test(text)) throw new Error(`${file}: the CLI's script must be ASCII`);
   await writeFile(file, `//core-agent-cli ${createHash('sha256').update(text).digest('hex')}\n${text}`);
+  // The map's generated lines move down one, past the line just added (an empty line of mappings).
+  // Virtual modules are named by the build's absolute directory: named from the project's root
+  // instead, so the map (and the image) is the same whatever directory it was built in.
+  let map;
+  try {
+    map = JSON.parse(await readFile(`${file}.map`, 'utf8'));
+  } catch (err) {
+    if (err.code === 'ENOENT') return; // built without a map
+    throw err;
+  }
+  const sources = map.sources.map((s) => s.replaceAll(root, ''));
+  await writeFile(`${file}.map`, JSON.stringify({ ...map, sources, mappings: `;${map.mappings}` }));
 }
 
 /** `toolHeads`: scripts/tool-heads.mjs's result, for a bundle that registers tools from their heads. */

@@ -3,6 +3,7 @@ import type * as z from 'zod/v4';
 
 /** A request the daemon refuses: the status and the JSON body's error sentence (and the field at fault). */
 export class HttpError extends Error {
+  override readonly name = 'HttpError';
   constructor(
     readonly status: number,
     message: string,

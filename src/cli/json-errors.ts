@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { internalErrorText } from './internal-error.ts';
 import { JsonRenderer } from './json-renderer.ts';
 import { RUN_OPTIONS } from './command-table.ts';
 import type { Io } from './usage.ts';
@@ -35,7 +36,7 @@ export function reportAsJson(io: Io, report: (textIo: Io) => number): number {
   try {
     exit = report(capture);
   } catch (err) {
-    io.err(`core-agent: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+    io.err(internalErrorText(err));
     text = `internal error: ${(err as Error)?.message ?? String(err)}`;
     exit = 1;
   }

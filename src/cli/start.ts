@@ -1,6 +1,7 @@
 // The CLI proper, imported by src/main.ts for every command line it does not answer itself.
 import { fdOutput } from '../util/fd-output.ts';
 import { isTerminal } from '../util/is-terminal.ts';
+import { internalErrorText } from './internal-error.ts';
 import { main } from './main.ts';
 import { flushLogs } from '../log.ts';
 import { scrubSecretsFromEnviron } from '../runtime/environ-scrub.ts';
@@ -36,7 +37,7 @@ export function start(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
         process.exitCode = code;
       },
       (err: unknown) => {
-        io.err(`core-agent: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+        io.err(internalErrorText(err));
         process.exitCode = 1;
       },
     )

@@ -23,6 +23,7 @@ const MAX_ERROR_BODY = 64 * 1024;
 
 /** A non-2xx answer: what Kube.explain reads (`code`, and the Status or text as `body`). */
 export class ApiStatusError extends Error {
+  override readonly name = 'ApiStatusError';
   constructor(
     readonly code: number,
     readonly body: unknown,

@@ -28,7 +28,9 @@ export interface OAuthProviderOptions {
 }
 
 /** The refusal when a login is needed and nobody can give it: names the command that fixes it. */
-export class LoginRequiredError extends Error {}
+export class LoginRequiredError extends Error {
+  override readonly name = 'LoginRequiredError';
+}
 
 /**
  * core-agent's OAuthClientProvider for one MCP server: the SDK's auth() runs the

@@ -39,6 +39,7 @@ export type PatchOp =
 
 /** A malformed patch: `line` is 1-based in the patch text as sent. */
 export class PatchParseError extends Error {
+  override readonly name = 'PatchParseError';
   constructor(
     readonly line: number,
     readonly expected: string,
