@@ -53,30 +53,23 @@ const toolFamily = (heads) => ({
 // is bundled the same way (below).
 export function lazyBuiltinModule(id) {
   const keys = Object.keys(requireHere(id)).filter((k) => k !== '__esModule');
-  // A plain object of getters, not a Proxy: a trap per key of every copy esbuild's interop made
-  // cost more than the load it saved. Each getter a method, not an arrow function: keepNames
-  // wraps an arrow in a `__name(fn, "get")` call, one Object.defineProperty per export of every
-  // built-in at every start (a replayed run 2.16× → 2.08× `node -e 0` without them).
+  // The getters are defined once, on the prototype of the object the module exports, which owns
+  // no property at all. An ES module importing a CommonJS one gets esbuild's __toESM of it: an
+  // object whose prototype is the module's own, and a copy of the module's own properties — so
+  // here one object with `default`, and nothing copied. With the getters on the object itself
+  // each importer got a copy of every export (30 of node:fs's 104 exports at every start); a
+  // facade's `export *` made it one copy per built-in, and still two layers of them (~500 KB
+  // of a `tools list`). A plain object of getters, not a Proxy: a trap per key cost more than
+  // the load it saved. Each getter a method: keepNames (the entry's build keeps names) wraps an
+  // arrow function in a `__name(fn, "get")` call, one per export.
   return `let m;
 const load = () => (m ??= require(${JSON.stringify(id)}));
-const lazy = {};
-for (const k of ${JSON.stringify(keys)}) Object.defineProperty(lazy, k, { get() { return load()[k]; }, enumerable: true });
-module.exports = lazy;
+const getters = {};
+for (const k of ${JSON.stringify(keys)}) Object.defineProperty(getters, k, { get() { return load()[k]; }, enumerable: true });
+module.exports = Object.create(getters);
 `;
 }
 
-// What a module's `import … from 'node:x'` resolves to: an ESM facade over the lazy object
-// above, one per built-in. An ESM module importing a CommonJS one gets its own copy of every
-// export's descriptor (esbuild's __toESM), which for the lazy objects themselves was 30 copies
-// of node:fs's 104 exports, 34 of node:path's, 13 of node:fs/promises'... — about 5,000 property
-// definitions at every start. The facade's `export *` from CommonJS makes esbuild build one
-// namespace object that every importer reads through (`ns.readFileSync`, a getter), so the
-// copies are made once per built-in; its default is the lazy object itself, with no copy at all.
-export function lazyBuiltinFacade(id) {
-  const cjs = JSON.stringify(`${LAZY_CJS}${id}`);
-  return `export * from ${cjs};\nexport default require(${cjs});\n`;
-}
-const LAZY_CJS = 'lazy-builtin-cjs:';
 const requireHere = createRequire(import.meta.url);
 
 const lazyBuiltins = {
@@ -89,12 +82,7 @@ const lazyBuiltins = {
         ? { path: args.path, namespace: 'lazy-builtin' }
         : { path: args.path, external: true },
     );
-    b.onResolve({ filter: new RegExp(`^${LAZY_CJS}node:`) }, (args) => ({
-      path: args.path.slice(LAZY_CJS.length),
-      namespace: 'lazy-builtin-cjs',
-    }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: lazyBuiltinFacade(args.path), loader: 'js' }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin-cjs' }, (args) => ({ contents: lazyBuiltinModule(args.path), loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({ contents: lazyBuiltinModule(args.path), loader: 'js' }));
   },
 };
 
