@@ -27,6 +27,7 @@ import {
 import type { Alert, Watchdog } from './watchdog.ts';
 import type { FailureKind } from '../core/failure.ts';
 import type { JsonObject } from '../core/json.ts';
+import { monotonicMs } from '../util/monotonic.ts';
 
 /** What the loop reports as it goes (for live output); everything is also in the event log. */
 export type AgentEvent =
@@ -466,7 +467,7 @@ export class Agent {
     signal?: AbortSignal,
   ): Promise<{ part: LanguageModelV4ToolResultPart; ok: boolean; result: unknown }> {
     this.opts.onEvent?.({ type: 'tool_start', id: call.toolCallId, name: call.toolName, args: call.input });
-    const started = performance.now();
+    const started = monotonicMs();
     let gateMs = 0;
     const planRevision = this.session.plan.revision;
     // The dispatcher records the result (tool_result) under the model's call id.
@@ -479,7 +480,7 @@ export class Agent {
     // A result the log could not keep ends the turn, as any failed write does: going on would leave a hole in the session.
     const lost = this.opts.dispatcher.takeRecordFailure();
     if (lost) throw lost;
-    const ms = Math.max(0, Math.round(performance.now() - started - gateMs));
+    const ms = Math.max(0, Math.round(monotonicMs() - started - gateMs));
     this.opts.onEvent?.({
       type: 'tool_end',
       id: call.toolCallId,

@@ -3,6 +3,7 @@ import type { PlanStep } from '../tools/session.ts';
 import { painter, type Paint } from './terminal/colors.ts';
 import { LiveRegion } from './terminal/live-region.ts';
 import type { Io } from './usage.ts';
+import { monotonicMs } from '../util/monotonic.ts';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -60,7 +61,7 @@ export class TextRenderer {
         this.streamed = false;
         break;
       case 'tool_start':
-        this.running.set(e.id, { name: e.name, args: e.args, started: performance.now() });
+        this.running.set(e.id, { name: e.name, args: e.args, started: monotonicMs() });
         this.startTimer();
         break;
       case 'tool_end': {
@@ -102,7 +103,7 @@ export class TextRenderer {
 
   /** A turn begins: on a terminal the working indicator shows while the model is asked. */
   startTurn(): void {
-    this.turnStarted = performance.now();
+    this.turnStarted = monotonicMs();
     this.pausedAt = null;
     this.startTimer();
   }
@@ -134,14 +135,14 @@ export class TextRenderer {
     this.pauses++;
     this.stopTimer();
     this.region.clear();
-    this.pausedAt ??= performance.now();
+    this.pausedAt ??= monotonicMs();
   }
 
   /** After the answer: calls running and the turn resume their clocks minus the time spent waiting. */
   resume(): void {
     this.pauses = Math.max(0, this.pauses - 1);
     if (this.pauses > 0 || this.pausedAt === null) return;
-    const waited = performance.now() - this.pausedAt;
+    const waited = monotonicMs() - this.pausedAt;
     this.pausedAt = null;
     for (const r of this.running.values()) r.started += waited;
     if (this.turnStarted !== null) this.turnStarted += waited;
@@ -194,7 +195,7 @@ export class TextRenderer {
     const lines: string[] = [];
     if (since !== null) {
       const what = calls.length > 0 ? calls.map((r) => r.name).join(', ') : 'working';
-      const secs = ((performance.now() - since) / 1000).toFixed(1);
+      const secs = ((monotonicMs() - since) / 1000).toFixed(1);
       this.frame = (this.frame + 1) % FRAMES.length;
       lines.push(`${this.paint('cyan', FRAMES[this.frame]!)} ${what} ${this.paint('dim', `${secs}s`)}`);
     }

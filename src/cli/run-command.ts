@@ -18,6 +18,7 @@ import { prettyLogLine } from './terminal/log-lines.ts';
 import { DialogLines } from './terminal/stdin-lines.ts';
 import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { monotonicMs } from '../util/monotonic.ts';
 
 export const RUN_HELP = `Usage: core-agent run [PROMPT | -] [options]
 
@@ -139,7 +140,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       prompt = stdin.text;
     }
     // The result event counts this run: a resumed session's earlier usage is not its cost.
-    const started = performance.now();
+    const started = monotonicMs();
     const usageBefore = agent.usage;
     const endJson = (status: ResultStatus, exit: number, errors: string[]) => {
       if (!json) return;
@@ -151,7 +152,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         status,
         is_error: exit !== EXIT.ok,
         exit,
-        duration_ms: Math.round(performance.now() - started),
+        duration_ms: Math.round(monotonicMs() - started),
         usage: { input_tokens: used.inputTokens - usageBefore.inputTokens, output_tokens: used.outputTokens - usageBefore.outputTokens },
         cost_usd: used.costUsd === null || usageBefore.costUsd === null ? null : Math.max(0, used.costUsd - usageBefore.costUsd),
       });

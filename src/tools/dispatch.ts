@@ -15,6 +15,7 @@ import { kindTraits } from './kinds.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { SessionState } from './session.ts';
 import { ToolError, type AnyTool, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
+import { monotonicMs } from '../util/monotonic.ts';
 
 export type ToolCallResult =
   | {
@@ -125,13 +126,13 @@ export class Dispatcher {
     const hooks = source === 'poll' ? undefined : this.opts.hooks;
     await hooks?.fire('tool-start', { tool_name: name, tool_input: hookInput(rawArgs) });
     // The call's time is the tool's: neither its hooks nor the wait at an approval prompt.
-    const started = performance.now();
+    const started = monotonicMs();
     const gate = { ms: 0 };
     const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId, gate).catch((err: unknown) =>
       failure(name, err, signal),
     );
     const outcome: ToolCallResult = inner.ok ? inner : { ok: false, error: this.boundError(name, inner.error), kind: inner.kind };
-    const ms = Math.max(0, Math.round(performance.now() - started - gate.ms));
+    const ms = Math.max(0, Math.round(monotonicMs() - started - gate.ms));
     opts.onGateWait?.(gate.ms);
     this.log.info(
       {
@@ -241,7 +242,7 @@ export class Dispatcher {
 
     const shape = def.gateSubjects ? await def.gateSubjects(args) : undefined;
     if (shape) subjects.push({ kind: 'text', forms: [shape.subject] });
-    const asked = performance.now();
+    const asked = monotonicMs();
     const changes = def.changes;
     const decision = await this.opts.gate.check({
       ...(shape ? { commands: shape.verbs, wildcardRefusal: shape.wildcardRefusal } : {}),
@@ -250,7 +251,7 @@ export class Dispatcher {
       subjects,
       call: { args, ...(changes ? { changes: () => changes(args, { paths: resolved, display: (p) => this.display(p) }) } : {}) },
     });
-    gate.ms = performance.now() - asked;
+    gate.ms = monotonicMs() - asked;
     if (!decision.allowed) return fail(`${name}: permission denied: ${decision.reason}`, 'denied');
     if (this.opts.afterGate) await this.opts.afterGate(canonical);
 

@@ -37,7 +37,7 @@ const SERVING = ['net', 'http', 'https', 'tls', 'zlib', 'readline', 'internal/de
  * (scripts/esbuild-options.mjs), so neither bash's spawn nor the dispatcher's UUIDs load them.
  * The start-up's file calls go through node:fs's callbacks (src/util/fs-callbacks.ts).
  */
-const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_threads', 'fs/promises'];
+const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_threads', 'fs/promises', 'perf_hooks'];
 
 /**
  * What a replayed run with piped stdin has no use for: session and call ids come from
@@ -50,6 +50,8 @@ const RUNNING = [
   ...['crypto', 'internal/crypto/random', 'internal/crypto/webcrypto', 'tty'],
   // The pending-writes journal is reaped over node:fs's callbacks (src/util/fs-callbacks.ts).
   'fs/promises',
+  // Durations come from process.hrtime (src/util/monotonic.ts): the global `performance` loads it.
+  'perf_hooks',
 ];
 /** The replay script the run cases use, written into the cases' working directory by the test. */
 export const ONE_STEP_REPLAY = { file: 'one-step.jsonl', text: `${JSON.stringify({ text: 'done' })}\n` };

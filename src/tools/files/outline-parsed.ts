@@ -3,6 +3,7 @@ import type { Node, Parser, Tree } from 'web-tree-sitter';
 import { loadEmbeddedModule } from '../../embedded.ts';
 import type { GrammarId } from './outline-entry.ts';
 import type { OutlineRules, ParsedLanguage } from './outline-languages.ts';
+import { monotonicMs } from '../../util/monotonic.ts';
 
 type Chunk = typeof import('./outline-entry.ts');
 let chunk: Promise<Chunk> | undefined;
@@ -34,10 +35,10 @@ export type ParsedOutline =
 
 export async function parseOutline(source: string, lang: ParsedLanguage): Promise<ParsedOutline> {
   const parser = await parserFor(lang.grammar);
-  const started = performance.now();
+  const started = monotonicMs();
   let tree: Tree | null;
   try {
-    tree = parser.parse(source, null, { progressCallback: () => performance.now() - started > PARSE_BUDGET_MS });
+    tree = parser.parse(source, null, { progressCallback: () => monotonicMs() - started > PARSE_BUDGET_MS });
     if (tree === null) parser.reset();
   } catch {
     // The module aborted (out of memory): the next outline loads a fresh parser.

@@ -4,6 +4,7 @@ import { LIMITS } from '../limits.ts';
 import { defineTool, ToolError } from '../tool.ts';
 import description from './call-peer.md';
 import { runPeerTurn } from './peer-session.ts';
+import { monotonicMs } from '../../util/monotonic.ts';
 
 /**
  * call_peer: hand a self-contained prompt to another daemon on this hub's
@@ -75,7 +76,7 @@ export const callPeerTool = defineTool({
     }
     const seconds = ctx.settings.timeout_seconds;
     const deadline = AbortSignal.timeout(seconds * 1000);
-    const started = performance.now();
+    const started = monotonicMs();
     try {
       const turn = await runPeerTurn({
         peer: target.name,
@@ -89,7 +90,7 @@ export const callPeerTool = defineTool({
         peer: target.name,
         session_id: turn.sessionId,
         response: turn.response,
-        duration_ms: Math.round(performance.now() - started),
+        duration_ms: Math.round(monotonicMs() - started),
         ...(turn.truncated ? { truncated: true } : {}),
       };
     } catch (err) {

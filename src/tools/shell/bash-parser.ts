@@ -4,6 +4,7 @@ import { loadEmbeddedModule } from '../../embedded.ts';
 import { basename, commandWords, descendants, literalWord, mayExpand } from './shell-words.ts';
 import { profileRefusal, VERB_PROFILES } from './verb-profiles.ts';
 import { commandLayers } from './wrappers.ts';
+import { monotonicMs } from '../../util/monotonic.ts';
 
 let parser: Promise<Parser> | undefined;
 
@@ -33,11 +34,11 @@ const PARSE_BUDGET = { ms: 500, rssBytes: 128 * 1024 * 1024 } as const;
 async function parse(command: string): Promise<Tree | null> {
   if (recent.has(command)) return recent.get(command)!;
   const p = await bashParser();
-  const started = performance.now();
+  const started = monotonicMs();
   const rssAtStart = process.memoryUsage.rss();
   let calls = 0;
   const overBudget = () =>
-    performance.now() - started > PARSE_BUDGET.ms || (++calls % 16 === 0 && process.memoryUsage.rss() - rssAtStart > PARSE_BUDGET.rssBytes);
+    monotonicMs() - started > PARSE_BUDGET.ms || (++calls % 16 === 0 && process.memoryUsage.rss() - rssAtStart > PARSE_BUDGET.rssBytes);
   let tree: Tree | null;
   try {
     tree = p.parse(command, null, { progressCallback: overBudget });

@@ -7,6 +7,7 @@ import { tidyJqMessage } from '../errors.ts';
 import { kindTraits } from '../kinds.ts';
 import { defineTool, ToolError, type JsonObject, type JsonValue, type ToolContext, type ToolSummary } from '../tool.ts';
 import description from './wait-and-verify.md';
+import { monotonicMs } from '../../util/monotonic.ts';
 
 /** Built-in bounds; `tools.wait_and_verify` sets the ceilings (which also lower the defaults). */
 export const WAIT_DEFAULTS = {
@@ -104,8 +105,8 @@ export const waitAndVerifyTool = defineTool({
     if (b.refusal) throw new ToolError(b.refusal);
     const target = pollTarget(args.tool, ctx);
     const toolArgs = parseArgs(args.args_json, args.args);
-    const started = performance.now();
-    const elapsed = () => (performance.now() - started) / 1000;
+    const started = monotonicMs();
+    const elapsed = () => (monotonicMs() - started) / 1000;
     // The budget covers everything the wait does: the compile check, each poll and each evaluation.
     const leftMs = () => Math.max(1, Math.ceil((b.timeoutS - elapsed()) * 1000));
     if (args.expect_jq !== undefined) await checkJq(args.expect_jq, ctx.signal, Math.min(JQ_COMPILE_MS, leftMs()));
