@@ -70,7 +70,7 @@ describe('node: built-ins in the product bundle', () => {
     expect(text).toContain('module.exports = Object.create(getters)');
   });
 
-  it('define their getters without a name-keeping call each (the product build keeps names)', async () => {
+  it('define their getters without a name-keeping call each (the entry’s build keeps names)', async () => {
     // An arrow function as a getter is one of keepNames' `__name(fn, "get")` calls per export
     // (Object.defineProperty on a fresh closure: ~6 ms of a replayed run, all built-ins together);
     // a method has its name already.
