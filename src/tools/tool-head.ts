@@ -83,8 +83,8 @@ export function lazyTool(
 /**
  * lazyTool's proxy handler, one object per tool and its methods shared: every command that
  * builds the catalog makes one per built-in tool, and as closures its functions were eight per
- * tool, each with the `__name` call the bundle's keepNames adds (~100 KB of `tools list`'s
- * allocation).
+ * tool, each with a `__name` call while the CLI's bundle kept names (~100 KB of `tools list`'s
+ * allocation then).
  */
 class LazyToolHandler implements ProxyHandler<AnyTool> {
   proxy: AnyTool | undefined;
