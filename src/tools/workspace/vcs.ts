@@ -7,18 +7,26 @@ import { ToolError } from '../tool.ts';
  * The executable `name` on `env`'s PATH, as a spawn with that environment would
  * find it, or undefined. A stat per PATH entry instead of spawning `which`: the
  * composition root asks once per run, and nothing is started to find out.
+ *
+ * Every run looks up three names (git, jj, sciontool), most of them absent, so a
+ * miss costs no exception (`throwIfNoEntry: false`: an ENOENT error built and
+ * thrown per entry was ~40 of them a start) and a candidate is not normalized by
+ * path.join (the calls made Node's path normalizer hot enough for V8 to compile it
+ * on a background thread at every start). A PATH entry named twice is looked in once.
  */
 export function findOnPath(name: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const seen = new Set<string>();
   for (const dir of (env.PATH ?? '').split(':')) {
     // An empty entry is the current directory to a shell; a tool's binary is never looked up there.
-    if (dir === '' || !path.isAbsolute(dir)) continue;
-    const candidate = path.join(dir, name);
+    if (dir === '' || dir[0] !== '/' || seen.has(dir)) continue;
+    seen.add(dir);
+    const candidate = dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
     try {
-      if (!statSync(candidate).isFile()) continue;
+      if (statSync(candidate, { throwIfNoEntry: false })?.isFile() !== true) continue;
       accessSync(candidate, constants.X_OK);
       return candidate;
     } catch {
-      // Not here: the next PATH entry.
+      // Not searchable, or not executable: the next PATH entry.
     }
   }
   return undefined;

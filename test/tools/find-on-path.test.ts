@@ -1,0 +1,71 @@
+// findOnPath (src/tools/workspace/vcs.ts): the binary a spawn with that PATH would run, found
+// by looking, as the shell finds it. Each case that only has absolute entries is checked against
+// `command -v` in /bin/sh with the same PATH.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOnPath } from '../../src/tools/workspace/vcs.ts';
+
+let root: string;
+
+// One tree for every case (the helpers' temporary directories go after each test).
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'find-on-path-')));
+  const tool = (dir: string, mode = 0o755) => {
+    mkdirSync(`${root}/${dir}`, { recursive: true });
+    writeFileSync(`${root}/${dir}/tool`, '#!/bin/sh\n');
+    chmodSync(`${root}/${dir}/tool`, mode);
+  };
+  tool('bin');
+  tool('other');
+  tool('plain', 0o644); // not executable
+  mkdirSync(`${root}/isdir/tool`, { recursive: true }); // a directory of that name
+  mkdirSync(`${root}/empty`);
+  mkdirSync(`${root}/dangling`);
+  symlinkSync(`${root}/nowhere/tool`, `${root}/dangling/tool`);
+  mkdirSync(`${root}/linked`);
+  symlinkSync(`${root}/bin/tool`, `${root}/linked/tool`);
+  writeFileSync(`${root}/afile`, 'not a directory');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// [what, PATH (ROOT is the test's directory), where the tool is found (undefined: nowhere)]
+const CASES: [string, string, string | undefined][] = [
+  ['the only entry', 'ROOT/bin', 'ROOT/bin/tool'],
+  ['the first entry that has it', 'ROOT/empty:ROOT/other:ROOT/bin', 'ROOT/other/tool'],
+  ['an entry with a trailing slash', 'ROOT/bin/', 'ROOT/bin/tool'],
+  ['an entry spelled with a dot, as the shell spells it', 'ROOT/./bin', 'ROOT/./bin/tool'],
+  ['a missing directory, then one that has it', 'ROOT/missing:ROOT/bin', 'ROOT/bin/tool'],
+  ['an entry that is a file, then one that has it', 'ROOT/afile:ROOT/bin', 'ROOT/bin/tool'],
+  ['a file that is not executable is passed over', 'ROOT/plain:ROOT/other', 'ROOT/other/tool'],
+  ['a directory of that name is passed over', 'ROOT/isdir:ROOT/bin', 'ROOT/bin/tool'],
+  ['a dangling symbolic link is passed over', 'ROOT/dangling:ROOT/other', 'ROOT/other/tool'],
+  ['a symbolic link to the binary is found as the link', 'ROOT/linked:ROOT/bin', 'ROOT/linked/tool'],
+  ['an entry named twice', 'ROOT/empty:ROOT/empty:ROOT/bin', 'ROOT/bin/tool'],
+  ['nowhere', 'ROOT/empty:ROOT/missing:ROOT/plain:ROOT/isdir:ROOT/dangling', undefined],
+  // Not the shell's behaviour: an empty or relative entry means the current directory to it,
+  // and a tool's binary is never taken from there.
+  ['an empty entry is not the current directory', ':ROOT/bin', 'ROOT/bin/tool'],
+  ['a relative entry is never looked in', 'bin::ROOT/empty', undefined],
+];
+
+describe('findOnPath', () => {
+  it.each(CASES)('%s', (_what, pathValue, expected) => {
+    const PATH = pathValue.replaceAll('ROOT', root);
+    const found = findOnPath('tool', { PATH });
+    expect(found).toBe(expected?.replaceAll('ROOT', root));
+    if (found !== undefined && !pathValue.split(':').some((e) => e === '' || !e.startsWith('ROOT'))) {
+      // The shell, from a directory with no `tool` in it, finds the same file (it may spell it
+      // with a doubled slash after an entry's trailing one).
+      const sh = spawnSync('/bin/sh', ['-c', 'command -v tool'], { cwd: `${root}/empty`, env: { PATH }, encoding: 'utf8' });
+      expect(path.normalize(sh.stdout.trim())).toBe(path.normalize(found));
+    }
+  });
+
+  it('finds nothing without a PATH', () => {
+    expect(findOnPath('tool', {})).toBeUndefined();
+    expect(findOnPath('tool', { PATH: '' })).toBeUndefined();
+  });
+});
