@@ -20,7 +20,7 @@ let out: string;
 const MODULES: Record<string, string> = {
   'a.ts': `import { readFileSync, existsSync } from 'node:fs';\nexport const a = () => [typeof readFileSync, existsSync('/')];`,
   'b.ts': `import fs from 'node:fs';\nimport path from 'node:path';\nexport const b = () => [typeof fs.statSync, path.join('x', 'y')];`,
-  'c.ts': `import * as fs from 'node:fs';\nexport const c = () => [typeof fs.lstatSync, typeof fs.default.readdirSync, fs.constants.F_OK, Object.getOwnPropertyNames(fs)];`,
+  'c.ts': `import * as fs from 'node:fs';\nexport const c = () => [typeof fs.lstatSync, typeof fs.default.readdirSync, fs.constants.F_OK, Object.getOwnPropertyNames(fs), typeof fs.default.hasOwnProperty];`,
   'd.ts': `import { sep } from 'node:path';\nimport { readFileSync } from 'node:fs';\nimport fs from 'node:fs';\nexport const d = () => [sep, readFileSync === fs.readFileSync];`,
   'e.ts': `import { gzipSync } from 'node:zlib';\nexport const e = () => typeof gzipSync;`,
   'f.ts': `export const f = async () => { const os = await import('node:os'); const z = await import('node:zlib'); return [typeof os.cpus, typeof os.default.cpus, typeof z.gunzipSync, z.default.gunzipSync === z.gunzipSync]; };`,
@@ -47,8 +47,9 @@ describe('node: built-ins in the product bundle', () => {
     expect(JSON.parse(r.stdout)).toEqual({
       a: ['function', true],
       b: ['function', path.join('x', 'y')],
-      // The namespace owns `default` alone: the exports are read through its prototype.
-      c: ['function', 'function', 0, ['default']],
+      // The namespace owns `default` alone: the exports are read through its prototype. The
+      // default import has Object.prototype's methods, as node:fs's own object has.
+      c: ['function', 'function', 0, ['default'], 'function'],
       d: [path.sep, true],
       zlibLoaded: false,
       f: ['function', 'function', 'function', true],
@@ -65,9 +66,10 @@ describe('node: built-ins in the product bundle', () => {
     // Before, each built-in's exports were defined three times (the lazy object, the __toESM
     // copy of it, a facade's `export *` copy), ~500 KB of allocation in `tools list`.
     // One object of getters per built-in the bundle imports: fs, path, zlib, and os (by import()).
-    expect(text.match(/Object\.defineProperty\(getters, k,/g)?.length).toBe(4);
+    // (esbuild may rename the variable: getters2.)
+    expect(text.match(/Object\.defineProperty\(getters\d*, k,/g)?.length).toBe(4);
     expect(text).not.toContain('__reExport');
-    expect(text).toContain('module.exports = Object.create(getters)');
+    expect(text).toMatch(/module\.exports = Object\.create\(getters\d*\)/);
   });
 
   it('define their getters without a name-keeping call each (the entry’s build keeps names)', async () => {
@@ -78,7 +80,7 @@ describe('node: built-ins in the product bundle', () => {
     await build({ ...(await esbuildOptions(path.join(dir, 'entry.ts'), product)), minify: false });
     const built = await readFile(product, 'utf8');
     expect(built).toContain('__name(');
-    expect(built).toContain('Object.defineProperty(getters, k, {');
+    expect(built).toMatch(/Object\.defineProperty\(getters\d*, k, \{/);
     expect(built).not.toMatch(/__name\([^;]*?"get"\)/);
     const r = spawnSync(process.execPath, [product], { encoding: 'utf8' });
     expect([r.status, r.stderr]).toEqual([0, '']);
