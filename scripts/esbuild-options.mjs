@@ -64,9 +64,9 @@ export function lazyBuiltinModule(id) {
   // arrow function in a `__name(fn, "get")` call, one per export. The object starts with no
   // prototype, which puts V8 in dictionary mode from the first property: an ordinary object
   // took a new hidden class, and a copy of the growing list of properties, for each getter
-  // defined (node:fs's 104 cost ~1 ms of every start, all built-ins together ~2 ms; now a
-  // quarter of that). Object.prototype goes back on after: the default import is this object,
-  // and node:fs's own has Object.prototype's methods.
+  // defined (node:fs's 104 took 0.8-1.2 ms of every start, now ~0.2 ms; docs/benchmarks.md).
+  // Object.prototype goes back on after: the default import inherits from this object, and
+  // node:fs's own has Object.prototype's methods.
   return `let m;
 const load = () => (m ??= require(${JSON.stringify(id)}));
 const getters = Object.create(null);
