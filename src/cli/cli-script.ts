@@ -119,16 +119,21 @@ function cacheFiles(source: string, argv: readonly string[], env: NodeJS.Process
 }
 
 /**
- * A cache file: `CAC1`, the data's length and a check of it (32 bits each, little-endian), then
- * V8's data. V8 checks its data's header (version, flags, the source's length) but not the rest:
- * damaged data it takes, and crashes the process. The file is written whole or not at all
- * (writeCache), so what the check is for is damage at rest: a file cut short, or blocks of it
- * zeroed or overwritten. It reads one 32-bit word in every 256 bytes — a full checksum of the
- * 0.6–0.9 MB cost 5 ms in JavaScript, or 4–11 ms to load node:zlib's or node:crypto's — so a bit
- * flipped inside a block can pass.
+ * A cache file: `CAC2`, the data's length and a check of it (32 bits each, little-endian), four
+ * zero bytes, then V8's data. V8 checks its data's header (version, flags, the source's length)
+ * but not the rest: damaged data it takes, and crashes the process. The file is written whole
+ * or not at all (writeCache), so what the check is for is damage at rest: a file cut short, or
+ * blocks of it zeroed or overwritten. It reads one 32-bit word in every 256 bytes — a full
+ * checksum of the 0.6–0.9 MB cost 5 ms in JavaScript, or 4–11 ms to load node:zlib's or
+ * node:crypto's — so a bit flipped inside a block can pass.
+ *
+ * The data starts at byte 16: read into a buffer of its own (malloc'd, so 16-byte aligned), it
+ * is 8-byte aligned, and V8 takes it where it is. Data that is not aligned V8 copies first
+ * (AlignedCachedData): with the 12-byte header of the first layout, ~150 fresh pages of
+ * memory at every start (docs/benchmarks.md).
  */
-const MAGIC = 0x31434143; // "CAC1"
-const HEADER = 12;
+const MAGIC = 0x32434143; // "CAC2"
+const HEADER = 16;
 const STRIDE = 256;
 
 const PRIME = 0x01000193;
@@ -155,12 +160,20 @@ export function sealed(data: Buffer): Buffer {
   header.writeUInt32LE(MAGIC, 0);
   header.writeUInt32LE(data.length, 4);
   header.writeUInt32LE(check(data), 8);
+  // Bytes 12–15 stay zero.
   return Buffer.concat([header, data]);
 }
 
 /** V8's data, or undefined for a file that is not one sealed whole. */
 export function unsealed(file: Buffer): Buffer | undefined {
-  if (file.length < HEADER || file.readUInt32LE(0) !== MAGIC || file.readUInt32LE(4) !== file.length - HEADER) return undefined;
+  if (
+    file.length < HEADER ||
+    file.readUInt32LE(0) !== MAGIC ||
+    file.readUInt32LE(4) !== file.length - HEADER ||
+    file.readUInt32LE(12) !== 0
+  ) {
+    return undefined;
+  }
   const data = file.subarray(HEADER);
   return check(data) === file.readUInt32LE(8) ? data : undefined;
 }
