@@ -7,9 +7,9 @@
 // ran again. Made after the run, it holds them (docs/benchmarks.md has the figures).
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+import { joinUnder } from '../util/join-path.ts';
 import { asCompiled, cliCompiled, whenStartIsOver } from '../v8-flags.ts';
 import { cacheGroup, compileCacheDir, fnv1a, pruneCompileCache } from './compile-cache.ts';
 
@@ -18,7 +18,8 @@ type Cli = typeof import('./start.ts');
 /** The CLI: in the bundle the script beside the entry; from the sources, the module itself. */
 export async function loadCli(argv: readonly string[], env: NodeJS.ProcessEnv, daemon: boolean): Promise<Cli> {
   if (typeof __CORE_AGENT_CLI_SCRIPT__ === 'string') {
-    return loadCliScript(fileURLToPath(new URL(__CORE_AGENT_CLI_SCRIPT__, import.meta.url)), argv, env, daemon);
+    const url = new URL(__CORE_AGENT_CLI_SCRIPT__, import.meta.url);
+    return loadCliScript(fileURLToPath(url), argv, env, daemon, url.href);
   }
   return import('./start.ts');
 }
@@ -32,9 +33,17 @@ const IDENTITY = /^\/\/core-agent-cli ([0-9a-f]{8,64})\n/;
  * daemon once it is up (src/cli/daemon-start.ts, daemonReady), under the V8 flags it was
  * compiled with (src/v8-flags.ts). Only a run that succeeds writes one — a usage error
  * compiles little — and a help request writes only a help file, which serves until the
- * command proper has written its own.
+ * command proper has written its own. `href`: the file's URL, when the caller has it (the entry
+ * does): made from the path it costs a path resolution, and each of those at start-up brings
+ * Node's path functions closer to an optimizing compile the one-shot command never profits from.
  */
-export function loadCliScript(file: string, argv: readonly string[], env: NodeJS.ProcessEnv, daemon: boolean): Cli {
+export function loadCliScript(
+  file: string,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  daemon: boolean,
+  href = pathToFileURL(file).href,
+): Cli {
   const { source, scratch } = readSource(file);
   const cache = cacheFiles(source, argv, env, daemon);
   const debug = /\bcore-agent\b/.test(env.NODE_DEBUG ?? '');
@@ -78,7 +87,7 @@ export function loadCliScript(file: string, argv: readonly string[], env: NodeJS
   }
   const module = { exports: {} as Cli };
   const body = script.runInThisContext() as (module: { exports: Cli }, require: NodeJS.Require, url: string) => void;
-  body(module, createRequire(file), pathToFileURL(file).href);
+  body(module, createRequire(file), href);
   return module.exports;
 }
 
@@ -113,7 +122,8 @@ function cacheFiles(source: string, argv: readonly string[], env: NodeJS.Process
   if (where === undefined || build === undefined) return undefined;
   const runtime = fnv1a([source.length, process.version, process.arch, daemon].join('\0'));
   const group = cacheGroup(argv);
-  const name = (help: boolean) => path.join(where.dir, `cli-${build.slice(0, 16)}-${runtime}-${group.name}${help ? '.help' : ''}.v8`);
+  const stem = joinUnder(where.dir, `cli-${build.slice(0, 16)}-${runtime}-${group.name}`);
+  const name = (help: boolean) => `${stem}${help ? '.help' : ''}.v8`;
   const complete = name(false);
   return { dir: where.dir, owned: where.owned, complete, read: [complete, name(true)], write: name(group.help), help: group.help };
 }

@@ -3,6 +3,7 @@
 // cache itself (src/cli/cli-script.ts); docs/benchmarks.md has the figures.
 import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { joinUnder } from '../util/join-path.ts';
 
 /** The variable that names a cache directory of one's own: an absolute path (src/runtime/settings.ts checks it). */
 export const COMPILE_CACHE_VAR = 'CORE_AGENT_COMPILE_CACHE';
@@ -26,8 +27,8 @@ export function compileCacheDir(env: NodeJS.ProcessEnv): { dir: string; owned: b
   }
   const xdg = absolute(env.XDG_CACHE_HOME);
   const home = absolute(env.HOME);
-  const base = xdg ?? (home === undefined ? undefined : path.join(home, '.cache'));
-  return base === undefined ? undefined : { dir: path.join(base, 'core-agent', 'compile-cache'), owned: true };
+  if (xdg !== undefined) return { dir: joinUnder(xdg, 'core-agent/compile-cache'), owned: true };
+  return home === undefined ? undefined : { dir: joinUnder(home, '.cache/core-agent/compile-cache'), owned: true };
 }
 
 /** Commands whose second word picks what they run (`tools list`, `mcp serve`): each such pair caches apart. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { joinUnder } from '../util/join-path.ts';
 import { mergeLayers } from './merge-layers.ts';
 import { MAX_PROBLEMS, parseConfigTextAt, RECIPE_SHAPE, RecipeError } from './parse-config.ts';
 import { ConfigFileError, MAX_RECIPE_BYTES, readConfigFile, RECIPE_FILE, type ConfigKind } from './read-config-file.ts';
@@ -27,12 +28,11 @@ export const CONFIG_FILE: ConfigKind = {
 /** $XDG_CONFIG_HOME/core-agent/config.yaml (an absolute XDG_CONFIG_HOME only, as the XDG spec says), else ~/.config/…. */
 export function userConfigPath(env: NodeJS.ProcessEnv, home: string): string {
   const xdg = env.XDG_CONFIG_HOME;
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.config');
-  return path.join(base, 'core-agent', 'config.yaml');
+  return xdg && path.isAbsolute(xdg) ? joinUnder(xdg, 'core-agent/config.yaml') : joinUnder(home, '.config/core-agent/config.yaml');
 }
 
 export function projectConfigPath(workspace: string): string {
-  return path.join(workspace, '.agents', 'config.yaml');
+  return joinUnder(workspace, '.agents/config.yaml');
 }
 
 export interface ConfigLayer {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import k8sChunk from 'virtual:k8s-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
+import { joinUnder } from '../util/join-path.ts';
 import type { JsonObject, JsonValue } from '../core/json.ts';
 import type { ClusterSource, Connection } from './connection.ts';
 import { KubeError, kubeErrorKind } from './kube-error.ts';
@@ -45,7 +46,7 @@ export function findCluster(
 ): ClusterSource | { unavailable: string } {
   const explicit = settings.kubeconfig ?? env.KUBECONFIG?.split(path.delimiter).find((p) => p.length > 0);
   if (explicit) return existsSync(explicit) ? { kubeconfig: explicit } : { unavailable: `the kubeconfig ${explicit} does not exist` };
-  const inHome = home ? path.join(home, '.kube', 'config') : undefined;
+  const inHome = home ? joinUnder(home, '.kube/config') : undefined;
   if (inHome && existsSync(inHome)) return { kubeconfig: inHome };
   if (env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) {
     return { inCluster: true, host: env.KUBERNETES_SERVICE_HOST, port: env.KUBERNETES_SERVICE_PORT || '443' };

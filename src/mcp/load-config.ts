@@ -1,7 +1,7 @@
-import path from 'node:path';
 import { parseConfigText, RecipeError } from '../config/parse-config.ts';
 import { ConfigFileError, MCP_JSON_FILE, readConfigFile } from '../config/read-config-file.ts';
 import type { McpConfig, McpServerConfig } from '../config/mcp-schema.ts';
+import { joinUnder } from '../util/join-path.ts';
 
 /**
  * The run's MCP declarations: `<workspace>/.agents/mcp.json` (checked in with the
@@ -19,7 +19,7 @@ export async function loadMcpConfig(
   fromRecipe: McpConfig | undefined,
   trustWorkspace: boolean,
 ): Promise<McpConfig & { untrusted?: string[] }> {
-  const file = path.join(workspace, '.agents', 'mcp.json');
+  const file = joinUnder(workspace, '.agents/mcp.json');
   // Read bounded (a FIFO, a huge file or /dev/zero from a cloned repository cannot hang or
   // exhaust a start) and parsed as strict JSON: other tools read the same file.
   const load = async (): Promise<McpConfig> => {

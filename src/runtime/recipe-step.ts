@@ -4,6 +4,7 @@ import { loadConfigLayers, type LayeredConfig } from '../config/config-layers.ts
 import { BUILTIN_TOOLS } from '../tools/index.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import { SettingsError, type Settings } from './settings.ts';
+import { resolveDir } from '../util/join-path.ts';
 
 /** The recipe step: the file -c / CORE_AGENT_RECIPE names (RecipeError for anything wrong in it), or none. */
 export async function loadRecipeStep(s: Pick<Settings, 'recipe'>): Promise<Recipe> {
@@ -32,7 +33,7 @@ export function recipeDirOf(s: Pick<Settings, 'recipe'>, workspace: string): str
 
 /** -w / CORE_AGENT_WORKSPACE (default: the current directory), symlinks resolved. */
 export async function resolveWorkspace(dir: string): Promise<string> {
-  const abs = path.resolve(dir);
+  const abs = resolveDir(dir);
   try {
     if (!(await stat(abs)).isDirectory()) throw new SettingsError(`workspace ${abs} is not a directory`);
     return await realpath(abs);

@@ -21,6 +21,7 @@ import { alertTargetsStep, clusterStep } from './cluster-step.ts';
 import { peerDirectoryStep } from './peer-directory-step.ts';
 import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import { takeScrubWarning } from './environ-scrub.ts';
+import { joinUnder } from '../util/join-path.ts';
 import { SettingsError, type Settings } from './settings.ts';
 
 /**
@@ -93,7 +94,7 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
   const mcpConfig = await loadMcpConfig(workspace, recipe.mcp, s.trustWorkspace === true);
   if (mcpConfig.untrusted) {
     logger.warn(
-      { servers: mcpConfig.untrusted, file: path.join(workspace, '.agents', 'mcp.json') },
+      { servers: mcpConfig.untrusted, file: joinUnder(workspace, '.agents/mcp.json') },
       'MCP servers declared by the workspace were not started: pass --trust-workspace (or CORE_AGENT_TRUST_WORKSPACE=1) if you trust this repository, or declare them in a recipe',
     );
   }
@@ -152,7 +153,7 @@ async function recordInStateDir(dir: string, logger: Logger): Promise<Pick<ToolS
 
 /** Skills: the workspace's .agents/skills, and the recipe's dirs (relative to the recipe). */
 async function skillsOf(recipe: Recipe, workspace: string, recipeDir: string, scope: PathScope) {
-  const dirs = [path.join(workspace, '.agents', 'skills'), ...(recipe.skills?.dirs ?? []).map((d) => path.resolve(recipeDir, d))];
+  const dirs = [joinUnder(workspace, '.agents/skills'), ...(recipe.skills?.dirs ?? []).map((d) => path.resolve(recipeDir, d))];
   try {
     return await loadSkills(dirs, { denies: (p) => scope.denies(p) });
   } catch (err) {
