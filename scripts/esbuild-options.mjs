@@ -4,7 +4,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs';
@@ -151,6 +151,10 @@ export async function finishCliScript(file, result) {
   const dynamic = (output?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
   if (output === undefined || dynamic.length > 0)
     throw new Error(`${file}: the CLI's script must have no import() (found: ${dynamic.join(', ')})`);
+  // The `require` src/cli/cli-script.ts gives the script loads Node's built-ins and nothing else.
+  const required = output.imports.filter((i) => i.kind !== 'dynamic-import' && !isBuiltin(i.path)).map((i) => i.path);
+  if (required.length > 0)
+    throw new Error(`${file}: the CLI's script may require Node's built-ins only; bundle the rest (found: ${required.join(', ')})`);
   const text = await readFile(file, 'utf8');
   if (!/^[\x00-\x7f]*$/.test(text)) throw new Error(`${file}: the CLI's script must be ASCII`);
   await writeFile(file, `//core-agent-cli ${createHash('sha256').update(text).digest('hex')}\n${text}`);

@@ -6,7 +6,6 @@
 // little more than the file's top level, and every start compiled the few hundred functions it
 // ran again. Made after the run, it holds them (docs/benchmarks.md has the figures).
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { joinUnder } from '../util/join-path.ts';
@@ -87,9 +86,24 @@ export function loadCliScript(
   }
   const module = { exports: {} as Cli };
   const body = script.runInThisContext() as (module: { exports: Cli }, require: NodeJS.Require, url: string) => void;
-  body(module, createRequire(file), href);
+  body(module, builtinRequire, href);
   return module.exports;
 }
+
+/**
+ * The CLI's `require`. The build bundles every package into the script, so what it requires is
+ * Node's built-ins alone (the lazy built-ins of scripts/esbuild-options.mjs, and the few a
+ * bundled package names itself); the build refuses a script that requires anything else
+ * (finishCliScript). A require made by createRequire would cost a module object and a
+ * resolution of the script's directory at every start. Anything else asked for here is a
+ * build mistake, and says so.
+ */
+const builtinRequire = ((id: string) => {
+  const builtin = process.getBuiltinModule(id) as unknown;
+  if (builtin === undefined)
+    throw new Error(`core-agent: the CLI's script requires "${id}", which is not a Node built-in (a build mistake)`);
+  return builtin;
+}) as NodeJS.Require;
 
 interface CacheFiles {
   dir: string;

@@ -38,7 +38,13 @@ describe('finishCliScript', () => {
 
   it('puts the content hash first', async () => {
     await writeFile(file(), '(function () {})');
-    await finishCliScript(file(), result([{ path: 'node:fs', kind: 'require-call', external: true }]) as never);
+    await finishCliScript(
+      file(),
+      result([
+        { path: 'node:fs', kind: 'require-call', external: true },
+        { path: 'util', kind: 'require-call', external: true },
+      ]) as never,
+    );
     expect(await readFile(file(), 'utf8')).toBe(
       `//core-agent-cli ${createHash('sha256').update('(function () {})').digest('hex')}\n(function () {})`,
     );
@@ -52,6 +58,22 @@ describe('finishCliScript', () => {
       /no import\(\) \(found: node:zlib\)/,
     ],
     ['text that is not ASCII', '(function () { "é" })', [], /must be ASCII/],
+    // src/cli/cli-script.ts gives the script a require of Node's built-ins alone.
+    [
+      'a require of a package left out of the bundle',
+      '(function () {})',
+      [
+        { path: 'node:fs', kind: 'require-call', external: true },
+        { path: 'left-pad', kind: 'require-call', external: true },
+      ],
+      /built-ins only; bundle the rest \(found: left-pad\)/,
+    ],
+    [
+      'a require of a file',
+      '(function () {})',
+      [{ path: './native.node', kind: 'require-call', external: true }],
+      /built-ins only; bundle the rest \(found: \.\/native\.node\)/,
+    ],
   ])('refuses %s', async (_what, text, imports, message) => {
     await writeFile(file(), text);
     await expect(finishCliScript(file(), result(imports) as never)).rejects.toThrow(message);
