@@ -10,6 +10,7 @@ import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import type { Asker } from '../tools/services.ts';
 import type { SessionState } from '../tools/session.ts';
 import type { AskMode } from './askers.ts';
+import { startUpIsOver } from '../util/fs-callbacks.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
 import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
 import { stateDir } from './state-dir.ts';
@@ -108,6 +109,11 @@ export function buildSystem(r: ToolsRequest): Promise<ToolsSystem>;
 export function buildSystem(r: AgentRequest): Promise<AgentSystem>;
 export function buildSystem(r: WatchRequest): Promise<WatchSystem>;
 export function buildSystem(r: ToolsRequest | AgentRequest | WatchRequest): Promise<ToolsSystem | AgentSystem | WatchSystem> {
+  // The start-up's file calls are synchronous until the first system is built (src/util/fs-callbacks.ts).
+  return buildSystemSteps(r).finally(startUpIsOver);
+}
+
+function buildSystemSteps(r: ToolsRequest | AgentRequest | WatchRequest): Promise<ToolsSystem | AgentSystem | WatchSystem> {
   const settings = r.settings ?? resolveSettings(r.flags, r.env);
   const logger = createLogger(settings.logLevel ?? r.logLevel, r.logSink);
   if (r.until === 'dispatcher') return toolsSystem(r, settings, logger);

@@ -8,16 +8,62 @@ import type { Dirent, Stats } from 'node:fs';
  * it: 1.8 MiB of peak RSS for `tools list --json` (docs/benchmarks.md, issue 19). The
  * results and the errors (code, syscall, path) are those of the same calls in
  * node:fs/promises; `realpath` is the native one, as node:fs/promises's is.
+ *
+ * Until the start-up is over (startUpIsOver: the first system built, src/runtime/system.ts)
+ * each call is made synchronously and its promise settles at once. Nothing else runs on the
+ * event loop while a command starts, so a synchronous call holds nothing up; asynchronous, the
+ * first one started libuv's pool of four threads, which a `tools list` then never used again
+ * (~0.04x of `node -e 0`'s CPU on two cores, docs/benchmarks.md). After it, the calls go through
+ * the pool: a tool call's path resolution on a slow mount stalls that call, not the process.
  */
-const call = <T>(run: (done: (err: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> =>
-  new Promise((resolve, reject) => run((err, value) => (err ? reject(err) : resolve(value))));
+let starting = true;
 
-export const stat = (p: string): Promise<Stats> => call((done) => fs.stat(p, done));
-export const lstat = (p: string): Promise<Stats> => call((done) => fs.lstat(p, done));
-export const realpath = (p: string): Promise<string> => call((done) => fs.realpath.native(p, done));
-export const readlink = (p: string): Promise<string> => call((done) => fs.readlink(p, done));
-export const readdirEntries = (p: string): Promise<Dirent[]> => call((done) => fs.readdir(p, { withFileTypes: true }, done));
-export const readdirNames = (p: string): Promise<string[]> => call((done) => fs.readdir(p, done));
+/** The start-up is over: from here on every call goes through libuv's thread pool. */
+export function startUpIsOver(): void {
+  starting = false;
+}
+
+const call = <T>(sync: () => T, run: (done: (err: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> => {
+  if (starting) {
+    try {
+      return Promise.resolve(sync());
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+  return new Promise((resolve, reject) => run((err, value) => (err ? reject(err) : resolve(value))));
+};
+
+export const stat = (p: string): Promise<Stats> =>
+  call(
+    () => fs.statSync(p),
+    (done) => fs.stat(p, done),
+  );
+export const lstat = (p: string): Promise<Stats> =>
+  call(
+    () => fs.lstatSync(p),
+    (done) => fs.lstat(p, done),
+  );
+export const realpath = (p: string): Promise<string> =>
+  call(
+    () => fs.realpathSync.native(p),
+    (done) => fs.realpath.native(p, done),
+  );
+export const readlink = (p: string): Promise<string> =>
+  call(
+    () => fs.readlinkSync(p),
+    (done) => fs.readlink(p, done),
+  );
+export const readdirEntries = (p: string): Promise<Dirent[]> =>
+  call(
+    () => fs.readdirSync(p, { withFileTypes: true }),
+    (done) => fs.readdir(p, { withFileTypes: true }, done),
+  );
+export const readdirNames = (p: string): Promise<string[]> =>
+  call(
+    () => fs.readdirSync(p),
+    (done) => fs.readdir(p, done),
+  );
 
 /** An open file: the part of node:fs/promises's FileHandle the config reader uses. */
 export interface OpenFile {
@@ -28,12 +74,27 @@ export interface OpenFile {
 }
 
 export async function openFile(p: string, flags: number): Promise<OpenFile> {
-  const fd = await call<number>((done) => fs.open(p, flags, done));
+  const fd = await call(
+    () => fs.openSync(p, flags),
+    (done) => fs.open(p, flags, done),
+  );
   let closing: Promise<void> | undefined;
   return {
-    stat: () => call((done) => fs.fstat(fd, done)),
-    read: (buffer, offset, length) => call((done) => fs.read(fd, buffer, offset, length, null, done)),
+    stat: () =>
+      call(
+        () => fs.fstatSync(fd),
+        (done) => fs.fstat(fd, done),
+      ),
+    read: (buffer, offset, length) =>
+      call(
+        () => fs.readSync(fd, buffer, offset, length, null),
+        (done) => fs.read(fd, buffer, offset, length, null, done),
+      ),
     // Once, as FileHandle does: closing the number again could close a descriptor opened since.
-    close: () => (closing ??= call<void>((done) => fs.close(fd, (err) => done(err, undefined)))),
+    close: () =>
+      (closing ??= call<void>(
+        () => fs.closeSync(fd),
+        (done) => fs.close(fd, (err) => done(err, undefined)),
+      )),
   };
 }

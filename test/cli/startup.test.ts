@@ -13,10 +13,13 @@ const bundle = path.join(root, 'dist/core-agent.mjs');
 // A preload that reports, at exit, the built-ins the process loaded and whether the CLI ran:
 // src/cli/start.ts sets process.exitCode from the command's status, which the entry's own
 // answers (--version, --help) never set. No timing, only what ran.
+// And the threads it had: their names, from /proc (libuv's pool threads are libuv-worker).
 const PRELOAD = `process.on('exit', () => {
-  require('node:fs').writeFileSync(process.env.STARTUP_REPORT, JSON.stringify({
+  const fs = require('node:fs');
+  fs.writeFileSync(process.env.STARTUP_REPORT, JSON.stringify({
     builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)),
     cliRan: process.exitCode !== undefined,
+    threads: fs.readdirSync('/proc/self/task').map((t) => fs.readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim()),
   }));
 });`;
 
@@ -45,7 +48,7 @@ function start(argv: string[], extra: Record<string, string> = {}, bin = bundle)
     encoding: 'utf8',
     env: { PATH: process.env.PATH, HOME: home, STARTUP_REPORT: report, ...env },
   });
-  const loaded = JSON.parse(readFileSync(report, 'utf8')) as { builtins: string[]; cliRan: boolean };
+  const loaded = JSON.parse(readFileSync(report, 'utf8')) as { builtins: string[]; cliRan: boolean; threads: string[] };
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, home, ...loaded };
 }
 
@@ -73,6 +76,15 @@ describe('start-up: what each command line loads (the bundle)', () => {
         expect(filesUnder(path.join(r.home, cacheIn)).length).toBeGreaterThan(0);
       }
     }
+  });
+
+  // src/util/fs-callbacks.ts: the start-up's file calls are synchronous, so a command that makes
+  // no other asynchronous call never starts libuv's pool of four threads.
+  it.each([[['tools', 'list', '--json']], [['--version']]])('%j starts no libuv worker thread', (argv) => {
+    const r = start(argv);
+    expect(r.code).toBe(0);
+    expect(r.threads.length).toBeGreaterThan(1);
+    expect(r.threads.filter((t) => t.startsWith('libuv-worker'))).toEqual([]);
   });
 
   it('the version is the package version, and the help names every command', async () => {

@@ -1,11 +1,12 @@
 // src/util/fs-callbacks.ts gives what node:fs/promises gives: the same results and the same
-// errors (code, syscall, path, message), call by call, over one tree on disk.
+// errors (code, syscall, path, message), call by call, over one tree on disk — made
+// synchronously while the start-up lasts, and through libuv's thread pool after it.
 import * as fsp from 'node:fs/promises';
 import { constants, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lstat, openFile, readdirEntries, readdirNames, readlink, realpath, stat } from '../../src/util/fs-callbacks.ts';
+import { lstat, openFile, readdirEntries, readdirNames, readlink, realpath, stat, startUpIsOver } from '../../src/util/fs-callbacks.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'fs-callbacks-'));
 mkdirSync(path.join(root, 'dir'));
@@ -37,7 +38,7 @@ const statView = (s: import('node:fs').Stats) => ({
 });
 const direntView = (ds: import('node:fs').Dirent[]) => ds.map((d) => [d.name, d.isDirectory(), d.isFile(), d.isSymbolicLink()]).sort();
 
-describe('fs-callbacks against node:fs/promises', () => {
+function againstFsPromises(): void {
   it.each(PATHS.map((p) => [path.relative(root, p) || '.', p]))('%s', async (_name, p) => {
     expect(await outcome(() => stat(p), statView)).toEqual(await outcome(() => fsp.stat(p), statView));
     expect(await outcome(() => lstat(p), statView)).toEqual(await outcome(() => fsp.lstat(p), statView));
@@ -72,4 +73,29 @@ describe('fs-callbacks against node:fs/promises', () => {
     await f.close();
     await f.close(); // a no-op: closing the number again could close a file opened since
   });
+}
+
+/** Whether a call is waiting on libuv's thread pool (a request node:fs made for it). */
+const queued = () => process.getActiveResourcesInfo().includes('FSReqCallback');
+
+// The file's describes run in order: the start-up first, then after startUpIsOver.
+describe('fs-callbacks while the start-up lasts: synchronous', () => {
+  it('settles without a request to the thread pool', async () => {
+    const pending = stat(at('dir'));
+    expect(queued()).toBe(false);
+    expect((await pending).isDirectory()).toBe(true);
+    await expect(lstat(at('missing'))).rejects.toMatchObject({ code: 'ENOENT', syscall: 'lstat' });
+    expect(queued()).toBe(false);
+  });
+  againstFsPromises();
+});
+
+describe('fs-callbacks after the start-up: through the thread pool', () => {
+  it('makes a request to the thread pool', async () => {
+    startUpIsOver();
+    const pending = stat(at('dir'));
+    expect(queued()).toBe(true);
+    expect((await pending).isDirectory()).toBe(true);
+  });
+  againstFsPromises();
 });
