@@ -44,7 +44,7 @@ export function loadCliScript(
   href = pathToFileURL(file).href,
 ): Cli {
   const { source, scratch } = readSource(file);
-  collectYoungNow();
+  collectYoungNow(source.length);
   const cache = cacheFiles(source, argv, env, daemon);
   const debug = /\bcore-agent\b/.test(env.NODE_DEBUG ?? '');
   let used: string | undefined;
@@ -239,15 +239,23 @@ function readSource(file: string): { source: string; scratch: Buffer } {
  * as much having survived as the young generation holds, V8 grows it. A `tools list` then ends
  * with no other collection: its main thread spends ~3.4 ms collecting instead of ~7.3 ms. A
  * `run`, which allocates more, has a second collection later: ~1.3 ms more than it spent.
- * What makes V8 collect is a young large object that does not fit beside the source: an array
- * of 256 KB, garbage at once. A source small enough to leave room for it (under ~0.75 MB)
- * makes this an allocation that V8 collects later with the rest, as before. The figures are
- * V8 CPU profiles' "(garbage collector)", 25 runs each (docs/benchmarks.md);
+ *
+ * What makes V8 collect is a young large object that does not fit beside the source: young
+ * large objects have room for as much as the young generation holds (1 MiB at the start, on
+ * 64 bits), so an array a little larger than what the source leaves, garbage at once. Every
+ * page of it is fresh memory, so it is no larger than that. A young generation made larger
+ * (--min-semi-space-size) leaves room for it, and V8 collects later with the rest, as it did.
+ * The figures are V8 CPU profiles' "(garbage collector)", 25 runs each (docs/benchmarks.md);
  * test/cli/startup.test.ts holds the one collection.
  */
-function collectYoungNow(): void {
-  void new Array(32 * 1024);
+function collectYoungNow(sourceLength: number): void {
+  const room = YOUNG_AT_START - sourceLength;
+  if (room > 0) void new Array(Math.ceil((room + OVERFLOW) / 8));
 }
+/** V8's young generation at the start on 64 bits (a semi-space), which is also what its young large objects may take. */
+const YOUNG_AT_START = 1024 * 1024;
+/** How far beyond the room the array goes: its header, and what else came to be young since. */
+const OVERFLOW = 16 * 1024;
 
 /** A file's bytes, read into `scratch` when they fit; undefined when it cannot be read. */
 function readIfThere(file: string, scratch: Buffer): Buffer | undefined {
