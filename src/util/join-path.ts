@@ -41,19 +41,7 @@ export function joinUnder(dir: string, rel: string): string {
   return dir === '/' ? `/${rel}` : `${dir}/${rel}`;
 }
 
+/** A relative path of plain segments: one that, put under the root, is absolute and normal. */
 function isPlainRelative(rel: string): boolean {
-  return (
-    rel.length > 0 &&
-    !rel.startsWith('/') &&
-    !rel.endsWith('/') &&
-    !rel.includes('//') &&
-    rel !== '.' &&
-    rel !== '..' &&
-    !rel.startsWith('./') &&
-    !rel.startsWith('../') &&
-    !rel.includes('/./') &&
-    !rel.includes('/../') &&
-    !rel.endsWith('/.') &&
-    !rel.endsWith('/..')
-  );
+  return rel.length > 0 && isNormalAbsolute(`/${rel}`);
 }
