@@ -1,3 +1,4 @@
+import { startUpIsOver } from '../util/fs-callbacks.ts';
 import { setV8Flags, startIsOver, WASM_FLAGS } from '../v8-flags.ts';
 
 /** The long-lived daemons, idle most of their life. */
@@ -63,6 +64,8 @@ export function daemonReady(): void {
   if (started === 'ready') return;
   g[STARTED] = 'ready';
   startIsOver();
+  // Up, it serves: its sessions' file calls go through the thread pool (src/util/fs-callbacks.ts).
+  startUpIsOver();
   if (started === 'starting') setV8Flags(COMPILERS_ON);
   releaseStartupMemory();
 }
