@@ -17,5 +17,8 @@ export function lazyBuiltinModule(id: string): string;
 export const CLI_FILE: string;
 export function entryOptions<T extends BuildOptions>(options: T): T;
 export function cliScriptOptions<T extends BuildOptions>(options: T): T;
-export function finishCliScript(file: string, result: import('esbuild').BuildResult<{ metafile: true }>): Promise<void>;
+export function finishCliScript(
+  file: string,
+  result: import('esbuild').BuildResult<{ metafile: true }>,
+): Promise<{ moved: number; kept: number }>;
 export const CHUNKS_FILE: string;
