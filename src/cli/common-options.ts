@@ -2,14 +2,24 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LogLevel } from '../log.ts';
 import { parseLogLevel, parseMode, splitList, type FlagSettings } from '../runtime/settings.ts';
 import { editDistance, suggestion, unknownName } from '../config/did-you-mean.ts';
+import { quickParse } from './quick-parse.ts';
 import { UsageError } from './usage.ts';
 import { TASK_PRESETS } from './command-table.ts';
 
 // The tables live with the command tree (data only), so the completion reads the same ones.
 export { commonOptions, modeOptions } from './command-table.ts';
 
-/** node:util parseArgs, with its errors turned into usage errors for `command` that name the flag and the fix. */
+/**
+ * node:util parseArgs, with its errors turned into usage errors for `command` that name the flag
+ * and the fix. The forms nearly every command line takes are read without it (src/cli/quick-parse.ts).
+ */
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, command: string) {
+  const quick = quickParse(argv, options);
+  if (quick !== undefined) return quick as ReturnType<typeof parseStrict<O>>;
+  return parseStrict(argv, options, command);
+}
+
+function parseStrict<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, command: string) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {

@@ -28,6 +28,8 @@ export interface StartupCase {
  * (src/util/fd-output.ts), so no socket is built for stdout on a pipe, which the tests give.
  */
 const HEAVY = ['net', 'http', 'https', 'tls', 'crypto', 'zlib', 'child_process', 'sqlite', 'worker_threads', 'readline', 'v8'];
+/** util.parseArgs' module: a well-formed command line is read without it (src/cli/quick-parse.ts). */
+const PARSE_ARGS = 'internal/util/parse_args/parse_args';
 /** What a command that neither serves, fetches nor reads a terminal has no use for. */
 const SERVING = ['net', 'http', 'https', 'tls', 'zlib', 'readline', 'internal/deps/undici/undici'];
 
@@ -35,9 +37,10 @@ const SERVING = ['net', 'http', 'https', 'tls', 'zlib', 'readline', 'internal/de
  * What listing the catalog has no use for: the tools answer from their build-time heads
  * (src/tools/tool-head.ts) and a built-in loads on the first use of an export
  * (scripts/esbuild-options.mjs), so neither bash's spawn nor the dispatcher's UUIDs load them.
- * The start-up's file calls go through node:fs's callbacks (src/util/fs-callbacks.ts).
+ * The start-up's file calls go through node:fs's callbacks (src/util/fs-callbacks.ts), and
+ * the command line is read without util.parseArgs (src/cli/quick-parse.ts).
  */
-const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_threads', 'fs/promises', 'perf_hooks'];
+const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_threads', 'fs/promises', 'perf_hooks', PARSE_ARGS];
 
 /**
  * What a replayed run with piped stdin has no use for: session and call ids come from
@@ -52,6 +55,7 @@ const RUNNING = [
   'fs/promises',
   // Durations come from process.hrtime (src/util/monotonic.ts): the global `performance` loads it.
   'perf_hooks',
+  PARSE_ARGS,
 ];
 /** The replay script the run cases use, written into the cases' working directory by the test. */
 export const ONE_STEP_REPLAY = { file: 'one-step.jsonl', text: `${JSON.stringify({ text: 'done' })}\n` };
