@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { CHUNKS_FILE, CLI_FILE } from '../scripts/esbuild-options.mjs';
+import { CHUNKS_FILE, CLI_FILE, TOOLS_FILE } from '../scripts/esbuild-options.mjs';
 import { IncidentStore } from '../src/watch/incident-store.ts';
 import { kubectl, until } from '../test/cluster/kube.ts';
 import { backOffEvent, startWatch, watchFixture } from '../test/cluster/watch-process.ts';
@@ -55,7 +55,7 @@ const watchers: ChildProcess[] = [];
 await kubectl(['create', 'namespace', ns]);
 const stop = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null ? r() : (c.once('exit', () => r()), c.kill('SIGTERM'))));
 try {
-  const bundleBytes = ['core-agent.mjs', CLI_FILE, CHUNKS_FILE]
+  const bundleBytes = ['core-agent.mjs', CLI_FILE, TOOLS_FILE, CHUNKS_FILE]
     .map((f) => statSync(path.join(root, 'dist', f)).size)
     .reduce((a, b) => a + b, 0);
   const rgBytes = statSync(path.join(root, 'dist/rg')).size;
@@ -125,7 +125,7 @@ try {
     [
       '| watch | value |',
       '|---|---:|',
-      `| bundle dist/ (entry, CLI, chunks) | ${(bundleBytes / 1024 / 1024).toFixed(2)} MiB (+ rg ${(rgBytes / 1024 / 1024).toFixed(1)} MiB) |`,
+      `| bundle dist/ (entry, CLI, tools script, chunks) | ${(bundleBytes / 1024 / 1024).toFixed(2)} MiB (+ rg ${(rgBytes / 1024 / 1024).toFixed(1)} MiB) |`,
       `| idle node process (floor) | ${mib(nodeIdleKb)} |`,
       `| watch idle (synced) | ${mib(watchIdleKb)} (${results.idle_ratio.toFixed(2)}×) |`,
       `| watch, 10 sessions running (peak) | ${mib(peakKb)} |`,

@@ -1,8 +1,9 @@
 // Builds dist/: the entry dist/core-agent.mjs (src/main.ts, a few KB: it answers --version and
 // --help itself), the CLI dist/core-agent-cli.js it loads for every other command (a script the
 // entry compiles through node:vm with its code cache, src/cli/cli-script.ts; self-contained, needs
-// no node_modules), the embedded chunks' data dist/core-agent-chunks.txt (read
-// when a chunk is first used), and the static ripgrep binary dist/rg, which grep and glob use
+// no node_modules) and the tools' script dist/core-agent-tools.js it loads for `tools …` instead
+// (src/cli/start-tools.ts: what those commands reach and nothing else), the embedded chunks'
+// data dist/core-agent-chunks.txt (read when a chunk is first used), and the static ripgrep binary dist/rg, which grep and glob use
 // when present; without it they fall back to the in-process RE2 engine. Run with
 // `node dist/core-agent.mjs`; the files go together (the image copies dist/ whole).
 import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import {
   esbuildOptions,
   finishCliScript,
   root,
+  TOOLS_FILE,
 } from './esbuild-options.mjs';
 import { computeToolHeads } from './tool-heads.mjs';
 
@@ -38,6 +40,20 @@ const cliBuild = await buildBundle(
   toolHeads,
 );
 await finishCliScript(cli, cliBuild);
+// The tools' script (src/cli/start-tools.ts): the same build from another entry, reading the
+// CLI's chunks file, which must hold every chunk it uses.
+const tools = `${root}/dist/${TOOLS_FILE}`;
+const toolsBuild = await buildBundle(
+  `${root}/src/cli/start-tools.ts`,
+  tools,
+  cliScriptOptions(await esbuildOptions(`${root}/src/cli/start-tools.ts`, tools, { toolHeads })),
+  `${root}/dist/${CHUNKS_FILE}`,
+  toolHeads,
+  { writeChunks: false },
+);
+const missing = toolsBuild.usedChunks.filter((id) => !cliBuild.usedChunks.includes(id));
+if (missing.length > 0) throw new Error(`build: ${TOOLS_FILE} uses chunks ${CHUNKS_FILE} does not hold: ${missing.join(', ')}`);
+await finishCliScript(tools, toolsBuild);
 await chmod(`${root}/dist/core-agent.mjs`, 0o755);
 
 // The ripgrep binary ships inside the platform package of @vscode/ripgrep (nothing is downloaded).
@@ -54,5 +70,5 @@ try {
 
 const kib = async (file) => `${((await stat(`${root}/dist/${file}`)).size / 1024).toFixed(0)} KiB`;
 console.log(
-  `build: dist/core-agent.mjs ${await kib('core-agent.mjs')}, dist/${CLI_FILE} ${await kib(CLI_FILE)}, dist/${CHUNKS_FILE} ${await kib(CHUNKS_FILE)} (+ dist/rg)`,
+  `build: dist/core-agent.mjs ${await kib('core-agent.mjs')}, dist/${CLI_FILE} ${await kib(CLI_FILE)}, dist/${TOOLS_FILE} ${await kib(TOOLS_FILE)}, dist/${CHUNKS_FILE} ${await kib(CHUNKS_FILE)} (+ dist/rg)`,
 );

@@ -12,9 +12,11 @@ export function buildBundle(
   overrides?: BuildOptions,
   chunksFile?: string,
   toolHeads?: ToolHeads,
-): Promise<import('esbuild').BuildResult<{ metafile: true }>>;
+  opts?: { writeChunks?: boolean },
+): Promise<import('esbuild').BuildResult<{ metafile: true }> & { usedChunks: string[] }>;
 export function lazyBuiltinModule(id: string): string;
 export const CLI_FILE: string;
+export const TOOLS_FILE: string;
 export function entryOptions<T extends BuildOptions>(options: T): T;
 export function cliScriptOptions<T extends BuildOptions>(options: T): T;
 export function finishCliScript(

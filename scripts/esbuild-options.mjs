@@ -95,16 +95,22 @@ const lazyBuiltins = {
 
 /** The CLI's own file, beside the entry in dist/: src/cli/cli-script.ts loads it when a command needs it. */
 export const CLI_FILE = 'core-agent-cli.js';
+/** The tools' script (src/cli/start-tools.ts), which the entry loads for `core-agent tools …` instead. */
+export const TOOLS_FILE = 'core-agent-tools.js';
 /** The embedded chunks' data, beside the CLI (read on a chunk's first use only). */
 export const CHUNKS_FILE = 'core-agent-chunks.txt';
 
-// The entry's build: src/cli/cli-script.ts loads the CLI's script from the file beside it
-// (__CORE_AGENT_CLI_SCRIPT__), and its import() of src/cli/start.ts, for the sources, is left out
-// of the file: the entry holds only src/main.ts and what it imports (a few KB), and --version never
-// reads the CLI's file.
+// The entry's build: src/cli/cli-script.ts loads the CLI's script or the tools' from the file
+// beside it (__CORE_AGENT_CLI_SCRIPT__, __CORE_AGENT_TOOLS_SCRIPT__), and its import() of
+// src/cli/start.ts, for the sources, is left out of the file: the entry holds only src/main.ts and
+// what it imports (a few KB), and --version never reads either script.
 export const entryOptions = (options) => ({
   ...options,
-  define: { ...options.define, __CORE_AGENT_CLI_SCRIPT__: JSON.stringify(CLI_FILE) },
+  define: {
+    ...options.define,
+    __CORE_AGENT_CLI_SCRIPT__: JSON.stringify(CLI_FILE),
+    __CORE_AGENT_TOOLS_SCRIPT__: JSON.stringify(TOOLS_FILE),
+  },
   plugins: [
     {
       name: 'cli-left-out',
@@ -213,14 +219,23 @@ export async function esbuildOptions(entry, outfile, { toolHeads } = {}) {
  * Builds one bundle, and writes the data of the embedded chunks it uses (scripts/embedded.mjs)
  * after its JavaScript or, with `chunksFile`, into that file beside it (src/embedded.ts reads
  * it by the name the bundle is built with): the CLI keeps its 4 MB of chunks in a file of
- * their own, which no start-up reads or decodes; a bench harness stays one file.
+ * their own, which no start-up reads or decodes; a bench harness stays one file. With
+ * `writeChunks: false` the bundle reads a chunks file another build writes (the tools' script
+ * reads the CLI's); the result's `usedChunks` says which chunks it needs.
  */
-export async function buildBundle(entry, outfile, overrides = {}, chunksFile = undefined, toolHeads = undefined) {
+export async function buildBundle(
+  entry,
+  outfile,
+  overrides = {},
+  chunksFile = undefined,
+  toolHeads = undefined,
+  { writeChunks = true } = {},
+) {
   const options = { ...(await esbuildOptions(entry, outfile, { toolHeads })), ...overrides };
   if (chunksFile !== undefined) options.define = { ...options.define, __CORE_AGENT_CHUNKS__: JSON.stringify(path.basename(chunksFile)) };
   const result = await build(options);
   const used = Object.keys(EMBEDDED).filter((id) => Object.values(result.metafile.outputs).some((o) => `embedded:${id}` in o.inputs));
   if (chunksFile === undefined) await appendFile(outfile, await embeddedTrailer(used));
-  else await writeFile(chunksFile, await embeddedTrailer(used));
-  return result;
+  else if (writeChunks) await writeFile(chunksFile, await embeddedTrailer(used));
+  return Object.assign(result, { usedChunks: used });
 }

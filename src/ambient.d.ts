@@ -56,6 +56,8 @@ declare const __CORE_AGENT_VERSION__: string;
 declare const __CORE_AGENT_CHUNKS__: string | undefined;
 // The CLI's script beside the entry (scripts/esbuild-options.mjs); undefined: the sources, where the entry imports src/cli/start.ts.
 declare const __CORE_AGENT_CLI_SCRIPT__: string | undefined;
+// The tools' script beside it, which `core-agent tools …` loads instead (src/cli/start-tools.ts).
+declare const __CORE_AGENT_TOOLS_SCRIPT__: string | undefined;
 
 // The GFM plugin for turndown ships no types.
 declare module '@joplin/turndown-plugin-gfm' {

@@ -14,10 +14,14 @@ import { cacheGroup, compileCacheDir, fnv1a, pruneCompileCache } from './compile
 
 type Cli = typeof import('./start.ts');
 
-/** The CLI: in the bundle the script beside the entry; from the sources, the module itself. */
+/**
+ * The CLI: in the bundle a script beside the entry — the tools' own (src/cli/start-tools.ts) for
+ * `core-agent tools …`, the whole CLI for every other command line; from the sources, the
+ * whole CLI's module itself.
+ */
 export async function loadCli(argv: readonly string[], env: NodeJS.ProcessEnv, daemon: boolean): Promise<Cli> {
-  if (typeof __CORE_AGENT_CLI_SCRIPT__ === 'string') {
-    const url = new URL(__CORE_AGENT_CLI_SCRIPT__, import.meta.url);
+  if (typeof __CORE_AGENT_CLI_SCRIPT__ === 'string' && typeof __CORE_AGENT_TOOLS_SCRIPT__ === 'string') {
+    const url = new URL(argv[0] === 'tools' ? __CORE_AGENT_TOOLS_SCRIPT__ : __CORE_AGENT_CLI_SCRIPT__, import.meta.url);
     return loadCliScript(fileURLToPath(url), argv, env, daemon, url.href);
   }
   return import('./start.ts');
@@ -231,7 +235,7 @@ function readSource(file: string): { source: string; scratch: Buffer } {
 
 /**
  * Makes V8 collect its young generation now, while what is young is little more than the
- * CLI's source. The source string (~0.9 MB) is one young large object, and with what Node's
+ * CLI's source. The source string (0.7–0.9 MB) is one young large object, and with what Node's
  * start left there it all but fills the young generation; left alone, V8 collects it at the
  * first turn of the event loop, by then with the CLI's modules evaluated and ~1 MB of their
  * objects to copy (4–7 ms, and V8's worker threads helping). Collected now, the collection
@@ -249,13 +253,28 @@ function readSource(file: string): { source: string; scratch: Buffer } {
  * test/cli/startup.test.ts holds the one collection.
  */
 function collectYoungNow(sourceLength: number): void {
-  const room = YOUNG_AT_START - sourceLength;
-  if (room > 0) void new Array(Math.ceil((room + OVERFLOW) / 8));
+  // A script smaller than the whole CLI's (the tools', 0.7 MB) leaves more room than one large
+  // array should fill, and too little survives the collection for V8 to grow the young
+  // generation enough: `tools list` then had a second collection (3–6 ms). An array kept alive
+  // across the collection fills the room to ROOM_LEFT, and survives it as the larger source did.
+  const keep = Math.max(0, YOUNG_AT_START - sourceLength - ROOM_LEFT);
+  KEPT.array = keep > 0 ? new Array<undefined>(Math.ceil(keep / 8)) : undefined;
+  const room = YOUNG_AT_START - sourceLength - keep;
+  // Large enough to be a large object itself (a smaller one is allocated in the young
+  // generation's pages, and collects nothing).
+  void new Array(Math.ceil(Math.max(room + OVERFLOW, LARGE_OBJECT) / 8));
+  KEPT.array = undefined;
 }
 /** V8's young generation at the start on 64 bits (a semi-space), which is also what its young large objects may take. */
 const YOUNG_AT_START = 1024 * 1024;
 /** How far beyond the room the array goes: its header, and what else came to be young since. */
 const OVERFLOW = 16 * 1024;
+/** The room left beside the source and what is kept; the array that makes V8 collect is larger. */
+const ROOM_LEFT = 120 * 1024;
+/** Past V8's largest regular object (128 KiB): allocated as a large object. */
+const LARGE_OBJECT = 136 * 1024;
+/** Where the kept array is held across the collection (a local V8 may see as dead). */
+const KEPT: { array: undefined[] | undefined } = { array: undefined };
 
 /** A file's bytes, read into `scratch` when they fit; undefined when it cannot be read. */
 function readIfThere(file: string, scratch: Buffer): Buffer | undefined {

@@ -6,6 +6,7 @@ import { sessionDbAdvice } from './session-db-option.ts';
 import { HELP_WORDS, MAIN_HELP, VERSION } from './main-help.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 import { suggestion } from '../config/did-you-mean.ts';
+import type { Commands } from './commands.ts';
 
 export const COMMANDS = [
   'run',
@@ -23,13 +24,21 @@ export const COMMANDS = [
   'help',
 ];
 
-// Each command's module is imported when it runs: `tools list` never evaluates watch's, MCP's
-// or the REPL's code (esbuild evaluates a module reached only through import() on first import).
 export { MAIN_HELP, VERSION } from './main-help.ts';
 
-/** Runs one command line; returns the exit status. Never throws for user errors. */
-export async function main(argv: string[], io: Io): Promise<number> {
+/**
+ * Runs one command line; returns the exit status. Never throws for user errors. `commands`: the
+ * commands this CLI script holds (src/cli/commands.ts), each imported when it runs.
+ */
+export async function main(argv: string[], io: Io, commands: Commands): Promise<number> {
   const [command, ...rest] = argv;
+  // The entry picks the script by the command word (src/cli/cli-script.ts), so a script is never
+  // asked for a command it does not hold: one missing here is a build mistake, said as one.
+  const run = async (name: string, args: string[]): Promise<number> => {
+    const load = commands[name];
+    if (load === undefined) throw new Error(`core-agent: this CLI script has no "${name}" command (a build mistake)`);
+    return (await load())(args, io);
+  };
   try {
     // Every CORE_AGENT_* variable is checked before any command runs, as its flag would be
     // (help still works: it is how one finds out what a variable accepts).
@@ -37,7 +46,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     switch (command) {
       case undefined:
         // On a terminal, no command is an interactive session; elsewhere, a usage error.
-        if (io.isTty) return await (await import('./repl.ts')).replCommand([], io);
+        if (io.isTty) return await run('repl', []);
         io.err(`${MAIN_HELP}\n`);
         return EXIT.usage;
       case '--version':
@@ -50,32 +59,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case 'help':
         io.out(`${MAIN_HELP}\n`);
         return EXIT.ok;
-      case 'tools':
-        return await (await import('./tools-command.ts')).toolsCommand(rest, io);
-      case 'recipe':
-        return await (await import('./recipe-command.ts')).recipeCommand(rest, io);
-      case 'run':
-        return await (await import('./run-command.ts')).runCommand(rest, io);
-      case 'repl':
-        return await (await import('./repl.ts')).replCommand(rest, io);
-      case 'sessions':
-        return await (await import('./sessions-command.ts')).sessionsCommand(rest, io);
-      case 'mcp':
-        return await (await import('./mcp-command.ts')).mcpCommand(rest, io);
-      case 'watch':
-        return await (await import('./watch-command.ts')).watchCommand(rest, io);
-      case 'doctor':
-        return await (await import('./doctor-command.ts')).doctorCommand(rest, io);
-      case 'completion':
-        return await (await import('./completion-command.ts')).completionCommand(rest, io);
-      case 'serve':
-        return await (await import('./serve-command.ts')).serveCommand(rest, io);
-      case 'attach':
-        return await (await import('./attach-command.ts')).attachCommand(rest, io);
       default:
+        if (COMMANDS.includes(command)) return await run(command, rest);
         // Only global flags (`core-agent --model X`, `-c r.yaml`): the interactive session, as with no command.
         if (command.startsWith('-')) {
-          if (io.isTty || rest.includes('--help') || rest.includes('-h')) return await (await import('./repl.ts')).replCommand(argv, io);
+          if (io.isTty || rest.includes('--help') || rest.includes('-h')) return await run('repl', argv);
           io.err(`${MAIN_HELP}\n`);
           return EXIT.usage;
         }
@@ -91,7 +79,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** An error the user can act on, said on stderr with its exit status; anything else is rethrown (start.ts reports it). */
+/** An error the user can act on, said on stderr with its exit status; anything else is rethrown (start-cli.ts reports it). */
 function reportError(err: unknown, command: string | undefined, io: Io): number {
   if (err instanceof UsageError) {
     io.err(`core-agent: ${err.message}\nRun "core-agent ${err.command ? `${err.command} ` : ''}--help" for usage.\n`);

@@ -1,45 +1,9 @@
-// The CLI proper, imported by src/main.ts for every command line it does not answer itself.
-import { fdOutput } from '../util/fd-output.ts';
-import { isTerminal } from '../util/is-terminal.ts';
-import { internalErrorText } from './internal-error.ts';
-import { main } from './main.ts';
-import { flushLogs } from '../log.ts';
-import { scrubSecretsFromEnviron } from '../runtime/environ-scrub.ts';
-import type { Io } from './usage.ts';
+// The CLI proper (dist/core-agent-cli.js), loaded by src/main.ts for every command line it does
+// not answer itself and the tools' script does not take (src/cli/cli-script.ts).
+import { ALL_COMMANDS } from './commands.ts';
+import { startCli } from './start-cli.ts';
 
 /** Runs one command line as the process: sets the exit code, flushes the logs. */
 export function start(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  // First, before any child process exists: credentials out of /proc/<this pid>/environ.
-  scrubSecretsFromEnviron();
-
-  const io: Io = {
-    // Straight to the descriptors (src/util/fd-output.ts): no stream is built for a pipe. A
-    // reader that goes away (`| head`) is not an error worth a stack trace: exit 0.
-    out: fdOutput(1, () => process.exit(0)),
-    err: fdOutput(2, () => undefined),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
-    },
-    // fd 0 asked directly, and only when a command asks: reading process.stdin.isTTY creates
-    // the stdin stream (net, fs streams and tty loaded, ~6 ms); isTerminal loads node:tty only
-    // for a character device.
-    get isTty() {
-      return isTerminal(0);
-    },
-    env,
-  };
-
-  return main(argv, io)
-    .then(
-      (code) => {
-        process.exitCode = code;
-      },
-      (err: unknown) => {
-        io.err(internalErrorText(err));
-        process.exitCode = 1;
-      },
-    )
-    .then(flushLogs);
+  return startCli(argv, env, ALL_COMMANDS);
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_FILE, finishCliScript } from '../../scripts/esbuild-options.mjs';
+import { CLI_FILE, finishCliScript, TOOLS_FILE } from '../../scripts/esbuild-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -16,9 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('dist’s CLI script', () => {
+describe.each([CLI_FILE, TOOLS_FILE])('dist’s script %s', (name) => {
   it('starts with its content’s sha-256, is ASCII, and is one function expression taking (module, require, url)', async () => {
-    const text = await readFile(path.join(root, 'dist', CLI_FILE), 'latin1');
+    const text = await readFile(path.join(root, 'dist', name), 'latin1');
     const [first, ...rest] = text.split('\n');
     const body = rest.join('\n');
     expect(first).toBe(`//core-agent-cli ${createHash('sha256').update(body).digest('hex')}`);
@@ -27,6 +27,28 @@ describe('dist’s CLI script', () => {
     expect(typeof fn).toBe('function');
     expect(fn.length).toBe(3);
     expect(body.startsWith('(function (module, require, __coreAgentCliUrl) {"use strict";')).toBe(true);
+  });
+});
+
+describe('dist’s tools script', () => {
+  // src/cli/start-tools.ts: what `tools list` and `tools call` reach, no other command's module.
+  it('holds the tools command and none of the others', async () => {
+    const map = JSON.parse(await readFile(path.join(root, 'dist', `${TOOLS_FILE}.map`), 'utf8')) as { sources: string[] };
+    const cli = map.sources.filter((s) => s.startsWith('../src/cli/')).map((s) => s.slice('../src/cli/'.length));
+    expect(cli).toContain('tools-command.ts');
+    for (const other of [
+      'run-command.ts',
+      'repl.ts',
+      'watch-command.ts',
+      'serve-command.ts',
+      'sessions-command.ts',
+      'mcp-command.ts',
+      'commands.ts',
+    ])
+      expect(cli).not.toContain(other);
+    const whole = JSON.parse(await readFile(path.join(root, 'dist', `${CLI_FILE}.map`), 'utf8')) as { sources: string[] };
+    expect(whole.sources).toContain('../src/cli/run-command.ts');
+    expect(whole.sources).toContain('../src/cli/tools-command.ts');
   });
 });
 

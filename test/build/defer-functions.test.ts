@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deferModuleFunctions } from '../../scripts/defer-functions.mjs';
-import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript } from '../../scripts/esbuild-options.mjs';
+import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript, TOOLS_FILE } from '../../scripts/esbuild-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -179,9 +179,9 @@ describe('deferring the lazily evaluated modules’ functions', () => {
   });
 });
 
-describe('dist’s CLI script', () => {
+describe.each([CLI_FILE, TOOLS_FILE])('dist’s script %s', (name) => {
   it('keeps few function declarations at its top level: the lazily evaluated modules’ went into their wrappers', async () => {
-    const text = await readFile(path.join(root, 'dist', CLI_FILE), 'latin1');
+    const text = await readFile(path.join(root, 'dist', name), 'latin1');
     // ~1,050 before the pass; what stays are modules whose wrapper maps to no source.
     expect(topLevelFunctions(text.slice(text.indexOf('\n') + 1)).length).toBeLessThan(100);
   });

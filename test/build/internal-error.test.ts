@@ -10,7 +10,7 @@ import path from 'node:path';
 import { SourceMap } from 'node:module';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript } from '../../scripts/esbuild-options.mjs';
+import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript, TOOLS_FILE } from '../../scripts/esbuild-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -127,8 +127,8 @@ describe('an internal error from the built script', () => {
   });
 });
 
-describe('dist’s CLI script and its map', () => {
-  const file = path.join(root, 'dist', CLI_FILE);
+describe.each([CLI_FILE, TOOLS_FILE])('dist’s script %s and its map', (name) => {
+  const file = path.join(root, 'dist', name);
 
   it('is built without keepNames, with a map beside it that names no build directory', async () => {
     const text = await readFile(file, 'latin1');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_TREE, type CommandNode } from '../../src/cli/command-table.ts';
 import { completionNodes, completionScript } from '../../src/cli/completion-command.ts';
+import { ALL_COMMANDS } from '../../src/cli/commands.ts';
 import { COMMANDS, main } from '../../src/cli/main.ts';
 import type { Io } from '../../src/cli/usage.ts';
 import { COMPLETION_CASES } from './completion.cases.ts';
@@ -60,6 +61,8 @@ const leaves = () => paths().filter(([, n]) => !n.subcommands && Object.keys(n.o
 describe('completion: the tables are the ones the CLI parses', () => {
   it('every command main.ts dispatches is in the tree the scripts come from', () => {
     expect(Object.keys(COMMAND_TREE).sort()).toEqual([...COMMANDS].sort());
+    // And the whole CLI's script holds a module for each (version and help main.ts answers itself).
+    expect([...Object.keys(ALL_COMMANDS), 'version', 'help'].sort()).toEqual([...COMMANDS].sort());
   });
 
   // A flag in the tree that the command's own parse refused would be a completion that lies.
@@ -68,7 +71,7 @@ describe('completion: the tables are the ones the CLI parses', () => {
       if (name === 'help') continue;
       for (const flag of [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])]) {
         const argv = [...p.split(' '), flag, ...(spec.type === 'string' ? ['x'] : []), '--help'];
-        expect([flag, await main(argv, quietIo())]).toEqual([flag, 0]);
+        expect([flag, await main(argv, quietIo(), ALL_COMMANDS)]).toEqual([flag, 0]);
       }
     }
   });
@@ -78,7 +81,7 @@ describe('completion: the tables are the ones the CLI parses', () => {
   it.each(leaves())('%s: every flag its --help names completes', async (p) => {
     const help = async (words: string[]) => {
       const io = quietIo();
-      expect(await main([...words, '--help'], io)).toBe(0);
+      expect(await main([...words, '--help'], io, ALL_COMMANDS)).toBe(0);
       return io.stdout.join('');
     };
     const words = p.split(' ');

@@ -87,6 +87,31 @@ describe('start-up: what each command line loads (the bundle)', () => {
     expect(r.threads.filter((t) => t.startsWith('libuv-worker'))).toEqual([]);
   });
 
+  // src/cli/start-tools.ts: `tools …` loads the tools' script, never the whole CLI's.
+  it('tools list and tools call run from the entry, the tools’ script and the chunks alone', () => {
+    const alone = path.join(dir, 'tools-alone');
+    mkdirSync(alone);
+    for (const f of ['core-agent.mjs', 'core-agent-tools.js', 'core-agent-tools.js.map', 'core-agent-chunks.txt'])
+      copyFileSync(path.join(root, 'dist', f), path.join(alone, f));
+    const bin = path.join(alone, 'core-agent.mjs');
+    const list = start(['tools', 'list', '--json'], {}, bin);
+    expect(list.stderr).toBe('');
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/"name": "read_file"/);
+    writeFileSync(path.join(dir, 'note.txt'), 'alone\n');
+    const call = start(['tools', 'call', 'read_file', '{"path": "note.txt"}'], {}, bin);
+    expect(call.stderr).toBe('');
+    expect(JSON.parse(call.stdout)).toMatchObject({ content: 'alone\n' });
+    // Any other command needs the whole CLI's script, which this copy lacks.
+    const r = spawnSync(process.execPath, [bin, 'recipe', 'schema'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: dir },
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('core-agent-cli.js');
+  });
+
   it('the version is the package version, and the help names every command', async () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
     expect(VERSION).toBe(pkg.version);
