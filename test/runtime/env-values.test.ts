@@ -38,14 +38,15 @@ describe('CORE_AGENT_* values, through the built CLI', () => {
 
   it('the ENV table holds every CORE_AGENT_* variable the source reads', async () => {
     // Not inputs: CORE_AGENT_RECIPE_DIR is written for MCP servers, CORE_AGENT_CALL_<random> is the tag
-    // bash puts on each shell (escapees.ts), __CORE_AGENT_VERSION__, __CORE_AGENT_CHUNKS__ and
-    // __CORE_AGENT_CLI_SCRIPT__ are build constants.
+    // bash puts on each shell (escapees.ts), __CORE_AGENT_VERSION__, __CORE_AGENT_CHUNKS__,
+    // __CORE_AGENT_CLI_SCRIPT__ and __CORE_AGENT_TOOLS_SCRIPT__ are build constants.
     const notInputs = new Set([
       'CORE_AGENT_RECIPE_DIR',
       'CORE_AGENT_CALL_',
       'CORE_AGENT_VERSION__',
       'CORE_AGENT_CHUNKS__',
       'CORE_AGENT_CLI_SCRIPT__',
+      'CORE_AGENT_TOOLS_SCRIPT__',
     ]);
     const found = new Set<string>();
     const walk = async (dir: string): Promise<void> => {
