@@ -257,6 +257,8 @@ function collectYoungNow(sourceLength: number): void {
   // array should fill, and too little survives the collection for V8 to grow the young
   // generation enough: `tools list` then had a second collection (3–6 ms). An array kept alive
   // across the collection fills the room to ROOM_LEFT, and survives it as the larger source did.
+  // A source that fills the young generation alone is collected with the next allocation anyway.
+  if (sourceLength >= YOUNG_AT_START) return;
   const keep = Math.max(0, YOUNG_AT_START - sourceLength - ROOM_LEFT);
   KEPT.array = keep > 0 ? new Array<undefined>(Math.ceil(keep / 8)) : undefined;
   const room = YOUNG_AT_START - sourceLength - keep;
