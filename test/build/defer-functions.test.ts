@@ -12,6 +12,7 @@ import { encode } from '@jridgewell/sourcemap-codec';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_SCRIPT_RUNNER } from '../helpers/cli-script-runner.ts';
 import { deferModuleFunctions } from '../../scripts/defer-functions.mjs';
 import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript, TOOLS_FILE } from '../../scripts/esbuild-options.mjs';
 
@@ -77,17 +78,6 @@ export function twice(n: number): number {
 `,
 };
 
-const RUN = `const { readFileSync } = require('node:fs');
-const { Script } = require('node:vm');
-const { createRequire } = require('node:module');
-const { pathToFileURL } = require('node:url');
-const file = process.argv[2];
-const body = new Script(readFileSync(file, 'latin1'), { filename: file }).runInThisContext();
-const cli = { exports: {} };
-body(cli, createRequire(file), pathToFileURL(file).href);
-cli.exports.start(process.argv[3]).then((text) => process.stdout.write(text));
-`;
-
 let dir: string;
 let script: string;
 let plain: string;
@@ -118,7 +108,7 @@ function topLevelFunctions(text: string): string[] {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'defer-functions-'));
   for (const [name, text] of Object.entries(FILES)) await writeFile(path.join(dir, name), text);
-  await writeFile(path.join(dir, 'run.cjs'), RUN);
+  await writeFile(path.join(dir, 'run.cjs'), CLI_SCRIPT_RUNNER);
   await mkdir(path.join(dir, 'out'));
   script = path.join(dir, 'out', 'cli.js');
   deferred = await finishCliScript(script, await buildFixture(script));

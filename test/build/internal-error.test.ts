@@ -10,6 +10,7 @@ import path from 'node:path';
 import { SourceMap } from 'node:module';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_SCRIPT_RUNNER } from '../helpers/cli-script-runner.ts';
 import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript, TOOLS_FILE } from '../../scripts/esbuild-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -49,16 +50,6 @@ export async function start(how: string): Promise<string> {
   }
 }
 `;
-const RUN = `const { readFileSync } = require('node:fs');
-const { Script } = require('node:vm');
-const { createRequire } = require('node:module');
-const { pathToFileURL } = require('node:url');
-const file = process.argv[2];
-const body = new Script(readFileSync(file, 'latin1'), { filename: file }).runInThisContext();
-const cli = { exports: {} };
-body(cli, createRequire(file), pathToFileURL(file).href);
-cli.exports.start(process.argv[3]).then((text) => process.stdout.write(text));
-`;
 
 function run(how: string): string {
   const r = spawnSync(process.execPath, [path.join(dir, 'run.cjs'), script, how], { encoding: 'utf8' });
@@ -71,7 +62,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'internal-error-'));
   await writeFile(path.join(dir, 'inner.ts'), INNER);
   await writeFile(path.join(dir, 'entry.ts'), ENTRY);
-  await writeFile(path.join(dir, 'run.cjs'), RUN);
+  await writeFile(path.join(dir, 'run.cjs'), CLI_SCRIPT_RUNNER);
   script = path.join(dir, 'out', 'cli.js');
   const result = await build({ ...cliScriptOptions(await esbuildOptions(path.join(dir, 'entry.ts'), script)), absWorkingDir: root });
   await finishCliScript(script, result);
