@@ -6,7 +6,10 @@
 import type { Commands } from './commands.ts';
 import { startCli } from './start-cli.ts';
 
-/** The one command this script holds; the same entry src/cli/commands.ts names for it. */
+/**
+ * The one command this script holds; the same entry src/cli/commands.ts names for it, written
+ * again because importing that table would bring every command's import() into this script.
+ */
 const TOOLS_ONLY: Commands = { tools: async () => (await import('./tools-command.ts')).toolsCommand };
 
 /** Runs one `tools …` command line as the process. */
