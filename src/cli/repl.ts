@@ -31,9 +31,10 @@ import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, type Io } from './usage.ts';
 import { shareStream } from '../util/fd-output.ts';
 
-export const REPL_HELP = `Usage: core-agent repl [options]     (also: core-agent with no command, on a terminal)
+export const REPL_HELP = `Usage: core-agent repl [options] [PROMPT]     (also: core-agent with no command, on a terminal)
 
-An interactive session: each line you type is a turn. Permission prompts,
+An interactive session: each line you type is a turn; a PROMPT on the command
+line is the first one (how Scion hands an agent its task). Permission prompts,
 ask_user and request_user_input questions are answered in the same place. A
 permission prompt shows the call in full (an edit as a diff): once, always
 (this tool, for the session), deny, or deny with a note to the model.
@@ -200,7 +201,9 @@ class LineAsker implements Asker {
 }
 
 export async function replCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(argv, REPL_OPTIONS, 'repl');
+  const { values, positionals } = parse(argv, REPL_OPTIONS, 'repl');
+  // The first turn, given on the command line (Scion's harness appends the agent's task there).
+  let first: string | undefined = positionals.join(' ').trim() || undefined;
   if (values.help) {
     io.out(`${REPL_HELP}\n`);
     return EXIT.ok;
@@ -259,7 +262,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
       () => text.resume(),
     ),
     asker: new LineAsker(lines),
-    title: 'interactive session',
+    title: first ?? 'interactive session',
     onEvent: text.onEvent,
   });
   const { agent, session, sessionId } = s;
@@ -290,7 +293,10 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     if (s.resumed?.openTurn) await turn((signal) => agent.continueTurn(signal));
     for (;;) {
       if (interrupts.quit) break;
-      const read = await lines.readMessage('› ');
+      // The command line's prompt is shown as if typed, so the transcript reads as one.
+      if (first !== undefined) io.out(`› ${first}\n`);
+      const read = first ?? (await lines.readMessage('› '));
+      first = undefined;
       if (read === null) break; // Ctrl-D, the end of piped input, or Ctrl-C at an empty prompt
       const line = read.trim();
       if (line === '') continue;
