@@ -7,7 +7,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { Catalog } from '../tools/catalog.ts';
 import type { Dispatcher, ToolCallResult } from '../tools/dispatch.ts';
-import type { HookSink } from '../tools/hooks.ts';
+import type { HookEvent, HookFields, HookSink, HookUsage } from '../tools/hooks.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { streamGenerate } from '../model/stream.ts';
@@ -104,7 +104,7 @@ export interface AgentOptions {
   watchdog?: Watchdog;
   /** Use the model's streaming interface, reporting text as it arrives (default true). */
   stream?: boolean;
-  /** The recipe's hooks: model-start before each model call, agent-end when a turn ends (the dispatcher fires the tool ones). */
+  /** The recipe's hooks: the turn's and the model calls' events (the dispatcher fires the tool ones, agent-step the session's). */
   hooks?: HookSink | undefined;
   /**
    * The model's price (model registry or recipe). Absent: a replay model is free
@@ -119,6 +119,9 @@ export type CompactionOutcome =
   { ok: true; tokensBefore: number; tokensAfter: number } | { ok: false; tokensBefore: number; error: string };
 
 export const DEFAULT_MAX_STEPS = 50;
+
+/** A prompt or an answer in a hook's envelope is cut here (sciontool keeps 64 KiB of a reply). */
+const HOOK_TEXT_CHARS = 64 * 1024;
 
 const STEP_LIMIT_NOTE =
   'You have reached the tool-call limit for this turn. Do not call any more tools: answer now with what you have found, and say what is left undone.';
@@ -195,11 +198,36 @@ export class Agent {
     const text = feedback ? `${feedback}\n\n---\n\n${prompt}` : prompt;
     this.record('user', { text });
     this.messages.push({ role: 'user', content: [{ type: 'text', text }] });
+    // New work: an orchestrator clears a sticky state (Scion's completed) on it.
+    await this.fire('prompt-submit', { prompt: prompt.slice(0, HOOK_TEXT_CHARS) });
     return this.continueTurn(signal);
   }
 
-  /** Run model steps until the model stops calling tools (also the entry point after a resume). */
+  /**
+   * Run model steps until the model stops calling tools (also the entry point
+   * after a resume). agent-start and agent-end bracket it however it ends — an
+   * answer, a failed model call, a cancel — so a watcher never sees a turn that
+   * stays started.
+   */
   async continueTurn(signal?: AbortSignal): Promise<TurnResult> {
+    await this.fire('agent-start');
+    let ended: { status: string; text: string } = { status: 'failed', text: '' };
+    try {
+      const result = await this.runSteps(signal);
+      ended = result;
+      return result;
+    } catch (err) {
+      if (signal?.aborted) ended = { status: 'cancelled', text: '' };
+      throw err;
+    } finally {
+      await this.fire('agent-end', {
+        status: ended.status,
+        ...(ended.text ? { last_assistant_message: ended.text.slice(0, HOOK_TEXT_CHARS) } : {}),
+      });
+    }
+  }
+
+  private async runSteps(signal?: AbortSignal): Promise<TurnResult> {
     let usage: Usage = ZERO_USAGE;
     let text = '';
     for (let step = 1; ; step++) {
@@ -209,8 +237,11 @@ export class Agent {
       if (limitReached) this.opts.onEvent?.({ type: 'step_limit', steps: this.maxSteps });
       const compacted = await this.compactIfNear(signal);
       if (compacted) usage = addUsage(usage, compacted);
-      await this.opts.hooks?.fire('model-start');
-      const response = await this.callModel(step, limitReached, signal);
+      const response = await this.modelCall(
+        'step',
+        () => this.callModel(step, limitReached, signal),
+        (r) => ({ input_tokens: r.usage.inputTokens, output_tokens: r.usage.outputTokens }),
+      );
       usage = addUsage(usage, response.usage);
       text = response.text;
       if (response.text) this.opts.onEvent?.({ type: 'text', text: response.text });
@@ -219,10 +250,29 @@ export class Agent {
       if (cut || response.exhausted || response.toolCalls.length === 0 || limitReached) {
         const status: TurnStatus = cut ? 'cut' : response.exhausted ? 'script_ended' : limitReached ? 'step_limit' : 'done';
         const result = this.endTurn(status, cut ? `watchdog cut the turn: ${cut.signal} — ${cut.reason}` : text, step, usage, cut);
-        await this.opts.hooks?.fire('agent-end');
+        // The model gave its answer (not a cut, not a script that ran out).
+        if (status === 'done' || status === 'step_limit') await this.fire('response-complete', { message: text.slice(0, HOOK_TEXT_CHARS) });
         return result;
       }
     }
+  }
+
+  /** One model call between model-start and model-end (with its tokens, or its error). */
+  private async modelCall<T>(purpose: 'step' | 'compaction', call: () => PromiseLike<T>, tokens: (result: T) => HookUsage): Promise<T> {
+    await this.fire('model-start', { purpose });
+    let result: T;
+    try {
+      result = await call();
+    } catch (err) {
+      await this.fire('model-end', { purpose, ok: false, error: (err as Error).message.slice(0, 300) });
+      throw err;
+    }
+    await this.fire('model-end', { purpose, ok: true, usage: tokens(result) });
+    return result;
+  }
+
+  private fire(event: HookEvent, fields?: HookFields): Promise<void> {
+    return this.opts.hooks?.fire(event, fields) ?? Promise.resolve();
   }
 
   private endTurn(status: TurnStatus, text: string, steps: number, usage: Usage, cut: Alert | null): TurnResult {
@@ -310,12 +360,18 @@ export class Agent {
     if (compacted.length === 0) return { outcome: fail('there is no conversation to compact yet'), usage: null };
     let result;
     try {
-      result = await this.opts.model.doGenerate({
-        prompt: [{ role: 'system', content: this.opts.instructions }, ...compacted, compactionRequest(compacted, focus)],
-        tools: [],
-        toolChoice: { type: 'none' },
-        ...(signal ? { abortSignal: signal } : {}),
-      });
+      // The compaction is a model call like a step's: the same model-start / model-end around it.
+      result = await this.modelCall(
+        'compaction',
+        () =>
+          this.opts.model.doGenerate({
+            prompt: [{ role: 'system', content: this.opts.instructions }, ...compacted, compactionRequest(compacted, focus)],
+            tools: [],
+            toolChoice: { type: 'none' },
+            ...(signal ? { abortSignal: signal } : {}),
+          }),
+        (r) => ({ input_tokens: r.usage.inputTokens.total ?? 0, output_tokens: r.usage.outputTokens.total ?? 0 }),
+      );
     } catch (err) {
       // Cancelled (Ctrl-C, shutdown): the turn's own handling applies, as for any model call.
       if (signal?.aborted) throw err;

@@ -3,11 +3,12 @@ import * as z from 'zod/v4';
 /**
  * The recipe's `hooks:` section: commands core-agent runs at the agent's
  * boundaries, each handed a JSON envelope on stdin (what Scion's `sciontool hook`
- * reads). The event names are Scion's canonical ones, so its dialect is an
- * identity mapping. Strict: a misspelt event is an error at its position, never
- * a hook that silently never fires.
+ * reads). The event names are Scion's canonical ones; each command says which
+ * envelope it reads (ours, or Claude Code's for sciontool's built-in dialect).
+ * Strict: a misspelt event is an error at its position, never a hook that
+ * silently never fires.
  */
-import { HOOK_DEFAULT_TIMEOUT_SECONDS, HOOK_EVENTS, type HookEvent } from './hook-events.ts';
+import { HOOK_DEFAULT_TIMEOUT_SECONDS, HOOK_ENVELOPES, HOOK_EVENTS, type HookEvent } from './hook-events.ts';
 
 export { HOOK_DEFAULT_TIMEOUT_SECONDS, HOOK_EVENTS, type HookEvent };
 
@@ -36,6 +37,12 @@ const hookCommand = z.strictObject({
     .max(600)
     .optional()
     .describe(`Seconds before the command is killed (default ${HOOK_DEFAULT_TIMEOUT_SECONDS}); the agent never waits longer.`),
+  envelope: z
+    .enum(HOOK_ENVELOPES)
+    .optional()
+    .describe(
+      "What the command reads on stdin: core-agent (default: our event names and fields) or claude (Claude Code's hook input, for sciontool hook --dialect=claude).",
+    ),
 });
 
 export type HookCommand = z.output<typeof hookCommand>;
@@ -44,6 +51,6 @@ const hookList = z.array(hookCommand).max(32).describe('Commands run in this ord
 
 export const hooksSchema = z
   .strictObject(Object.fromEntries(HOOK_EVENTS.map((e) => [e, hookList.optional()])) as Record<HookEvent, z.ZodOptional<typeof hookList>>)
-  .describe('Commands run at the agent boundaries: tool-start, tool-end, model-start, agent-end. A failing hook is logged, never fatal.');
+  .describe(`Commands run at the agent's boundaries: ${HOOK_EVENTS.join(', ')}. A failing hook is logged, never fatal.`);
 
 export type HooksConfig = z.output<typeof hooksSchema>;

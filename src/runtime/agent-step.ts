@@ -85,5 +85,11 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
     if (o.model instanceof ReplayModel) o.model.position = resumed.replayPosition;
     agent.settleInterrupted(resumed.unanswered);
   }
+  const hooks = runtime.hooks;
+  if (hooks) {
+    // The session's bounds for the hooks: Scion shows a started agent as idle, a closed one as stopped.
+    await hooks.fire('session-start', { source: resumed ? 'resume' : 'startup' });
+    runtime.session.onClose(() => hooks.fire('session-end', { reason: 'exit' }));
+  }
   return { agent, sessionId, resumed };
 }

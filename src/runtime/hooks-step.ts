@@ -2,8 +2,9 @@ import { HOOK_DEFAULT_TIMEOUT_SECONDS, HOOK_EVENTS, type HookEvent } from '../co
 import type { HookCommand } from '../config/hooks-schema.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
-import { Gate } from '../permissions/gate.ts';
-import { HookRunner, shellArgv, type ApprovedHook } from '../tools/hooks.ts';
+import { Gate, type Prompter } from '../permissions/gate.ts';
+import { HookRunner, shellArgv, type ApprovedHook, type HookSink } from '../tools/hooks.ts';
+import type { Asker } from '../tools/services.ts';
 import { commandShape } from '../tools/shell/bash-parser.ts';
 import { deniedCommand } from '../tools/shell/denylist.ts';
 import type { Services } from './services.ts';
@@ -73,6 +74,7 @@ export async function buildHooks(o: {
       (approved[event] ??= []).push({
         argv: typeof hook.command === 'string' ? shellArgv(hook.command) : (hook.command as [string, ...string[]]),
         timeoutMs: (hook.timeout_seconds ?? HOOK_DEFAULT_TIMEOUT_SECONDS) * 1000,
+        envelope: hook.envelope ?? 'core-agent',
         where,
       });
     }
@@ -96,4 +98,41 @@ function commandLine(hook: HookCommand): string {
 
 function shellQuote(word: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The operator is about to be asked something (ask_user, request_user_input, an
+ * MCP form, a permission prompt): `notification` fires first, with the question,
+ * so an orchestrator shows the agent as waiting for input (Scion's sticky
+ * waiting_for_input, cleared when the next tool starts).
+ */
+export function notifyingAsker(asker: Asker, hooks: HookSink): Asker {
+  const notify = (message: string) => hooks.fire('notification', { message: message.slice(0, 2000) });
+  const { choose, elicit } = asker;
+  const wrapped: Asker = {
+    async ask(question) {
+      await notify(question);
+      return asker.ask(question);
+    },
+  };
+  if (choose)
+    wrapped.choose = async (questions) => {
+      await notify(questions.map((q) => q.question).join('\n'));
+      return choose.call(asker, questions);
+    };
+  if (elicit)
+    wrapped.elicit = async (form) => {
+      await notify(form.message);
+      return elicit.call(asker, form);
+    };
+  return wrapped;
+}
+
+export function notifyingPrompter(prompter: Prompter, hooks: HookSink): Prompter {
+  return {
+    async ask(req) {
+      await hooks.fire('notification', { message: `core-agent asks permission to run ${req.tool}` });
+      return prompter.ask(req);
+    },
+  };
 }

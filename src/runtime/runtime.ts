@@ -10,8 +10,8 @@ import type { SessionState } from '../tools/session.ts';
 import { buildCatalog, toolToggles } from './catalog-step.ts';
 import { buildDispatcher } from './dispatcher-step.ts';
 import { buildGate } from './gate-step.ts';
-import { buildHooks } from './hooks-step.ts';
-import type { HookSink } from '../tools/hooks.ts';
+import { buildHooks, notifyingAsker, notifyingPrompter } from './hooks-step.ts';
+import { HookRelay, type HookSink } from '../tools/hooks.ts';
 import { startMcp } from './mcp-step.ts';
 import { clusterNotice } from './cluster-step.ts';
 import { loadConfigStep, recipeDirOf, resolveWorkspace } from './recipe-step.ts';
@@ -96,6 +96,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const say = opts.say ?? ((line: string) => logger.warn(line.trimEnd()));
   for (const line of notices) say(`core-agent: ${line}\n`);
   const disabled = toolToggles(recipe, settings);
+  // The asker and the prompter exist before the hooks: they fire notification through this relay.
+  const relay = new HookRelay();
+  const asker = opts.services?.asker;
   const services = await buildServices({
     settings,
     recipe,
@@ -105,7 +108,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     home,
     logger,
     session: opts.session,
-    sessionServices: opts.services,
+    sessionServices: asker ? { ...opts.services, asker: notifyingAsker(asker, relay) } : opts.services,
     commandEnv: opts.commandEnv,
     rawStore: opts.rawStore,
     stateDir: opts.stateDir,
@@ -115,8 +118,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const noCluster = clusterNotice(recipe, tools.kubeUnavailable);
   if (noCluster) say(noCluster);
   const catalog = buildCatalog({ settings, recipe, services, disabled, logger });
-  const gate = buildGate({ settings, recipe, services, prompter: opts.prompter, logger });
+  const prompter = opts.prompter && notifyingPrompter(opts.prompter, relay);
+  const gate = buildGate({ settings, recipe, services, prompter, logger });
   const hooks = await buildHooks({ recipe, recipeFile: settings.recipe, settings, services, logger });
+  if (hooks) relay.target = hooks;
   const dispatcher = buildDispatcher({ catalog, gate, recipe, services, logger, afterGate: opts.afterGate, hooks });
   const mcp =
     opts.startMcp === false

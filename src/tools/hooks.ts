@@ -1,17 +1,46 @@
 import { spawn } from 'node:child_process';
-import { HOOK_DEFAULT_TIMEOUT_SECONDS, type HookEvent } from '../config/hook-events.ts';
+import { CLAUDE_EVENT_NAMES, HOOK_DEFAULT_TIMEOUT_SECONDS, type HookEnvelope, type HookEvent } from '../config/hook-events.ts';
 import type { JsonValue } from '../core/json.ts';
 import type { Logger } from '../log.ts';
 import { capErrorText } from './error-text.ts';
 import { SHELL } from './shell/run-shell.ts';
 
-export type { HookEvent };
+export type { HookEnvelope, HookEvent };
 
-/** What an event tells its hooks beside its name and the session (tool-start: name and input; tool-end: name and output). */
+/** Token counts of one model call, with the names sciontool reads (input_tokens, output_tokens, cached_tokens). */
+export interface HookUsage {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cached_tokens?: number;
+}
+
+/**
+ * What an event tells its hooks beside its name and the session: the fields of
+ * docs/scion.md's table. Field names are the ones sciontool's dialects read, so
+ * both envelopes carry them as they are (tool_output is Claude Code's
+ * tool_response there).
+ */
 export interface HookFields {
   readonly tool_name?: string;
   readonly tool_input?: JsonValue;
   readonly tool_output?: JsonValue;
+  /** session-start: a new session, or one continued with --resume / --continue. */
+  readonly source?: 'startup' | 'resume';
+  /** session-end: why the session closed. */
+  readonly reason?: string;
+  /** prompt-submit: the message that starts the turn. */
+  readonly prompt?: string;
+  /** notification: the question the operator is asked; response-complete: the answer. */
+  readonly message?: string;
+  /** model-start / model-end: a step of the turn, or the compaction's call. */
+  readonly purpose?: 'step' | 'compaction';
+  /** model-end: whether the call returned, and its tokens or its error. */
+  readonly ok?: boolean;
+  readonly usage?: HookUsage;
+  readonly error?: string;
+  /** agent-end: how the turn ended (done, step_limit, cut, …, failed, cancelled) and its last text. */
+  readonly status?: string;
+  readonly last_assistant_message?: string;
 }
 
 /**
@@ -27,6 +56,7 @@ export interface HookSink {
 export interface ApprovedHook {
   readonly argv: readonly [string, ...string[]];
   readonly timeoutMs: number;
+  readonly envelope: HookEnvelope;
   /** How the log names it: hooks.<event>[<i>]. */
   readonly where: string;
 }
@@ -59,9 +89,16 @@ export class HookRunner implements HookSink {
   fire(event: HookEvent, fields: HookFields = {}): Promise<void> {
     const hooks = this.opts.hooks[event];
     if (!hooks || hooks.length === 0) return Promise.resolve();
-    const envelope = JSON.stringify({ hook_event_name: event, session_id: this.opts.sessionId() ?? null, ...fields });
+    const sessionId = this.opts.sessionId() ?? null;
+    // Written once per envelope kind the event's commands read.
+    const written = new Map<HookEnvelope, string>();
+    const text = (kind: HookEnvelope) => {
+      let t = written.get(kind);
+      if (t === undefined) written.set(kind, (t = JSON.stringify(renderEnvelope(kind, event, sessionId, this.opts.cwd, fields))));
+      return t;
+    };
     this.queue = this.queue.then(async () => {
-      for (const hook of hooks) await this.runOne(hook, envelope);
+      for (const hook of hooks) await this.runOne(hook, text(hook.envelope));
     });
     return this.queue;
   }
@@ -124,6 +161,42 @@ export function shellArgv(line: string): [string, ...string[]] {
 }
 
 export const noHooks: HookSink = { fire: () => Promise.resolve() };
+
+/**
+ * A sink to hand out before the hooks exist (the asker and the prompter are
+ * built first): it fires into `target` once that is set, and nowhere before.
+ */
+export class HookRelay implements HookSink {
+  target: HookSink = noHooks;
+
+  fire(event: HookEvent, fields?: HookFields): Promise<void> {
+    return this.target.fire(event, fields);
+  }
+}
+
+/**
+ * One event as a command reads it. core-agent: our names and fields. claude:
+ * Claude Code's hook input — its event name, `cwd`, the tool's result as
+ * `tool_response`, `success` for ok — which sciontool's claude dialect reads.
+ */
+export function renderEnvelope(
+  kind: HookEnvelope,
+  event: HookEvent,
+  sessionId: string | null,
+  cwd: string,
+  fields: HookFields,
+): Record<string, unknown> {
+  if (kind === 'core-agent') return { hook_event_name: event, session_id: sessionId, ...fields };
+  const { tool_output, ok, ...rest } = fields;
+  return {
+    hook_event_name: CLAUDE_EVENT_NAMES[event],
+    session_id: sessionId,
+    cwd,
+    ...rest,
+    ...(tool_output !== undefined ? { tool_response: tool_output } : {}),
+    ...(ok !== undefined ? { success: ok } : {}),
+  };
+}
 
 /** A call's arguments as the envelope carries them: the model's JSON text parsed, anything else as given. */
 export function hookInput(rawArgs: unknown): JsonValue {

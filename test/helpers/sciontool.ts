@@ -24,18 +24,27 @@ export async function installSciontool(): Promise<{ bin: string; record: string;
   };
 }
 
-/** A fake Scion hub on 127.0.0.1 that keeps every status it is sent. */
-export async function fakeHub(): Promise<{ url: string; received: Array<Record<string, unknown>>; close(): Promise<void> }> {
+/** A fake Scion hub on 127.0.0.1 that keeps every status it is sent, and answers with `status`. */
+export async function fakeHub(status = 200): Promise<{ url: string; received: Array<Record<string, unknown>>; close(): Promise<void> }> {
   const received: Array<Record<string, unknown>> = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
       received.push({ method: req.method, path: req.url, ...(JSON.parse(body || '{}') as Record<string, unknown>) });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      res.writeHead(status, { 'content-type': 'application/json' }).end(status < 400 ? '{}' : '{"error":"down"}');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** A URL on 127.0.0.1 where nothing listens (a port that was free a moment ago): a hub that cannot be reached. */
+export async function closedPortUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return `http://127.0.0.1:${port}`;
 }

@@ -14,12 +14,47 @@ export interface HooksConfigCase {
 
 const YOLO = 'permissions: {mode: yolo}\n';
 const ARGV = '{command: [sciontool, hook, --dialect=core-agent]}';
+const CLAUDE = '{command: [sciontool, hook, --dialect=claude], envelope: claude}';
+const EVERY_EVENT = [
+  'session-start',
+  'prompt-submit',
+  'agent-start',
+  'model-start',
+  'model-end',
+  'tool-start',
+  'tool-end',
+  'notification',
+  'response-complete',
+  'agent-end',
+  'session-end',
+];
 
 export const HOOKS_CONFIG_CASES: readonly HooksConfigCase[] = [
   {
     name: 'every event, argv lists, yolo',
-    recipe: `${YOLO}hooks: {tool-start: [${ARGV}], tool-end: [${ARGV}], model-start: [${ARGV}], agent-end: [${ARGV}]}\n`,
+    recipe: `${YOLO}hooks: {${EVERY_EVENT.map((e) => `${e}: [${ARGV}]`).join(', ')}}\n`,
     expect: 'ok',
+  },
+  {
+    name: 'every event, Claude Code envelopes',
+    recipe: `${YOLO}hooks: {${EVERY_EVENT.map((e) => `${e}: [${CLAUDE}]`).join(', ')}}\n`,
+    expect: 'ok',
+  },
+  { name: 'our envelope said explicitly', recipe: `${YOLO}hooks: {agent-end: [{command: [x], envelope: core-agent}]}\n`, expect: 'ok' },
+  {
+    name: 'an envelope we do not write',
+    recipe: `${YOLO}hooks:\n  agent-end: [{command: [x], envelope: gemini}]\n`,
+    expect: /recipe\.yaml:3:\d+: .*envelope.*claude/,
+  },
+  {
+    name: 'an envelope in capitals',
+    recipe: `${YOLO}hooks:\n  agent-end: [{command: [x], envelope: Claude}]\n`,
+    expect: /recipe\.yaml:3:\d+: .*envelope/,
+  },
+  {
+    name: 'the dialect as the key',
+    recipe: `${YOLO}hooks:\n  agent-end: [{command: [x], dialect: claude}]\n`,
+    expect: /recipe\.yaml:3:\d+: .*dialect/,
   },
   { name: 'argv list without /bin/sh', recipe: `${YOLO}hooks: {agent-end: [${ARGV}]}\n`, expect: 'ok', shell: false },
   { name: 'a string with /bin/sh', recipe: `${YOLO}hooks: {agent-end: [{command: "cat >> /tmp/x"}]}\n`, expect: 'ok' },
@@ -32,7 +67,12 @@ export const HOOKS_CONFIG_CASES: readonly HooksConfigCase[] = [
   { name: 'an empty hooks section', recipe: `${YOLO}hooks: {}\n`, expect: 'ok' },
   { name: 'unknown event', recipe: `${YOLO}hooks:\n  tool-begin: [${ARGV}]\n`, expect: /recipe\.yaml:3:3: .*tool-begin/ },
   { name: 'event with underscore', recipe: `${YOLO}hooks:\n  agent_end: [${ARGV}]\n`, expect: /recipe\.yaml:3:3: .*agent_end.*agent-end/ },
-  { name: 'Scion name we do not emit', recipe: `${YOLO}hooks:\n  session-start: [${ARGV}]\n`, expect: /recipe\.yaml:3:3: .*session-start/ },
+  {
+    name: 'a lifecycle event sciontool fires itself',
+    recipe: `${YOLO}hooks:\n  pre-start: [${ARGV}]\n`,
+    expect: /recipe\.yaml:3:3: .*pre-start/,
+  },
+  { name: 'a Claude Code event name', recipe: `${YOLO}hooks:\n  PreToolUse: [${ARGV}]\n`, expect: /recipe\.yaml:3:3: .*PreToolUse/ },
   {
     name: 'timeout zero',
     recipe: `${YOLO}hooks:\n  tool-end: [{command: [x], timeout_seconds: 0}]\n`,
