@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.ts';
-import { fakeHub, installSciontool } from '../helpers/sciontool.ts';
+import { closedPortUrl, fakeHub, installSciontool } from '../helpers/sciontool.ts';
 import { tempDir } from '../helpers/workspace.ts';
+import { STATUS_OUTCOME_CASES } from './status-outcomes.cases.ts';
 import { STATUS_REFUSAL_CASES } from './status-types.cases.ts';
 
 const runtimes: Runtime[] = [];
@@ -68,12 +69,33 @@ describe('sciontool_status', () => {
     });
   });
 
-  it('reports a failing sciontool to the model, with its output, as a tool error', async () => {
+  it.each(STATUS_OUTCOME_CASES.map((c) => [c.name, c] as const))('outcome: %s', async (_name, c) => {
     const tool = await installSciontool();
-    const rt = await runtime({ PATH: tool.bin, SCION_RECORD: tool.record, SCIONTOOL_FAIL: '1' });
-    const r = await rt.dispatcher.call('sciontool_status', { status_type: 'blocked', message: 'waiting on deploy' });
-    expect(r).toMatchObject({ ok: false, kind: 'tool_error' });
-    expect(!r.ok && r.error).toMatch(/sciontool status blocked failed \(exit status 3\).*the hub said no.*Carry on/s);
+    const hub = c.hub === 'accepts' || c.hub === 'errors' ? await fakeHub(c.hub === 'accepts' ? 200 : 500) : undefined;
+    try {
+      const endpoint = hub?.url ?? (c.hub === 'unreachable' ? await closedPortUrl() : undefined);
+      const rt = await runtime({
+        PATH: tool.bin,
+        SCION_RECORD: tool.record,
+        SCION_AGENT_ID: 'agent-7',
+        ...(endpoint ? { SCION_HUB_ENDPOINT: endpoint } : {}),
+        ...c.env,
+      });
+      const r = await rt.dispatcher.call('sciontool_status', { status_type: c.statusType, message: 'the message' });
+      if (c.expect === 'reported') {
+        expect(r).toEqual({ ok: true, result: { status_type: c.statusType, message: 'the message', reported: true } });
+      } else {
+        expect(r).toMatchObject({ ok: false, kind: 'tool_error' });
+        expect(!r.ok && r.error).toMatch(c.expect);
+        expect(!r.ok && r.error.length).toBeLessThan(3000);
+      }
+      const info = await readFile(path.join(rt.home, 'agent-info.json'), 'utf8').then(JSON.parse, () => null);
+      expect(info?.activity ?? null).toBe(c.recorded);
+      if (c.hub === 'accepts')
+        expect(hub!.received).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/agents/agent-7/status' })]);
+    } finally {
+      await hub?.close();
+    }
   });
 
   it('gives up on a sciontool that hangs at its 10 s deadline', async () => {

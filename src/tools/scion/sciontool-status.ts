@@ -43,13 +43,53 @@ export const sciontoolStatusTool = defineTool({
     const r = await runSciontool(ctx.services.sciontool!, argv, ctx.services.env, ctx.signal);
     if (r.failure !== undefined) {
       throw new ToolError(
-        `sciontool status ${args.status_type} failed (${r.failure}); the orchestrator may not have the status. ${r.output ? `Its output: ${r.output}. ` : ''}Carry on; say it in your answer if it matters.`,
+        `sciontool status ${args.status_type} failed (${r.failure}); the orchestrator may not have the status. ${r.output ? `Its output: ${capErrorText(r.output, OUTPUT_CHARS)}. ` : ''}Carry on; say it in your answer if it matters.`,
         'tool_error',
       );
     }
-    return { status_type: args.status_type, message: args.message, reported: true, ...(r.output ? { output: r.output } : {}) };
+    const outcome = readOutcome(r.output);
+    if (outcome.problems.length > 0) throw new ToolError(notDelivered(args.status_type, outcome), 'tool_error');
+    const rest = capErrorText(outcome.rest, OUTPUT_CHARS);
+    return { status_type: args.status_type, message: args.message, reported: true, ...(rest ? { output: rest } : {}) };
   },
 });
+
+/**
+ * What sciontool said on stderr. It exits 0 whether or not the hub got the
+ * status (cmd/sciontool/commands/status.go logs the failure and goes on), so its
+ * exit status alone would call an undelivered status reported: its log lines
+ * say. `[sciontool] ERROR: …` is a step that failed (pkg/sciontool/log);
+ * `Error: …` is sciontool refusing the command itself (an older one that lacks
+ * the status type). INFO lines are its own narration, of no use to the model.
+ */
+export function readOutcome(output: string): { problems: string[]; localFailed: boolean; refused: boolean; rest: string } {
+  const problems: string[] = [];
+  const rest: string[] = [];
+  let refused = false;
+  for (const line of output.split('\n')) {
+    const logged = /^\[sciontool\] (ERROR|WARN|WARNING|INFO|DEBUG):\s*(.*)$/.exec(line.trim());
+    if (logged) {
+      if (logged[1] === 'ERROR') problems.push(logged[2]!);
+      continue;
+    }
+    const plain = /^Error: (.*)$/.exec(line.trim());
+    if (plain) {
+      refused = true;
+      problems.push(plain[1]!);
+    } else if (line.trim()) rest.push(line);
+  }
+  return { problems, localFailed: problems.some((p) => /^Failed to update status/i.test(p)), refused, rest: rest.join('\n').trim() };
+}
+
+function notDelivered(statusType: string, o: ReturnType<typeof readOutcome>): string {
+  const said = capErrorText(o.problems.join('; '), OUTPUT_CHARS);
+  const where = o.refused
+    ? 'sciontool did not take it (an older sciontool without this status type?)'
+    : o.localFailed
+      ? "not even the container's agent-info.json has it"
+      : 'it is recorded in the container (agent-info.json) but the Scion hub did not get it';
+  return `sciontool status ${statusType} was not delivered: ${where}. sciontool said: ${said}. Do not repeat the call; carry on, and say in your answer that the orchestrator may not show this status.`;
+}
 
 /** Runs sciontool with a deadline; a failure is described, never thrown (the tool decides what the model sees). */
 function runSciontool(
@@ -64,7 +104,8 @@ function runSciontool(
       argv,
       { env: env as NodeJS.ProcessEnv, timeout: SCIONTOOL_TIMEOUT_MS, killSignal: 'SIGKILL', signal, maxBuffer: 256 * 1024 },
       (err, stdout, stderr) => {
-        const output = capErrorText(`${stderr}${stdout}`.trim(), OUTPUT_CHARS);
+        // Whole (at most maxBuffer): an error line in the middle must be read before anything is cut.
+        const output = `${stderr}${stdout}`.trim();
         if (!err) return resolve({ output });
         const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: number | string };
         if (e.killed && !signal.aborted) return resolve({ failure: `no answer within ${SCIONTOOL_TIMEOUT_MS / 1000} s`, output });
