@@ -17,13 +17,21 @@ export const MAX_AGENTS_MD_FILES = 8;
 export const MAX_AGENTS_MD_TOTAL_BYTES = 64 * 1024;
 
 /**
- * The system prompt: the core contract, the recipe's `instructions`, then the
- * AGENTS.md files from the project's root down to the workspace, nearest last
- * (a subproject's rules refine the repository's) — each under its own heading.
+ * The system prompt: the core contract, the recipe's `instructions`, the user's
+ * own AGENTS.md (in core-agent's user directory, beside the user file: where an
+ * orchestrator such as Scion writes an agent's role), then the AGENTS.md files
+ * from the project's root down to the workspace, nearest last (a subproject's
+ * rules refine the repository's) — each under its own heading.
  */
-export async function assembleInstructions(workspace: string, recipeInstructions: string | undefined): Promise<string> {
+export async function assembleInstructions(
+  workspace: string,
+  recipeInstructions: string | undefined,
+  userDir?: string | undefined,
+): Promise<string> {
   const parts = [CORE];
   if (recipeInstructions?.trim()) parts.push(`## Instructions\n\n${recipeInstructions.trim()}`);
+  const own = userDir ? await readAgentsMd(userDir) : null;
+  if (own) parts.push(`## Your AGENTS.md (${path.join(userDir!, 'AGENTS.md')})\n\n${own}`);
   const dirs = agentsMdDirs(workspace);
   const found: Array<{ dir: string; text: string }> = [];
   let budget = MAX_AGENTS_MD_TOTAL_BYTES;

@@ -33,7 +33,7 @@ export interface AgentStepOptions {
 /** The agent step: the instructions, a new or resumed session in the log, the watchdog, the agent. */
 export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; sessionId: string; resumed: RebuiltSession | null }> {
   const { runtime, log } = o;
-  const instructions = await assembleInstructions(runtime.workspace, runtime.recipe.instructions);
+  const instructions = await assembleInstructions(runtime.workspace, runtime.recipe.instructions, runtime.userDir);
   let sessionId: string;
   let resumed: RebuiltSession | null = null;
   if (o.resume !== undefined) {

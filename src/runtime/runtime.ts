@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { userConfigPath } from '../config/config-layers.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { McpManager } from '../mcp/manager.ts';
@@ -33,6 +35,8 @@ export interface Runtime {
   readonly dispatcher: Dispatcher;
   /** The MCP servers, when the recipe or .agents/mcp.json declares any (closed with the session). */
   readonly mcp: McpManager | undefined;
+  /** core-agent's user directory ($XDG_CONFIG_HOME/core-agent, else ~/.config/core-agent): the user file and the user's AGENTS.md. */
+  readonly userDir: string;
   /** The recipe's hooks, approved at start-up (the dispatcher and the agent fire them); absent without any. */
   readonly hooks: HookSink | undefined;
 }
@@ -143,5 +147,6 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     },
     'runtime ready',
   );
-  return { workspace, session, recipe, settings, services: tools, catalog, gate, dispatcher, mcp, hooks };
+  const userDir = path.dirname(userConfigPath(env, home));
+  return { workspace, session, recipe, settings, services: tools, catalog, gate, dispatcher, mcp, hooks, userDir };
 }

@@ -80,3 +80,17 @@ describe('AGENTS.md from the repository root down to the workspace', () => {
     expect(Buffer.byteLength(text)).toBeLessThan(MAX_AGENTS_MD_TOTAL_BYTES + 2000);
   });
 });
+
+describe("the user's AGENTS.md (core-agent's user directory, where Scion writes an agent's role)", () => {
+  it('comes after the recipe instructions and before the workspace AGENTS.md; absent, it is no section', async () => {
+    const ws = await tempDir();
+    const user = await tempDir();
+    await writeTree(ws, { 'AGENTS.md': 'Project rules.\n' });
+    expect(await assembleInstructions(ws, 'be brief', user)).not.toContain('Your AGENTS.md');
+    await writeTree(user, { 'AGENTS.md': '# System Prompt\n\nYou review code.\n' });
+    const text = await assembleInstructions(ws, 'be brief', user);
+    const at = (s: string) => text.indexOf(s);
+    expect(at('be brief')).toBeLessThan(at(`## Your AGENTS.md (${path.join(user, 'AGENTS.md')})\n\n# System Prompt\n\nYou review code.`));
+    expect(at('You review code.')).toBeLessThan(at('## AGENTS.md\n\nProject rules.'));
+  });
+});
