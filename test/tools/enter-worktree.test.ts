@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/runtime.ts';
 import { findOnPath } from '../../src/tools/workspace/vcs.ts';
+import { jjConfigArgs } from '../../src/tools/workspace/vcs-config.ts';
 import { git, initRepo } from '../helpers/git-repo.ts';
 import { setup, tempDir, writeTree } from '../helpers/workspace.ts';
 import { BASE_CASES, REFUSAL_CASES, type RepoCommit } from './enter-worktree.cases.ts';
@@ -185,6 +186,7 @@ describe('enter_worktree in a Jujutsu repository (a stand-in jj)', () => {
       const dest = path.join(dir, '.agents/worktrees/jw');
       expect(readFileSync(log, 'utf8').split('\n').slice(0, -1)).toEqual([
         dir,
+        ...jjConfigArgs(),
         'workspace',
         'add',
         '--name',

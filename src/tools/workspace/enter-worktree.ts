@@ -9,7 +9,7 @@ import { shellEnv } from '../shell/run-shell.ts';
 import { defineTool, ToolError, type JsonObject, type ToolContext } from '../tool.ts';
 import description from './enter-worktree.md';
 import { enterDirectory, insideWorkspace } from './enter.ts';
-import { runVcs, type VcsRun } from './vcs.ts';
+import { runGit, runJj, type VcsRun } from './vcs.ts';
 
 /** A worktree name is one path component and a valid branch name: no `..`, no leading `-` or `.`, no `.lock` end. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -109,15 +109,15 @@ function jjRepository(workspace: string): boolean {
 }
 
 async function addGitWorktree(run: VcsRun, branch: string, base: string, target: string): Promise<JsonObject> {
-  await runVcs(run, ['rev-parse', '--show-toplevel']).catch((err: unknown) => {
+  await runGit(run, ['rev-parse', '--show-toplevel']).catch((err: unknown) => {
     throw new ToolError(`the workspace is not in a git repository (${(err as Error).message})`);
   });
   const rev = base === 'fresh' ? await defaultBranch(run) : base === 'head' ? 'HEAD' : base;
-  const commit = await runVcs(run, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]).catch(() => {
+  const commit = await runGit(run, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]).catch(() => {
     throw new ToolError(`base "${base}" is not a revision in this repository (a branch, tag or commit; or fresh, head)`, 'not_found');
   });
   // The commit id, not the name: nothing the model typed reaches git's argument parser as a revision.
-  await runVcs(run, ['worktree', 'add', '-b', branch, target, commit]);
+  await runGit(run, ['worktree', 'add', '-b', branch, target, commit], { checkout: true });
   return { vcs: 'git', branch, base, commit };
 }
 
@@ -126,12 +126,12 @@ async function addGitWorktree(run: VcsRun, branch: string, base: string, target:
  * configured init.defaultBranch, main or master, whichever exists locally.
  */
 async function defaultBranch(run: VcsRun): Promise<string> {
-  const remote = await runVcs(run, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']).catch(() => '');
+  const remote = await runGit(run, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']).catch(() => '');
   if (remote !== '') return remote;
-  const configured = await runVcs(run, ['config', '--get', 'init.defaultBranch']).catch(() => '');
+  const configured = await runGit(run, ['config', '--get', 'init.defaultBranch']).catch(() => '');
   for (const b of [configured, 'main', 'master']) {
     if (b === '') continue;
-    const found = await runVcs(run, ['rev-parse', '--verify', '--quiet', `refs/heads/${b}`]).then(
+    const found = await runGit(run, ['rev-parse', '--verify', '--quiet', `refs/heads/${b}`]).then(
       () => true,
       () => false,
     );
@@ -145,6 +145,6 @@ async function defaultBranch(run: VcsRun): Promise<string> {
 /** jj: a new workspace whose working-copy commit sits on the base (trunk() for fresh, @ for head). */
 async function addJjWorkspace(run: VcsRun, name: string, base: string, target: string): Promise<JsonObject> {
   const rev = base === 'fresh' ? 'trunk()' : base === 'head' ? '@' : base;
-  await runVcs(run, ['workspace', 'add', '--name', name, '--revision', rev, target]);
+  await runJj(run, ['workspace', 'add', '--name', name, '--revision', rev, target]);
   return { vcs: 'jj', workspace: name, base };
 }
