@@ -1,6 +1,7 @@
 import { silentLogger, type Logger } from '../log.ts';
 import type { PathScope } from './path-scope.ts';
 import { gateNamespace, parseRule, ruleMatches, type Rule, type Subject } from './rules.ts';
+import { vcsMetadataSubject } from './vcs-metadata.ts';
 
 export const PERMISSION_MODES = ['ask', 'accept-edits', 'plan', 'yolo'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -149,7 +150,9 @@ export class Gate {
         reason: `${req.tool} changes state and permission mode "plan" allows read-only tools only (rule: mode plan)`,
       };
     }
-    if (mode === 'accept-edits' && req.fileEdit) return { allowed: true, rule: 'mode accept-edits (file edit)' };
+    // A repository's hooks and config are programs git runs: no blanket grant covers an edit there.
+    const vcsPath = req.fileEdit ? vcsMetadataSubject(req.subjects) : undefined;
+    if (mode === 'accept-edits' && req.fileEdit && vcsPath === undefined) return { allowed: true, rule: 'mode accept-edits (file edit)' };
 
     const covers = (r: Rule) =>
       ruleMatches(r, namespace, req.subjects, 'all') ||
@@ -158,7 +161,7 @@ export class Gate {
         ruleMatches(r, `${namespace}.cmd`, req.commands.map(commandSubject), 'all'));
     const allowed = this.allowRules.find((r) => (req.wildcardRefusal === undefined || !r.wildcard) && covers(r));
     if (allowed) return { allowed: true, rule: `permissions.allow rule "${allowed.source}"` };
-    if (this.sessionGrants.has(grantKey(req.tool)) || this.hasSubjectGrant(req)) {
+    if ((this.sessionGrants.has(grantKey(req.tool)) && vcsPath === undefined) || this.hasSubjectGrant(req)) {
       return { allowed: true, rule: 'session grant' };
     }
     if (!this.prompter) {
@@ -168,10 +171,15 @@ export class Gate {
         reason:
           `${req.tool} needs approval: permission mode "${mode}" asks before a call that changes state, ` +
           `and there is no terminal to ask on (rule: mode ${mode}, headless). ` +
+          (vcsPath !== undefined
+            ? `${quoted(vcsPath)} is under a .git or .jj directory, whose hooks and config are commands git and jj run: ` +
+              'accept-edits and a session grant for the whole tool do not cover it. '
+            : '') +
           (withheld
             ? `The allow rule "${withheld.source}" does not cover it: ${req.wildcardRefusal} (a wildcard rule allows only one literal simple command whose verb does not act). `
             : '') +
-          `To allow it, add ${suggestedRules(namespace, req)} to permissions.allow, or use --mode accept-edits (file edits) or --yolo.`,
+          `To allow it, add ${suggestedRules(namespace, req)} to permissions.allow, or use ` +
+          (vcsPath !== undefined ? '--yolo.' : '--mode accept-edits (file edits) or --yolo.'),
       };
     }
     const answer = await this.prompter.ask({ ...req, namespace });
@@ -202,6 +210,11 @@ function suggestedRules(namespace: string, req: GateRequest): string {
     return `${whole} (the ${first.kind === 'text' ? 'command' : 'path'} is too long to quote as an exact rule)`;
   const exact = JSON.stringify(`${namespace}:${pattern}`);
   return req.wildcardRefusal === undefined ? `${exact} or ${whole}` : exact;
+}
+
+/** A path as a refusal quotes it: bounded, like every echoed argument. */
+function quoted(p: string): string {
+  return p.length > MAX_QUOTED_SUBJECT ? `${p.slice(0, MAX_QUOTED_SUBJECT)}…` : p;
 }
 
 function commandSubject(name: string): Subject {
