@@ -214,6 +214,9 @@ export interface CommitResult {
   deleted: string[];
   moved: Array<{ from: string; to: string }>;
   unchanged: string[];
+  /** Files an Add File replaced whole (also in `modified`): Codex's behaviour, said out loud. */
+  replaced?: string[];
+  note?: string;
   diff: string;
 }
 
@@ -245,6 +248,12 @@ export async function commitPlan(plan: PatchPlan, journal: PendingWrites | undef
     else if (f.action === 'deleted') result.deleted.push(f.shown);
     else if (f.action === 'moved') result.moved.push({ from: f.shown, to: f.shownDest! });
     else result.unchanged.push(f.shown);
+  }
+  // As Codex does, Add File over an existing file replaces it; the result says so, the diff shows what was there.
+  const replaced = plan.files.filter((f) => f.op.kind === 'add' && f.action === 'modified').map((f) => f.shown);
+  if (replaced.length > 0) {
+    result.replaced = replaced;
+    result.note = `Add File replaced ${replaced.length === 1 ? 'an existing file' : `${replaced.length} existing files`} whole (${replaced.join(', ')}); the diff shows the old content. To change part of a file, use Update File.`;
   }
   result.diff = boundDiff(plan.files.map((f) => f.diff).join(''));
   return result;
