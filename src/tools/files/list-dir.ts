@@ -1,7 +1,8 @@
-import { lstat, readdir, realpath } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { pathArg } from '../limits.ts';
-import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import { defineTool, ToolError, type JsonObject, type ToolContext } from '../tool.ts';
+import { PinnedDir, statChecked } from './safe-fs.ts';
 import description from './list-dir.md';
 
 export const listDirTool = defineTool({
@@ -19,32 +20,37 @@ export const listDirTool = defineTool({
     const target = ctx.paths.get('path')!;
     const shown = ctx.display(target.real);
     if (!target.exists) throw new ToolError(`directory not found: ${shown}`, 'not_found');
-    let dirents;
+    const st = await statChecked(target.real);
+    if (st === undefined) throw new ToolError(`directory not found: ${shown}`, 'not_found');
+    if (!st.isDirectory()) throw new ToolError(`${shown} is a file, not a directory`);
+    // Listed through a descriptor verified to be the checked directory: a symlink swapped in
+    // for it (or for a directory above it) after the check is never followed.
+    const dir = await PinnedDir.open(target.real);
     try {
-      dirents = await readdir(target.real, { withFileTypes: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') throw new ToolError(`${shown} is a file, not a directory`);
-      throw err;
+      return await listPinned(dir, target.real, shown, ctx);
+    } finally {
+      await dir.close();
     }
-    // A directory swapped for a symlink after the permission check would list
-    // somewhere else; confirm the path still leads where the gate looked.
-    if ((await realpath(target.real)) !== target.real) throw new ToolError(`${shown} moved after the permission check; refused`);
-    const base = target.real === '/' ? '' : target.real;
-    // Entries the path scope or a deny rule covers are left out, as in glob and grep.
-    dirents = dirents.filter((d) => ctx.readable(`${base}/${d.name}`));
-    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    // Sizes cost a stat each; only the entries that can be shown need one.
-    const shownCount = Math.min(dirents.length, ctx.caps.maxLines);
-    const entries: JsonObject[] = [];
-    for (const [i, d] of dirents.entries()) {
-      const type = d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other';
-      const entry: JsonObject = { name: d.name, type };
-      if (type === 'file' && i < shownCount) {
-        const st = await lstat(`${base}/${d.name}`).catch(() => null);
-        if (st) entry.size = st.size;
-      }
-      entries.push(entry);
-    }
-    return { path: shown, count: entries.length, entries };
   },
 });
+
+async function listPinned(dir: PinnedDir, real: string, shown: string, ctx: ToolContext): Promise<JsonObject> {
+  let dirents = await readdir(dir.self, { withFileTypes: true });
+  const base = real === '/' ? '' : real;
+  // Entries the path scope or a deny rule covers are left out, as in glob and grep.
+  dirents = dirents.filter((d) => ctx.readable(`${base}/${d.name}`));
+  dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Sizes cost a stat each; only the entries that can be shown need one.
+  const shownCount = Math.min(dirents.length, ctx.caps.maxLines);
+  const entries: JsonObject[] = [];
+  for (const [i, d] of dirents.entries()) {
+    const type = d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other';
+    const entry: JsonObject = { name: d.name, type };
+    if (type === 'file' && i < shownCount) {
+      const st = await lstat(dir.entry(d.name)).catch(() => null);
+      if (st) entry.size = st.size;
+    }
+    entries.push(entry);
+  }
+  return { path: shown, count: entries.length, entries };
+}

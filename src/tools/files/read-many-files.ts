@@ -53,13 +53,16 @@ export const readManyFilesTool = defineTool({
       const root = ctx.paths.get('path')!;
       if (!root.exists) throw new ToolError(`directory not found: ${ctx.display(root.real)}`, 'not_found');
       const matches = compileNamePattern(args.pattern);
-      const { files } = await listFiles(root.real, chooseEngine({}, ctx.services.ripgrepPath), ctx.signal, ctx.workspace, args.pattern);
       const prefix = root.real === '/' ? '/' : `${root.real}/`;
-      const found = files
-        .filter((rel) => matches(rel))
-        .map((rel) => prefix + rel)
-        .filter((abs) => ctx.readable(abs))
-        .sort();
+      const { files } = await listFiles(
+        root.real,
+        chooseEngine({}, ctx.services.ripgrepPath),
+        ctx.signal,
+        ctx.workspace,
+        (rel) => matches(rel) && ctx.readable(prefix + rel),
+        args.pattern,
+      );
+      const found = files.map((rel) => prefix + rel).sort();
       requested.push(...found);
     }
 

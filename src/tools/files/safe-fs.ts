@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { ResolvedPath } from '../../permissions/resolve-path.ts';
@@ -79,6 +79,11 @@ export class PinnedDir {
     return this.viaFd ? `/proc/self/fd/${this.fh.fd}/${name}` : path.join(this.real, name);
   }
 
+  /** This directory itself, as a path the kernel resolves through the descriptor (to list it). */
+  get self(): string {
+    return this.viaFd ? `/proc/self/fd/${this.fh.fd}` : this.real;
+  }
+
   /** The directory is still where the gate checked it (not renamed away, not deleted). */
   async verify(): Promise<void> {
     const actual = this.viaFd ? await readlink(`/proc/self/fd/${this.fh.fd}`) : await realpath(this.real).catch(() => '(nothing)');
@@ -154,7 +159,7 @@ async function pinParentForWrite(target: ResolvedPath): Promise<PinnedDir> {
 }
 
 /** Open a regular file in a pinned directory for reading, never through a symlink, never blocking on a FIFO. */
-async function openEntry(dir: PinnedDir, name: string, real: string): Promise<FileHandle> {
+export async function openEntry(dir: PinnedDir, name: string, real: string): Promise<FileHandle> {
   let fh: FileHandle;
   try {
     fh = await open(dir.entry(name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -200,6 +205,40 @@ export async function openChecked(real: string, flags: number = constants.O_RDON
     throw new ToolError(`${real} is not a regular file (a device, FIFO or socket); refused`);
   }
   return fh;
+}
+
+/** Linux's O_PATH (not in Node's constants; Node passes flags through): a descriptor for the name itself, which opens nothing. */
+const O_PATH = process.platform === 'linux' ? 0o10000000 : undefined;
+
+/**
+ * The metadata of the entry the gate checked, never of what a symlink swapped
+ * in leads to: opened with O_PATH|O_NOFOLLOW (no read permission needed, no
+ * device or FIFO opened), the descriptor verified to be the checked path, then
+ * fstat. A symlink now in the last component is refused; undefined when the
+ * entry is gone.
+ */
+export async function statChecked(real: string): Promise<Stats | undefined> {
+  if (O_PATH === undefined || !(await haveProcFd())) {
+    const st = await lstat(real).catch(() => undefined);
+    if (st !== undefined && (await realpath(real).catch(() => real)) !== real) throw moved(real, await realpath(real));
+    return st;
+  }
+  let fh: FileHandle;
+  try {
+    fh = await open(real, O_PATH | constants.O_NOFOLLOW);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+  try {
+    const actual = await readlink(`/proc/self/fd/${fh.fd}`);
+    if (actual !== real) throw new ToolError(`${real} moved after the permission check (it now leads to ${actual}); refused`);
+    const st = await fh.stat();
+    if (st.isSymbolicLink()) throw new ToolError(`${real} became a symlink after the permission check; refused`);
+    return st;
+  } finally {
+    await fh.close();
+  }
 }
 
 async function descriptorPath(fh: FileHandle, fallback: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { stat } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { pathArg } from '../limits.ts';
 import { defineTool, type JsonObject } from '../tool.ts';
+import { statChecked } from './safe-fs.ts';
 import description from './stat.md';
 
 export const statTool = defineTool({
@@ -17,7 +17,9 @@ export const statTool = defineTool({
     const target = ctx.paths.get('path')!;
     const shown = ctx.display(target.real);
     if (!target.exists) return { path: shown, exists: false };
-    const st = await stat(target.real);
+    // The entry the gate checked, not what a symlink swapped in since leads to.
+    const st = await statChecked(target.real);
+    if (st === undefined) return { path: shown, exists: false };
     const result: JsonObject = {
       path: shown,
       exists: true,

@@ -30,21 +30,16 @@ export const globTool = defineTool({
     if (!root.exists) throw new ToolError(`directory not found: ${shownRoot}`, 'not_found');
     if (!(await stat(root.real)).isDirectory()) throw new ToolError(`${shownRoot} is a file; glob searches directories`);
     const matches = compileNamePattern(args.pattern);
+    const prefix = root.real === '/' ? '/' : `${root.real}/`;
     const { files, complete } = await listFiles(
       root.real,
       chooseEngine(ctx.settings, ctx.services.ripgrepPath),
       ctx.signal,
       ctx.workspace,
+      (rel) => matches(rel) && ctx.readable(prefix + rel),
       args.pattern,
     );
-    const prefix = root.real === '/' ? '/' : `${root.real}/`;
-    const paths: string[] = [];
-    for (const rel of files) {
-      if (!matches(rel)) continue;
-      const abs = prefix + rel;
-      if (ctx.readable(abs)) paths.push(ctx.display(abs));
-    }
-    paths.sort();
+    const paths = files.map((rel) => ctx.display(prefix + rel)).sort();
     const result: JsonObject = { path: shownRoot, pattern: args.pattern, count: paths.length, paths };
     if (!complete) {
       result.truncated = true;

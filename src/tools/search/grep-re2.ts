@@ -1,12 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RE2JS } from 're2js';
 import re2Chunk from 'virtual:re2-chunk';
 import { loadEmbeddedModule } from '../../embedded.ts';
-import { looksBinary } from '../files/safe-fs.ts';
+import { looksBinary, openChecked, openEntry } from '../files/safe-fs.ts';
 import { ToolError } from '../tool.ts';
 import { compileNamePattern } from './name-pattern.ts';
-import { walkFiles } from './walk.ts';
+import { walkFiles, type WalkedFile } from './walk.ts';
 
 /** Lines longer than this are elided as ripgrep's --max-columns-preview does. */
 const MAX_COLUMNS = 500;
@@ -54,12 +53,21 @@ export async function grepInProcess(opts: InProcessGrep): Promise<void> {
   const wholeFile = await compileRe2(opts.pattern, opts.ignoreCase, true);
   const include = opts.include !== undefined ? compileNamePattern(opts.include) : null;
   const files = opts.isFile ? single(opts.root) : walkFiles(opts.root, opts.signal, opts.workspace);
-  for await (const abs of files) {
+  for await (const f of files) {
     if (opts.signal.aborted) return;
+    const abs = f.abs;
     if (include && !opts.isFile && !include(path.relative(opts.root, abs))) continue;
+    // Through the walk's pinned directory (or, for one file, a descriptor verified to be it):
+    // a symlink swapped in after the listing is never followed.
     let buf: Buffer;
     try {
-      buf = await readFile(abs);
+      const fh = f.dir ? await openEntry(f.dir, f.name, abs) : await openChecked(abs);
+      try {
+        if ((await fh.stat()).size > MAX_FILE_BYTES) continue;
+        buf = await fh.readFile();
+      } finally {
+        await fh.close();
+      }
     } catch {
       continue;
     }
@@ -78,6 +86,6 @@ export async function grepInProcess(opts: InProcessGrep): Promise<void> {
   }
 }
 
-async function* single(file: string): AsyncGenerator<string> {
-  yield file;
+async function* single(file: string): AsyncGenerator<{ abs: string; dir?: undefined; name?: undefined } | WalkedFile> {
+  yield { abs: file };
 }

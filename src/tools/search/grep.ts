@@ -9,6 +9,7 @@ import { compileRe2, grepInProcess } from './grep-re2.ts';
 import { firstLine, ripgrepTypeFilter } from './file-list.ts';
 import { compileNamePattern } from './name-pattern.ts';
 import { ripgrepExclusions } from './ignore-rules.ts';
+import { linesConfirmed, type ReportedLine } from './recheck.ts';
 import { chooseEngine, runRipgrep, searchEngineSettings } from './ripgrep.ts';
 
 /** Longest line text returned per match; the rest of a long line is elided (rg's --max-columns). */
@@ -77,6 +78,7 @@ export const grepTool = defineTool({
         '--',
         isFile ? path.basename(root.real) : '.',
       ];
+      const reported: ReportedLine[] = [];
       const run = runRipgrep(
         engine.rg,
         rgArgs,
@@ -89,12 +91,16 @@ export const grepTool = defineTool({
           const rel = rec.slice(0, nul);
           const abs = path.join(cwd, rel);
           if ((include && !isFile && !include(path.relative(root.real, abs))) || !ctx.readable(abs)) return true;
-          found.push({ path: ctx.display(abs), line: Number(rec.slice(nul + 1, colon)), text: stripCr(rec.slice(colon + 1)) });
-          return found.length <= limit;
+          reported.push({ rel, line: Number(rec.slice(nul + 1, colon)), text: stripCr(rec.slice(colon + 1)) });
+          return reported.length <= limit;
         },
         ctx.signal,
       );
       const { code, stderr, stopped } = await run.done;
+      // rg walked by path; only what the checked tree, read through descriptors, really holds is shown.
+      for (const r of await linesConfirmed(cwd, reported)) {
+        found.push({ path: ctx.display(path.join(cwd, r.rel)), line: r.line, text: r.text });
+      }
       if (!stopped && code === 2 && found.length === 0) {
         // RE2 accepted it, but rg's compiled form is bigger (its \p{…} classes are full Unicode tables).
         if (/exceeds size limit/.test(stderr)) {
