@@ -19,6 +19,7 @@ import { DialogLines } from './terminal/stdin-lines.ts';
 import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 import { monotonicMs } from '../util/monotonic.ts';
+import { ModelCallError } from '../model/model.ts';
 
 export const RUN_HELP = `Usage: core-agent run [PROMPT | -] [options]
 
@@ -42,8 +43,10 @@ ${AGENT_OPTIONS_HELP}
 With --resume and no PROMPT, run finishes the session's interrupted turn.
 The watchdog defaults to enforce here.
 
-Exit status: 0 the turn finished, 1 a runtime or model-provider failure (or the
-watchdog cut the turn, or request_user_input had nobody to answer), 2 a usage, recipe or model-configuration error,
+Exit status: 0 the turn finished (refused tool calls included: the model is told), 1 a
+runtime failure (the watchdog cut the turn, request_user_input had nobody to answer),
+2 a usage, recipe or model-configuration error, 3 the model call failed (a refused key,
+an unknown model, a server not reached: one sentence says which and what to check),
 130 cancelled by SIGINT (Ctrl-C; the turn is recorded as cancelled and --resume continues it).
 
 ${COMMON_OPTIONS_HELP}`;
@@ -192,9 +195,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       const message = (err as Error).message ?? String(err);
       log.append(sessionId, agent.turn, 'error', { message });
       text?.stopSpinner();
-      if (json) endJson('error', EXIT.failure, [`model call failed: ${message}`]);
-      else io.err(`core-agent: model call failed: ${message}\n`);
-      return EXIT.failure;
+      // A failed model call has its own status, apart from a runtime failure (docs/cli.md#exit-status).
+      const modelFailed = err instanceof ModelCallError;
+      const said = modelFailed ? `model call failed: ${message}` : `the turn failed: ${message}`;
+      const exit = modelFailed ? EXIT.model : EXIT.failure;
+      if (json) endJson('error', exit, [said]);
+      else io.err(`core-agent: ${said}\n`);
+      return exit;
     }
     // A turn the watchdog cut, or a halted agent, did not finish: that is a runtime failure.
     // So is a session log that stopped short: the answer is there, its record is not.

@@ -2,7 +2,9 @@ import type { ChatModel } from './model.ts';
 import { ModelConfigError } from './model.ts';
 import providersChunk from 'virtual:providers-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
-import { RetryingModel } from './retry.ts';
+import { DEFAULT_RETRY, RetryingModel, type RetryPolicy } from './retry.ts';
+import type { ProviderContext } from './model-errors.ts';
+import { sleep } from '../util/sleep.ts';
 import { suggestion } from '../config/did-you-mean.ts';
 
 /**
@@ -77,7 +79,7 @@ export function modelSpecProblem(spec: string): string | undefined {
   return undefined;
 }
 
-export async function resolveModel(spec: string, env: NodeJS.ProcessEnv): Promise<ChatModel> {
+export async function resolveModel(spec: string, env: NodeJS.ProcessEnv, retry: RetryPolicy = DEFAULT_RETRY): Promise<ChatModel> {
   const problem = modelSpecProblem(spec);
   if (problem) throw new ModelConfigError(problem);
   const colon = spec.indexOf(':');
@@ -85,7 +87,81 @@ export async function resolveModel(spec: string, env: NodeJS.ProcessEnv): Promis
   const id = spec.slice(colon + 1);
   // Imported here: the script's schema (zod) is evaluated only by a replayed run.
   if (provider === 'replay') return (await import('./replay.ts')).loadReplayModel(id);
-  return new RetryingModel(await providerModel(provider, id, env));
+  return new RetryingModel(await providerModel(provider, id, env), retry, sleep, providerContext(provider, id, env));
+}
+
+/** The provider's default endpoints, as its package builds them (named in error sentences). */
+const DEFAULT_URL: Record<string, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+};
+
+/** The first of `names` that is set in `env`. */
+const firstSet = (names: readonly string[], env: NodeJS.ProcessEnv): string | undefined => names.find((n) => env[n]);
+
+/**
+ * What a failed call's sentence names for `provider:id` under `env` (model-errors.ts):
+ * the URL and the variable that set it, the credential sent and where to fix it. The
+ * key values are kept only to be cut out of a server's text.
+ */
+export function providerContext(provider: string, id: string, env: NodeJS.ProcessEnv): ProviderContext {
+  const keyed = (keyVar: string | undefined, urlVar: string, label: string): ProviderContext => ({
+    provider,
+    modelId: id,
+    baseUrl: env[urlVar] || DEFAULT_URL[provider] || '',
+    urlVar,
+    urlFromEnv: Boolean(env[urlVar]),
+    credential: keyVar ? `the key in ${keyVar}` : undefined,
+    credentialFix: keyVar ? `that ${keyVar} holds a current ${label} API key` : `set ${label} API key`,
+    accessFix: `the access of the key's project or organization to that model${env[urlVar] ? `, and ${urlVar}` : ''}`,
+    secrets: keyVar && env[keyVar] ? [env[keyVar]!] : [],
+  });
+  switch (provider) {
+    case 'openai':
+      return keyed('OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OpenAI');
+    case 'anthropic':
+      return keyed('ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'Anthropic');
+    case 'google': {
+      const ctx = keyed(firstSet(PROVIDER_ENV.google.names, env), 'GOOGLE_GEMINI_BASE_URL', 'Gemini');
+      return {
+        ...ctx,
+        accessFix: `that the key's Google Cloud project may use the Gemini API and that model${ctx.urlFromEnv ? `, and ${ctx.urlVar}` : ''}`,
+      };
+    }
+    case 'openai-compatible': {
+      const key = env.OPENAI_COMPATIBLE_API_KEY ? 'OPENAI_COMPATIBLE_API_KEY' : undefined;
+      const ctx = keyed(key, 'OPENAI_COMPATIBLE_BASE_URL', 'OpenAI-compatible');
+      return {
+        ...ctx,
+        credentialFix: key ? `that ${key} holds the key the server expects` : 'set OPENAI_COMPATIBLE_API_KEY to the key the server expects',
+        accessFix: `the server's access rules${key ? ` for the key in ${key}` : ''}`,
+      };
+    }
+    case 'vertex': {
+      const projectVar = firstSet(PROVIDER_ENV.vertex.names, env) ?? 'GOOGLE_CLOUD_PROJECT';
+      const location = env.GOOGLE_CLOUD_LOCATION || env.GOOGLE_VERTEX_LOCATION || 'us-central1';
+      const host = location === 'global' ? 'aiplatform.googleapis.com' : `${location}-aiplatform.googleapis.com`;
+      const adc = env.GOOGLE_APPLICATION_CREDENTIALS
+        ? 'the service account in GOOGLE_APPLICATION_CREDENTIALS'
+        : 'Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, `gcloud auth application-default login`, or the metadata server)';
+      return {
+        provider,
+        modelId: id,
+        baseUrl:
+          env.GOOGLE_VERTEX_BASE_URL || `https://${host}/v1beta1/projects/${env[projectVar] ?? ''}/locations/${location}/publishers/google`,
+        urlVar: 'GOOGLE_VERTEX_BASE_URL',
+        urlFromEnv: Boolean(env.GOOGLE_VERTEX_BASE_URL),
+        credential: 'the access token of the Google Cloud credentials',
+        quotaOf: `the project in ${projectVar}`,
+        credentialFix: adc,
+        accessFix: `that the Vertex AI API is enabled in the project in ${projectVar} and the account holds roles/aiplatform.user there (GOOGLE_CLOUD_LOCATION is ${location})`,
+        secrets: [],
+      };
+    }
+    default:
+      throw new ModelConfigError(`unknown provider "${provider}"`);
+  }
 }
 
 type Providers = typeof import('./provider-entry.ts');

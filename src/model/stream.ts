@@ -1,5 +1,5 @@
 import type { LanguageModelV4Content, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import type { CallOptions, ChatModel, GenerateResult } from './model.ts';
+import { ModelCallError, type CallOptions, type ChatModel, type GenerateResult } from './model.ts';
 
 /**
  * Call a model through its streaming interface and assemble the same result
@@ -46,12 +46,14 @@ export async function streamGenerate(
         finish = part;
         break;
       case 'error':
-        throw part.error instanceof Error ? part.error : new Error(`model stream error: ${JSON.stringify(part.error)}`);
+        throw part.error instanceof Error
+          ? part.error
+          : new ModelCallError(`${model.provider}: the answer stream failed: ${JSON.stringify(part.error)?.slice(0, 200)}`, 'stream');
       default:
         break;
     }
   }
-  if (!finish) throw new Error('the model stream ended without a finish event');
+  if (!finish) throw new ModelCallError(`${model.provider}: the answer stream ended before its finish event`, 'stream');
   return {
     content: content.filter((c) => c.type !== 'text' || c.text.length > 0),
     finishReason: finish.finishReason,

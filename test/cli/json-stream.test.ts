@@ -180,7 +180,7 @@ describe('run -o json against a provider on 127.0.0.1', () => {
     expect(of(es, 'tool_end')).toMatchObject([{ ok: false, kind: 'invalid_args' }]);
   });
 
-  it('a priced model has a cost; a failure retrying cannot fix is one error event, exit 1', async () => {
+  it('a priced model has a cost; a failure retrying cannot fix is one error event, exit 3', async () => {
     const priced = await fakeProvider('openai', [{ text: 'Priced.' }]);
     const refused = await fakeProvider('openai', [{ status: 401 }]);
     servers.push(priced, refused);
@@ -196,11 +196,11 @@ describe('run -o json against a provider on 127.0.0.1', () => {
       OPENAI_API_KEY: 'k',
       OPENAI_BASE_URL: refused.url,
     });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(3);
     const es = events(bad.stdout);
     expect(of(es, 'retry')).toEqual([]);
-    expect(of(es, 'error')).toMatchObject([{ exit: 1, message: expect.stringMatching(/^model call failed: /) }]);
+    expect(of(es, 'error')).toMatchObject([{ exit: 3, message: expect.stringMatching(/^model call failed: openai answered HTTP 401: /) }]);
     expect(es.slice(-3).map((e) => e.type)).toEqual(['error', 'result', 'exit']);
-    expect(of(es, 'result')[0]).toMatchObject({ status: 'error', is_error: true, exit: 1 });
+    expect(of(es, 'result')[0]).toMatchObject({ status: 'error', is_error: true, exit: 3 });
   });
 });

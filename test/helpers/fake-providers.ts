@@ -11,6 +11,9 @@ import type { AddressInfo } from 'node:net';
 export interface FakeTurn {
   /** Answer with this HTTP error status instead (e.g. 429). */
   status?: number;
+  /** The error's JSON body (default: the provider's error shape with `status N`), and extra headers. */
+  errorBody?: unknown;
+  headers?: Record<string, string>;
   text?: string;
   /** `args` is the raw JSON text the model "sends" (it may be malformed). */
   toolCalls?: Array<{ name: string; args: string }>;
@@ -24,7 +27,17 @@ export interface FakeServer {
 
 type Provider = 'openai' | 'anthropic' | 'google';
 
-export async function fakeProvider(provider: Provider, turns: FakeTurn[]): Promise<FakeServer> {
+/**
+ * How an OpenAI-wire server reports usage: `always` (OpenAI), `when-asked` (only with
+ * `stream_options.include_usage`, as vLLM and llama.cpp's server do), `never` (a server
+ * that counts nothing). `rejectStreamOptions`: a server that refuses the field with a 400.
+ */
+export interface FakeOptions {
+  usage?: 'always' | 'when-asked' | 'never';
+  rejectStreamOptions?: boolean;
+}
+
+export async function fakeProvider(provider: Provider, turns: FakeTurn[], options: FakeOptions = {}): Promise<FakeServer> {
   const requests: FakeServer['requests'] = [];
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -32,14 +45,29 @@ export async function fakeProvider(provider: Provider, turns: FakeTurn[]): Promi
     req.on('end', () => {
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
       requests.push({ path: req.url ?? '', body, headers: req.headers });
-      const turn = turns.shift() ?? { text: '(script ended)' };
-      if (turn.status) {
-        res.writeHead(turn.status, { 'content-type': 'application/json', 'retry-after': '0' });
-        res.end(JSON.stringify(errorBody(provider, turn.status)));
+      if (options.rejectStreamOptions && body.stream_options !== undefined) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({ error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error' } }),
+        );
         return;
       }
+      // A models endpoint (doctor's check) answers the model, or the list of them, unless an error is scripted.
+      if (req.method === 'GET' && !turns[0]?.status) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(modelsAnswer(provider, req.url ?? '')));
+        return;
+      }
+      const turn = turns.shift() ?? { text: '(script ended)' };
+      if (turn.status) {
+        res.writeHead(turn.status, { 'content-type': 'application/json', 'retry-after': '0', ...turn.headers });
+        res.end(JSON.stringify(turn.errorBody ?? errorBody(provider, turn.status)));
+        return;
+      }
+      const asked = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+      const withUsage = options.usage === 'never' ? false : options.usage === 'when-asked' ? asked : true;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const chunk of frames(provider, turn)) res.write(chunk);
+      for (const chunk of frames(provider, turn, withUsage)) res.write(chunk);
       res.end();
     });
   });
@@ -67,7 +95,16 @@ function pieces(s: string): string[] {
 
 const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 
-function frames(provider: Provider, turn: FakeTurn): string[] {
+/** What GET /models/ID (or /models) answers, in each provider's shape. */
+function modelsAnswer(provider: Provider, url: string): unknown {
+  const id = decodeURIComponent(url.split('?')[0]!.split('/models/')[1] ?? '');
+  if (!id) return { object: 'list', data: [{ id: 'local-model', object: 'model', owned_by: 'me' }] };
+  if (provider === 'anthropic') return { type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' };
+  if (provider === 'google') return { name: `models/${id}`, displayName: id, supportedGenerationMethods: ['generateContent'] };
+  return { id, object: 'model', owned_by: 'openai' };
+}
+
+function frames(provider: Provider, turn: FakeTurn, withUsage = true): string[] {
   const calls = turn.toolCalls ?? [];
   if (provider === 'openai') {
     const chunk = (delta: object, finish: string | null = null) =>
@@ -85,16 +122,17 @@ function frames(provider: Provider, turn: FakeTurn): string[] {
       for (const p of pieces(c.args)) out.push(chunk({ tool_calls: [{ index, function: { arguments: p } }] }));
     });
     out.push(chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'));
-    out.push(
-      sse({
-        id: 'chatcmpl-1',
-        object: 'chat.completion.chunk',
-        created: 1,
-        model: 'm',
-        choices: [],
-        usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
-      }),
-    );
+    if (withUsage)
+      out.push(
+        sse({
+          id: 'chatcmpl-1',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          choices: [],
+          usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+        }),
+      );
     out.push('data: [DONE]\n\n');
     return out;
   }

@@ -95,11 +95,11 @@ describe.each(providers)('the $name provider against its wire format on 127.0.0.
     expect(end).toMatchObject({ ok: false, error: expect.stringMatching(/read_file: (arguments are not valid JSON|invalid arguments)/) });
   });
 
-  it('an error retrying cannot fix exits 1 with the provider message', async () => {
+  it('an error retrying cannot fix exits 3 with one sentence naming the status', async () => {
     const { server, ws } = await session([{ status: 401 }]);
     const r = await run(['run', '-m', p.model, '--session-db', ':memory:', 'hi'], ws, p.env(server.url));
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/model call failed: .*401/);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/model call failed: .*HTTP 401/);
     expect(server.requests).toHaveLength(1);
   });
 });

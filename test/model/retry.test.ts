@@ -68,3 +68,65 @@ describe('retries', () => {
     expect(retryDelay(apiError(429, { 'retry-after': date }), 1, DEFAULT_RETRY)).toBeGreaterThan(3000);
   });
 });
+
+/** A failed fetch as the AI SDK reports it: retryable by its mark, the reason in the cause's code. */
+const fetchFailed = (code: string) =>
+  new APICallError({
+    message: `Cannot connect to API: getaddrinfo ${code} api.example`,
+    url: 'http://x',
+    requestBodyValues: {},
+    isRetryable: true,
+    cause: Object.assign(new Error(`getaddrinfo ${code} api.example`), { code }),
+  });
+
+describe('what is not worth retrying five times', () => {
+  const ctx = {
+    provider: 'openai',
+    modelId: 'gpt-4.1-mini',
+    baseUrl: 'https://api.example/v1',
+    urlVar: 'OPENAI_BASE_URL',
+    urlFromEnv: true,
+    credential: 'the key in OPENAI_API_KEY',
+    credentialFix: 'that OPENAI_API_KEY holds a current OpenAI API key',
+    accessFix: 'access',
+    secrets: ['sk-secret-123456'],
+  };
+
+  it.each([
+    ['a host DNS does not know (ENOTFOUND)', fetchFailed('ENOTFOUND'), 1],
+    ['a temporary DNS failure (EAI_AGAIN): once more, not four times', fetchFailed('EAI_AGAIN'), 2],
+    ['a certificate not trusted', fetchFailed('DEPTH_ZERO_SELF_SIGNED_CERT'), 1],
+    [
+      'an account out of quota (429 insufficient_quota)',
+      new APICallError({
+        message: 'quota',
+        url: 'http://x',
+        requestBodyValues: {},
+        statusCode: 429,
+        responseBody: '{"error":{"code":"insufficient_quota"}}',
+      }),
+      1,
+    ],
+    ['a refused connection: the server may be starting', fetchFailed('ECONNREFUSED'), 5],
+  ])('%s', async (_, error, calls) => {
+    const inner = flaky(Array.from({ length: 10 }, () => error));
+    const m = new RetryingModel(inner, DEFAULT_RETRY, async () => undefined, ctx);
+    await expect(m.doGenerate({ prompt: [] })).rejects.toMatchObject({ name: 'ModelCallError' });
+    expect(inner.calls).toBe(calls);
+  });
+
+  it('a long Retry-After is said, and a key a server echoes is cut out', async () => {
+    const limited = new APICallError({
+      message: 'slow down, sk-secret-123456',
+      url: 'http://x',
+      requestBodyValues: {},
+      statusCode: 429,
+      responseHeaders: { 'Retry-After': '3600' },
+    });
+    const inner = flaky([limited]);
+    const m = new RetryingModel(inner, { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 }, async () => undefined, ctx);
+    await expect(m.doGenerate({ prompt: [] })).rejects.toThrow(
+      'openai answered HTTP 429: rate limited (it asked to wait 3600 s) ("slow down, ****"); wait and run again, or check the quota of the key in OPENAI_API_KEY',
+    );
+  });
+});
