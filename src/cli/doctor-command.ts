@@ -10,6 +10,7 @@ import {
   configPaths,
   mcpChecks,
   mergedConfig,
+  modelApiCheck,
   modelCheck,
   nodeCheck,
   recipeCheck,
@@ -24,11 +25,14 @@ export const DOCTOR_HELP = `Usage: core-agent doctor [-c RECIPE] [options]
 Checks what a run needs, one line each (ok, warn or fail, with a fix): the Node
 version, ripgrep, the configuration files (user and project) and the recipe,
 the model's credentials (the variable's name and whether it is set, never its
-value), each MCP server (started, its tool count), and the cluster (GET /version).
+value) and one cheap call with them (a provider's models list, or a 1-token
+request on Vertex), each MCP server (started, its tool count), and the cluster
+(GET /version).
 
   -m, --model PROVIDER:MODEL  the model to check (default: as a run would pick it)
   -o, --output text|json      text (default) or one JSON object
-      --timeout SECONDS       how long an MCP server or the cluster may take (default 10)
+      --timeout SECONDS       how long the model's provider, an MCP server or the
+                              cluster may take (default 10)
 
 Exit status: 0 nothing failed (warnings allowed), 1 a check failed, 2 a usage error.
 
@@ -59,7 +63,10 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   ];
   if (settings.recipe) checks.push(await recipeCheck(settings.recipe));
   const recipe = await mergedConfig({ recipe: settings.recipe, workspace, env: io.env, home, trustWorkspace });
-  checks.push(modelCheck(settings.model ?? recipe?.model, io.env));
+  const spec = settings.model ?? recipe?.model;
+  const model = modelCheck(spec, io.env);
+  checks.push(model);
+  if (spec && model.status === 'ok' && !spec.startsWith('replay:')) checks.push(await modelApiCheck(spec, io.env, timeoutMs));
   // What the files say about MCP and the cluster is only known when they parse; each failure is already a line above.
   if (recipe) {
     checks.push(...(await mcpChecks({ recipe, recipeFile: settings.recipe, workspace, env: io.env, trustWorkspace, timeoutMs })));

@@ -1,9 +1,12 @@
 // `core-agent doctor` against real components (test/cli/doctor.test.ts): a stdio MCP server
 // process, one that exits, one that never answers; an HTTP server on 127.0.0.1 answering
-// /version as a kube API server, one that never answers, and a closed port. Placeholders in
-// `args`, `env`, `user`, `project` and `recipe`: {ok-server} {broken-server} {hung-server} (MCP
-// server declarations), {kube-live} {kube-hung} {kube-dead} (kubeconfig files), {ws} the
-// workspace. `expect`: the status of each named check; checks not named are not looked at.
+// /version as a kube API server, one that never answers, and a closed port; model providers
+// answering their models endpoints. Placeholders in `args`, `env`, `user`, `project` and
+// `recipe`: {ok-server} {broken-server} {hung-server} (MCP server declarations), {kube-live}
+// {kube-hung} {kube-dead} (kubeconfig files), {openai-url} {anthropic-url} {google-url} (a
+// provider's base URL), {refusing-url} (an OpenAI server refusing every key), {dead-url}
+// {hung-url} (a closed port, a server that never answers), {ws} the workspace. Every failure of
+// the "model api" check by provider is in test/model/model-errors.cases.ts. `expect`: the status of each named check; checks not named are not looked at.
 // Every case runs twice (text and -o json) with a planted secret that must appear in neither.
 // One line a case.
 
@@ -19,6 +22,8 @@ export interface DoctorCase {
   recipe?: string;
   expect: Record<string, Status>;
   detail?: Record<string, RegExp>;
+  /** Checks that must not be there. */
+  absent?: string[];
   exit: 0 | 1;
 }
 
@@ -34,32 +39,39 @@ export const DOCTOR_CASES: DoctorCase[] = [
   {
     name: 'anthropic with its key',
     args: ['-m', 'anthropic:claude-sonnet-4-5'],
-    env: { ANTHROPIC_API_KEY: SECRET },
-    expect: { model: 'ok' },
-    detail: { model: /ANTHROPIC_API_KEY set/ },
+    env: { ANTHROPIC_API_KEY: SECRET, ANTHROPIC_BASE_URL: '{anthropic-url}' },
+    expect: { model: 'ok', 'model api': 'ok' },
+    detail: {
+      model: /ANTHROPIC_API_KEY set/,
+      'model api': /^GET http:\/\/127\.0\.0\.1:\d+\/v1\/models\/claude-sonnet-4-5 answered 200: the key in ANTHROPIC_API_KEY works$/,
+    },
     exit: 0,
   },
   {
     name: 'anthropic without its key',
     args: ['-m', 'anthropic:claude-sonnet-4-5'],
     expect: { model: 'fail' },
+    absent: ['model api'],
     detail: { model: /ANTHROPIC_API_KEY not set/ },
     exit: 1,
   },
   {
     name: 'openai with its key',
     args: ['--model', 'openai:gpt-5'],
-    env: { OPENAI_API_KEY: SECRET },
-    expect: { model: 'ok' },
-    detail: { model: /OPENAI_API_KEY set/ },
+    env: { OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: '{openai-url}' },
+    expect: { model: 'ok', 'model api': 'ok' },
+    detail: { model: /OPENAI_API_KEY set/, 'model api': /\/v1\/models\/gpt-5 answered 200: the key in OPENAI_API_KEY works$/ },
     exit: 0,
   },
   {
     name: 'google with the second name',
     args: ['-m', 'google:gemini-2.5-flash'],
-    env: { GEMINI_API_KEY: SECRET },
-    expect: { model: 'ok' },
-    detail: { model: /GOOGLE_API_KEY not set, GEMINI_API_KEY set/ },
+    env: { GEMINI_API_KEY: SECRET, GOOGLE_GEMINI_BASE_URL: '{google-url}' },
+    expect: { model: 'ok', 'model api': 'ok' },
+    detail: {
+      model: /GOOGLE_API_KEY not set, GEMINI_API_KEY set/,
+      'model api': /\/v1beta\/models\/gemini-2\.5-flash answered 200: the key in GEMINI_API_KEY works$/,
+    },
     exit: 0,
   },
   {
@@ -78,6 +90,56 @@ export const DOCTOR_CASES: DoctorCase[] = [
   },
   { name: 'no provider', args: ['-m', 'gemini-2.5-flash'], expect: { model: 'fail' }, detail: { model: /names no provider/ }, exit: 1 },
   {
+    name: 'a key the provider refuses, echoed back',
+    args: ['-m', 'openai:gpt-4.1-mini'],
+    env: { OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: '{refusing-url}' },
+    expect: { model: 'ok', 'model api': 'fail' },
+    detail: {
+      'model api': /^openai answered HTTP 401: the key in OPENAI_API_KEY was refused \("Incorrect API key provided: \*\*\*\*\."\)$/,
+    },
+    exit: 1,
+  },
+  {
+    name: 'an OpenAI-compatible server listing the model',
+    args: ['-m', 'openai-compatible:local-model'],
+    env: { OPENAI_COMPATIBLE_BASE_URL: '{openai-url}' },
+    expect: { model: 'ok', 'model api': 'ok' },
+    detail: { 'model api': /\/v1\/models answered 200$/ },
+    exit: 0,
+  },
+  {
+    name: 'an OpenAI-compatible server not listing the model',
+    args: ['-m', 'openai-compatible:other-model'],
+    env: { OPENAI_COMPATIBLE_BASE_URL: '{openai-url}', OPENAI_COMPATIBLE_API_KEY: SECRET },
+    expect: { model: 'ok', 'model api': 'warn' },
+    detail: { 'model api': /: the key in OPENAI_COMPATIBLE_API_KEY works, but lists no model "other-model" \(it has 1: "local-model"\)$/ },
+    exit: 0,
+  },
+  {
+    name: 'a provider on a closed port',
+    args: ['-m', 'openai-compatible:local-model'],
+    env: { OPENAI_COMPATIBLE_BASE_URL: '{dead-url}' },
+    expect: { 'model api': 'fail' },
+    detail: { 'model api': /^openai-compatible: nothing answers at http:\/\/127\.0\.0\.1:\d+ \(connection refused\)$/ },
+    exit: 1,
+  },
+  {
+    name: 'a provider that never answers',
+    args: ['-m', 'anthropic:claude-sonnet-4-5', '--timeout', '2'],
+    env: { ANTHROPIC_API_KEY: SECRET, ANTHROPIC_BASE_URL: '{hung-url}' },
+    expect: { 'model api': 'fail' },
+    detail: { 'model api': /^anthropic: no answer from http:\/\/127\.0\.0\.1:\d+ within 2 s$/ },
+    exit: 1,
+  },
+  {
+    name: 'a replay model makes no call',
+    args: ['-m', 'replay:{ws}/r.yaml'],
+    recipe: 'max_steps: 5\n',
+    expect: { model: 'ok' },
+    absent: ['model api'],
+    exit: 0,
+  },
+  {
     name: 'a replay script that is missing',
     args: ['-m', 'replay:nope.jsonl'],
     expect: { model: 'fail' },
@@ -86,7 +148,7 @@ export const DOCTOR_CASES: DoctorCase[] = [
   },
   {
     name: 'the model from CORE_AGENT_MODEL',
-    env: { CORE_AGENT_MODEL: 'anthropic:claude-x', ANTHROPIC_API_KEY: SECRET },
+    env: { CORE_AGENT_MODEL: 'anthropic:claude-x', ANTHROPIC_API_KEY: SECRET, ANTHROPIC_BASE_URL: '{anthropic-url}' },
     expect: { model: 'ok' },
     detail: { model: /^anthropic:claude-x/ },
     exit: 0,
@@ -94,7 +156,7 @@ export const DOCTOR_CASES: DoctorCase[] = [
   {
     name: 'the model from the user file',
     user: 'model: openai:gpt-5\n',
-    env: { OPENAI_API_KEY: SECRET },
+    env: { OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: '{openai-url}' },
     expect: { 'user config': 'ok', model: 'ok' },
     detail: { 'user config': /config\.yaml$/, model: /^openai:gpt-5/ },
     exit: 0,
@@ -181,7 +243,7 @@ export const DOCTOR_CASES: DoctorCase[] = [
   {
     name: 'the secret in an MCP server env',
     recipe: 'mcp:\n  servers: {ok-server}\n',
-    env: { ANTHROPIC_API_KEY: SECRET },
+    env: { ANTHROPIC_API_KEY: SECRET, ANTHROPIC_BASE_URL: '{anthropic-url}' },
     args: ['-m', 'anthropic:c'],
     expect: { 'mcp ok': 'ok', model: 'ok' },
     exit: 0,

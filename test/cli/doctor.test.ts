@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { fakeProvider, type FakeServer } from '../helpers/fake-providers.ts';
 import { writeKubeconfig } from '../helpers/kubeconfig.ts';
 import { tempDir } from '../helpers/workspace.ts';
 import { stdioServer } from '../mcp/helpers.ts';
@@ -13,6 +14,10 @@ import { DOCTOR_CASES, SECRET, type DoctorCase } from './doctor.cases.ts';
 // answers, and a port that was open a moment ago and is closed now.
 const servers: Server[] = [];
 const urls: Record<'live' | 'hung' | 'dead', string> = { live: '', hung: '', dead: '' };
+// Model providers on 127.0.0.1 answering their models endpoints (doctor's "model api" call), and one refusing the key,
+// echoing it back as some servers do: the planted secret must still appear nowhere.
+const providers: FakeServer[] = [];
+const model: Record<'openai' | 'anthropic' | 'google' | 'refusing', string> = { openai: '', anthropic: '', google: '', refusing: '' };
 const listen = async (s: Server) => {
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
@@ -30,8 +35,20 @@ beforeAll(async () => {
   const closed = createServer();
   urls.dead = await listen(closed);
   await new Promise<void>((resolve) => closed.close(() => resolve()));
+  for (const wire of ['openai', 'anthropic', 'google'] as const) {
+    const server = await fakeProvider(wire, []);
+    providers.push(server);
+    model[wire] = server.url;
+  }
+  const refusing = await fakeProvider(
+    'openai',
+    Array.from({ length: 200 }, () => ({ status: 401, errorBody: { error: { message: `Incorrect API key provided: ${SECRET}.` } } })),
+  );
+  providers.push(refusing);
+  model.refusing = refusing.url;
 });
 afterAll(async () => {
+  await Promise.all(providers.map((p) => p.close()));
   for (const s of servers) s.closeAllConnections();
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
 });
@@ -62,6 +79,12 @@ async function runCase(c: DoctorCase, json: boolean) {
       .replaceAll('{kube-live}', kube.live)
       .replaceAll('{kube-hung}', kube.hung)
       .replaceAll('{kube-dead}', kube.dead)
+      .replaceAll('{openai-url}', model.openai)
+      .replaceAll('{anthropic-url}', model.anthropic)
+      .replaceAll('{google-url}', model.google)
+      .replaceAll('{refusing-url}', model.refusing)
+      .replaceAll('{dead-url}', `${urls.dead}/v1`)
+      .replaceAll('{hung-url}', `${urls.hung}/v1`)
       .replaceAll('{ws}', ws);
   if (c.user !== undefined) {
     await mkdir(path.join(home, '.config', 'core-agent'), { recursive: true });
@@ -104,6 +127,7 @@ describe('doctor: each check against real servers, processes and files', () => {
       expect(text.stdout).toMatch(new RegExp(`^${status} +${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\S`, 'm'));
     }
     for (const [name, re] of Object.entries(c.detail ?? {})) expect(byName.get(name)?.detail).toMatch(re);
+    for (const name of c.absent ?? []) expect(byName.has(name), name).toBe(false);
     expect(text.stdout).toMatch(/^\d+ ok, \d+ warn, \d+ fail$/m);
   });
 

@@ -152,6 +152,19 @@ export function modelCheck(spec: string | undefined, env: NodeJS.ProcessEnv): Ch
     : ok('model', `${spec}: ${state}`);
 }
 
+/**
+ * One cheap authenticated call to the model's provider (src/model/probe.ts says which
+ * call for each), bounded by `timeoutMs`: whether the key and the URL work, in the
+ * sentence a run would print when they do not. Only after `modelCheck` passed; a
+ * replay script has no provider to call.
+ */
+export async function modelApiCheck(spec: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Check> {
+  // Imported here: the provider packages load only when a provider model is checked.
+  const { probeModel } = await import('../../model/probe.ts');
+  const r = await probeModel(spec, env, timeoutMs);
+  return { check: 'model api', status: r.status, detail: r.detail, ...(r.fix ? { fix: r.fix } : {}) };
+}
+
 /** Each configured MCP server started, as a run starts it, within `timeoutMs`; its tool count, or why it did not come up. */
 export async function mcpChecks(o: {
   recipe: Recipe;
