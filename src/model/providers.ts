@@ -4,6 +4,7 @@ import providersChunk from 'virtual:providers-chunk';
 import { loadEmbeddedModule } from '../embedded.ts';
 import { DEFAULT_RETRY, RetryingModel, type RetryPolicy } from './retry.ts';
 import type { ProviderContext } from './model-errors.ts';
+import { openAICompatibleModel } from './openai-compatible.ts';
 import { sleep } from '../util/sleep.ts';
 import { suggestion } from '../config/did-you-mean.ts';
 
@@ -204,11 +205,7 @@ async function providerModel(provider: string, id: string, env: NodeJS.ProcessEn
     case 'openai-compatible': {
       const { createOpenAICompatible } = await providers();
       const baseURL = need(PROVIDER_ENV['openai-compatible'].names, PROVIDER_ENV['openai-compatible'].what);
-      return createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL,
-        ...(env.OPENAI_COMPATIBLE_API_KEY ? { apiKey: env.OPENAI_COMPATIBLE_API_KEY } : {}),
-      }).languageModel(id);
+      return openAICompatibleModel(createOpenAICompatible, { baseURL, apiKey: env.OPENAI_COMPATIBLE_API_KEY, modelId: id });
     }
     case 'anthropic': {
       const { createAnthropic } = await providers();

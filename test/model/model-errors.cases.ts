@@ -152,6 +152,8 @@ export const MODEL_ERROR_CASES: ModelErrorCase[] = [
     reply: { status: 400, body: { error: 'registry.ollama.ai/library/local-model:latest does not support tools' } },
     says: 'openai-compatible answered HTTP 400: the request was refused ("registry.ollama.ai/library/local-model:latest does not support tools"); check the model name "local-model" and OPENAI_COMPATIBLE_BASE_URL',
     exit: 3,
+    // A 400 is asked once more without stream_options (some servers refuse that field): two requests.
+    requests: 2,
   },
   {
     provider: 'openai-compatible',
