@@ -9,7 +9,8 @@ import type { Catalog } from '../tools/catalog.ts';
 import type { Dispatcher, ToolCallResult } from '../tools/dispatch.ts';
 import type { HookEvent, HookFields, HookSink, HookUsage } from '../tools/hooks.ts';
 import type { EventLog } from '../store/event-log.ts';
-import type { ChatModel } from '../model/model.ts';
+import type { CallOptions, ChatModel, GenerateResult } from '../model/model.ts';
+import { withEstimate } from '../model/usage-estimate.ts';
 import { streamGenerate } from '../model/stream.ts';
 import { onRetries, type RetryNotice } from '../model/retry.ts';
 import { addUsage, usageOf, ZERO_USAGE, type Price, type Usage } from '../model/pricing.ts';
@@ -359,17 +360,17 @@ export class Agent {
     };
     if (compacted.length === 0) return { outcome: fail('there is no conversation to compact yet'), usage: null };
     let result;
+    const request = {
+      prompt: [{ role: 'system' as const, content: this.opts.instructions }, ...compacted, compactionRequest(compacted, focus)],
+      tools: [],
+      toolChoice: { type: 'none' as const },
+      ...(signal ? { abortSignal: signal } : {}),
+    };
     try {
       // The compaction is a model call like a step's: the same model-start / model-end around it.
       result = await this.modelCall(
         'compaction',
-        () =>
-          this.opts.model.doGenerate({
-            prompt: [{ role: 'system', content: this.opts.instructions }, ...compacted, compactionRequest(compacted, focus)],
-            tools: [],
-            toolChoice: { type: 'none' },
-            ...(signal ? { abortSignal: signal } : {}),
-          }),
+        () => this.opts.model.doGenerate(request),
         (r) => ({ input_tokens: r.usage.inputTokens.total ?? 0, output_tokens: r.usage.outputTokens.total ?? 0 }),
       );
     } catch (err) {
@@ -377,7 +378,7 @@ export class Agent {
       if (signal?.aborted) throw err;
       return { outcome: fail(`the model call failed: ${(err as Error).message.slice(0, 300)}`), usage: null };
     }
-    const usage = this.usageOf(result.usage.inputTokens.total ?? 0, result.usage.outputTokens.total ?? 0, result.usage.inputTokens);
+    const usage = this.usageOf(result, request);
     const finish = { finish_reason: result.finishReason, usage };
     const record = result.content
       .filter((c) => c.type === 'text')
@@ -453,7 +454,7 @@ export class Agent {
     const content = result.content.filter(
       (c): c is Extract<LanguageModelV4Content, { type: 'text' | 'tool-call' }> => c.type === 'text' || c.type === 'tool-call',
     );
-    const usage = this.usageOf(result.usage.inputTokens.total ?? 0, result.usage.outputTokens.total ?? 0, result.usage.inputTokens);
+    const usage = this.usageOf(result, options);
     this.record('response', { step, content, finish_reason: result.finishReason, usage, model: this.opts.model.modelId });
     const exhausted = result.finishReason.raw === 'replay-exhausted';
     // Provider metadata goes back with the part it came on (Gemini's thought
@@ -561,9 +562,12 @@ export class Agent {
     return { part: toolResultPart(call, outcome), ok: outcome.ok, result: outcome.ok ? outcome.result : null };
   }
 
-  private usageOf(input: number, output: number, cache: { cacheRead?: number | undefined; cacheWrite?: number | undefined }): Usage {
+  /** A call's usage and cost: the provider's counts, or estimated from the text where it reported none (said in the figure). */
+  private usageOf(result: GenerateResult, options: CallOptions): Usage {
     const price = this.opts.price !== undefined ? this.opts.price : this.opts.model.provider === 'replay' ? { input: 0, output: 0 } : null;
-    return usageOf(price, input, output, cache);
+    const counted = withEstimate(result.usage, options, result.content);
+    const usage = usageOf(price, counted.inputTokens, counted.outputTokens, result.usage.inputTokens);
+    return counted.estimated ? { ...usage, estimatedCalls: 1 } : usage;
   }
 
   private record(kind: Parameters<EventLog['append']>[2], data: Record<string, unknown>): void {

@@ -19,6 +19,8 @@ const camelUsage = z.strictObject({
   inputTokens: z.number().int().min(0),
   outputTokens: z.number().int().min(0),
   costUsd: z.number().nullable(),
+  /** Calls counted here whose server reported no usage: their tokens, and so the cost, are estimated from the text. */
+  estimatedCalls: z.number().int().positive().optional(),
 });
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
@@ -108,7 +110,12 @@ export const JSON_EVENT = z.discriminatedUnion('type', [
     exit: z.number().int().min(0),
     duration_ms: z.number().int().min(0),
     /** This run's model usage (a resumed session's earlier runs are not counted). */
-    usage: z.strictObject({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0) }),
+    usage: z.strictObject({
+      input_tokens: z.number().int().min(0),
+      output_tokens: z.number().int().min(0),
+      /** This run's calls whose server reported no usage: their tokens (and cost) are estimated from the text. */
+      estimated_calls: z.number().int().positive().optional(),
+    }),
     /** USD for this run; null when the model has no price entry (never a guess). */
     cost_usd: z.number().min(0).nullable(),
   }),

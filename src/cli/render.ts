@@ -4,6 +4,7 @@ import { painter, type Paint } from './terminal/colors.ts';
 import { LiveRegion } from './terminal/live-region.ts';
 import type { Io } from './usage.ts';
 import { monotonicMs } from '../util/monotonic.ts';
+import { estimatedNote } from '../model/pricing.ts';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -114,7 +115,7 @@ export class TextRenderer {
     this.err(
       this.paint(
         'dim',
-        `— ${result.status}, ${result.steps} step(s), ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens, ${cost}\n`,
+        `— ${result.status}, ${result.steps} step(s), ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens${estimatedNote(result.usage)}, ${cost}\n`,
       ),
     );
   }

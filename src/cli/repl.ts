@@ -30,6 +30,7 @@ import {
 import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, type Io } from './usage.ts';
 import { shareStream } from '../util/fd-output.ts';
+import { estimatedNote } from '../model/pricing.ts';
 
 export const REPL_HELP = `Usage: core-agent repl [options] [PROMPT]     (also: core-agent with no command, on a terminal)
 
@@ -314,7 +315,9 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         const context = window
           ? `context ~${used} of ${window} tokens (${Math.round((used / window) * 100)}%)`
           : `context ~${used} tokens (window unknown)`;
-        io.out(`turns ${agent.turn}, ${u.inputTokens} input / ${u.outputTokens} output tokens, cost ${cost}, ${context}\n`);
+        io.out(
+          `turns ${agent.turn}, ${u.inputTokens} input / ${u.outputTokens} output tokens${estimatedNote(u)}, cost ${cost}, ${context}\n`,
+        );
         continue;
       }
       if (line === '/tools') {

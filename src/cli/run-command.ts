@@ -20,6 +20,7 @@ import { logStoppedMessage } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
 import { monotonicMs } from '../util/monotonic.ts';
 import { ModelCallError } from '../model/model.ts';
+import { usageSince } from '../model/pricing.ts';
 
 export const RUN_HELP = `Usage: core-agent run [PROMPT | -] [options]
 
@@ -148,7 +149,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     const endJson = (status: ResultStatus, exit: number, errors: string[]) => {
       if (!json) return;
       if (errors.length > 0) json.line({ type: 'error', message: errors.join('\n'), exit });
-      const used = agent.usage;
+      const used = usageSince(usageBefore, agent.usage);
       json.line({
         type: 'result',
         session: sessionId,
@@ -156,8 +157,12 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         is_error: exit !== EXIT.ok,
         exit,
         duration_ms: Math.round(monotonicMs() - started),
-        usage: { input_tokens: used.inputTokens - usageBefore.inputTokens, output_tokens: used.outputTokens - usageBefore.outputTokens },
-        cost_usd: used.costUsd === null || usageBefore.costUsd === null ? null : Math.max(0, used.costUsd - usageBefore.costUsd),
+        usage: {
+          input_tokens: used.inputTokens,
+          output_tokens: used.outputTokens,
+          ...(used.estimatedCalls ? { estimated_calls: used.estimatedCalls } : {}),
+        },
+        cost_usd: used.costUsd,
       });
       json.line({ type: 'exit', status: exit, session: sessionId });
     };

@@ -194,8 +194,9 @@ export function describe(e: SessionEvent, polls: ReadonlyMap<string, number>, en
     case 'response': {
       const content = (d.content as Array<{ type: string; text?: string; toolName?: string; input?: string }>) ?? [];
       const parts = content.map((c) => (c.type === 'text' ? JSON.stringify(c.text) : `call ${c.toolName} ${c.input ?? ''}`));
-      const usage = d.usage as { inputTokens: number; outputTokens: number };
-      return `${head}: ${parts.join('; ') || '(empty)'}  [${usage.inputTokens} in / ${usage.outputTokens} out]`;
+      const usage = d.usage as { inputTokens: number; outputTokens: number; estimatedCalls?: number };
+      const estimated = usage.estimatedCalls ? ', estimated' : '';
+      return `${head}: ${parts.join('; ') || '(empty)'}  [${usage.inputTokens} in / ${usage.outputTokens} out${estimated}]`;
     }
     case 'tool_result':
       return describeCall(head, d, polls);

@@ -17,16 +17,39 @@ export interface Usage {
   outputTokens: number;
   /** null when the model has no price. */
   costUsd: number | null;
+  /**
+   * How many of the calls counted here reported no usage, so that their tokens (and
+   * so their cost) were estimated from the text (usage-estimate.ts); absent: none.
+   */
+  estimatedCalls?: number;
 }
 
 export const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
 export function addUsage(a: Usage, b: Usage): Usage {
+  const estimated = (a.estimatedCalls ?? 0) + (b.estimatedCalls ?? 0);
   return {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     costUsd: a.costUsd === null || b.costUsd === null ? null : a.costUsd + b.costUsd,
+    ...(estimated > 0 ? { estimatedCalls: estimated } : {}),
   };
+}
+
+/** What was used between two readings of a running total (a run's share of a resumed session). */
+export function usageSince(before: Usage, now: Usage): Usage {
+  const estimated = (now.estimatedCalls ?? 0) - (before.estimatedCalls ?? 0);
+  return {
+    inputTokens: now.inputTokens - before.inputTokens,
+    outputTokens: now.outputTokens - before.outputTokens,
+    costUsd: now.costUsd === null || before.costUsd === null ? null : Math.max(0, now.costUsd - before.costUsd),
+    ...(estimated > 0 ? { estimatedCalls: estimated } : {}),
+  };
+}
+
+/** ` (estimated)` after figures any of whose calls were estimated, for the lines people read. */
+export function estimatedNote(u: Usage): string {
+  return u.estimatedCalls ? ' (estimated: the server reported no usage)' : '';
 }
 
 /** How the provider split the input tokens; counts it does not report are 0. */
