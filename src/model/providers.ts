@@ -5,6 +5,7 @@ import { loadEmbeddedModule } from '../embedded.ts';
 import { DEFAULT_RETRY, RetryingModel, type RetryPolicy } from './retry.ts';
 import type { ProviderContext } from './model-errors.ts';
 import { openAICompatibleModel } from './openai-compatible.ts';
+import { DIALECT, SchemaSubsetModel } from './tool-schemas.ts';
 import { sleep } from '../util/sleep.ts';
 import { suggestion } from '../config/did-you-mean.ts';
 
@@ -24,7 +25,8 @@ import { suggestion } from '../config/did-you-mean.ts';
  *   anthropic:MODEL            Anthropic — ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL optional)
  *
  * Provider packages are loaded only for the provider asked for. Every provider
- * model is wrapped in bounded retries (retry.ts).
+ * model is sent its tools' schemas in the subset it documents (tool-schemas.ts) and
+ * wrapped in bounded retries (retry.ts).
  */
 export const PROVIDERS = ['replay', 'google', 'vertex', 'openai', 'openai-compatible', 'anthropic'] as const;
 
@@ -88,7 +90,8 @@ export async function resolveModel(spec: string, env: NodeJS.ProcessEnv, retry: 
   const id = spec.slice(colon + 1);
   // Imported here: the script's schema (zod) is evaluated only by a replayed run.
   if (provider === 'replay') return (await import('./replay.ts')).loadReplayModel(id);
-  return new RetryingModel(await providerModel(provider, id, env), retry, sleep, providerContext(provider, id, env));
+  const model = new SchemaSubsetModel(await providerModel(provider, id, env), DIALECT[provider]!);
+  return new RetryingModel(model, retry, sleep, providerContext(provider, id, env));
 }
 
 /** The provider's default endpoints, as its package builds them (named in error sentences). */

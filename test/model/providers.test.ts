@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { fakeProvider, type FakeServer, type FakeTurn } from '../helpers/fake-providers.ts';
+import { anthropicProblems, geminiProblems, openaiProblems } from '../helpers/schema-subsets.ts';
 import { tempDir, writeTree } from '../helpers/workspace.ts';
 
 const run = runCli;
@@ -22,6 +23,23 @@ function sentArguments(wire: 'openai' | 'anthropic' | 'google', body: Record<str
     return (body.messages as Any[]).find((m) => m.role === 'assistant')!.content.find((c: Any) => c.type === 'tool_use').input;
   }
   return (body.contents as Any[]).find((c) => c.role === 'model')!.parts.find((x: Any) => x.functionCall).functionCall.args;
+}
+
+/** Each tool declaration in a request body, checked against the provider's documented subset (tool-schemas.test.ts has the matrix). */
+function declarationProblems(
+  wire: 'openai' | 'anthropic' | 'google',
+  body: Record<string, unknown>,
+): { count: number; problems: string[] } {
+  type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const tools = (body.tools ?? []) as Any[];
+  const list: Array<[string, unknown]> =
+    wire === 'openai'
+      ? tools.map((t) => [t.function.name, t.function.parameters])
+      : wire === 'anthropic'
+        ? tools.map((t) => [t.name, t.input_schema])
+        : tools.flatMap((t) => (t.functionDeclarations ?? []) as Any[]).map((d) => [d.name, d.parametersJsonSchema]);
+  const check = wire === 'openai' ? openaiProblems : wire === 'anthropic' ? anthropicProblems : geminiProblems;
+  return { count: list.length, problems: list.flatMap(([name, schema]) => check(name, schema).map((p) => `${name} ${p}`)) };
 }
 
 const servers: FakeServer[] = [];
@@ -73,6 +91,10 @@ describe.each(providers)('the $name provider against its wire format on 127.0.0.
     expect(events.filter((e) => e.type === 'text').map((e) => e.text)).toEqual(['Let me look.', 'The note says alpha.']);
     expect(events.find((e) => e.type === 'turn_end')).toMatchObject({ status: 'done', usage: { inputTokens: 14, outputTokens: 6 } });
     expect(server.requests).toHaveLength(3);
+    // The bundle sends every tool in the provider's documented schema subset.
+    const declared = declarationProblems(p.wire, server.requests[1]!.body);
+    expect(declared.count).toBeGreaterThan(10);
+    expect(declared.problems).toEqual([]);
     // The tool result went back, and the call's arguments as a value, not double-encoded.
     const followUp = server.requests[2]!.body;
     expect(JSON.stringify(followUp)).toContain('alpha');
@@ -138,6 +160,9 @@ describe('vertex: Gemini on Vertex AI with Application Default Credentials', () 
         true,
       );
       expect(gemini.requests[0]!.headers.authorization).toBe('Bearer ya29.metadata-token');
+      const declared = declarationProblems('google', gemini.requests[0]!.body);
+      expect(declared.count).toBeGreaterThan(10);
+      expect(declared.problems).toEqual([]);
     } finally {
       await new Promise((resolve) => metadata.close(resolve));
     }
