@@ -7,9 +7,9 @@
 // Medians of RUNS runs; a table on stdout, then one `RESULTS {json}` line. Nothing asserted.
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { digestValue, DIGEST_THRESHOLD_BYTES, jsonSize } from '../src/tools/digest.ts';
-import { DigestWrap } from '../src/tools/digest-wrap.ts';
-import type { JsonObject, JsonValue } from '../src/tools/tool.ts';
+import { digestValue, DIGEST_THRESHOLD_BYTES, jsonSize } from '../src/tools/framework/digest.ts';
+import { DigestWrap } from '../src/tools/framework/digest-wrap.ts';
+import type { JsonObject, JsonValue } from '../src/tools/framework/tool.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BUDGET = DIGEST_THRESHOLD_BYTES - 400;

@@ -9,7 +9,7 @@ import { ReplayModel } from '../src/model/replay.ts';
 import { recordCalls } from '../src/runtime/record-calls.ts';
 import { createRuntime } from '../src/runtime/runtime.ts';
 import { EventLog } from '../src/store/event-log.ts';
-import { SessionState } from '../src/tools/session.ts';
+import { SessionState } from '../src/tools/framework/session.ts';
 
 const [workspace, dbDir, stepsText] = process.argv.slice(2) as [string, string, string];
 const steps = Number(stepsText);

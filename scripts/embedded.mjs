@@ -15,7 +15,7 @@ const src = (p) => fileURLToPath(new URL(`../src/${p}`, import.meta.url));
 /** virtual module id → entry point. */
 export const EMBEDDED = {
   // jq (WebAssembly) runs in a worker started from this source text.
-  'virtual:jq-worker-source': src('tools/data/jq-worker.ts'),
+  'virtual:jq-worker-source': src('tools/shared/jq-worker.ts'),
   // The AI SDK provider packages, loaded when a run names a provider model.
   'virtual:providers-chunk': src('model/provider-entry.ts'),
   // The YAML parser, loaded when a recipe is read.

@@ -37,7 +37,7 @@ const toolFamily = (heads) => ({
       contents:
         heads === undefined
           ? toolFamilyModule(args.path)
-          : toolFamilyLazyModule(args.path, heads, path.join(root, 'src/tools/tool-head.ts')),
+          : toolFamilyLazyModule(args.path, heads, path.join(root, 'src/tools/framework/tool-head.ts')),
       resolveDir: args.path,
       loader: 'js',
     }));

@@ -23,8 +23,8 @@ export async function computeToolHeads(root, esbuildOptions) {
   const families = toolFamilies(root);
   const files = families.flatMap((f) => f.files.map((file) => ({ family: f.family, file })));
   const entry = [
-    `import { toolHead } from ${JSON.stringify(path.join(root, 'src/tools/tool-head.ts'))};`,
-    `import { familyTools } from ${JSON.stringify(path.join(root, 'src/tools/family.ts'))};`,
+    `import { toolHead } from ${JSON.stringify(path.join(root, 'src/tools/framework/tool-head.ts'))};`,
+    `import { familyTools } from ${JSON.stringify(path.join(root, 'src/tools/framework/family.ts'))};`,
     ...files.map((f, i) => `import * as m${i} from ${JSON.stringify(f.file)};`),
     ...files.flatMap((f, i) => (companionFile(f.file) ? [`import * as h${i} from ${JSON.stringify(companionFile(f.file))};`] : [])),
     'const out = {};',

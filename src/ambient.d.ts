@@ -41,7 +41,7 @@ declare module 'virtual:mcp-chunk' {
 // in the importing index.ts's folder, by file name, with all its exports (or, in the bundle,
 // the tool answering from its build-time head: src/tools/tool-head.ts).
 declare module 'virtual:tool-family' {
-  const members: ReadonlyArray<import('./tools/family.ts').FamilyMember>;
+  const members: ReadonlyArray<import('./tools/framework/family.ts').FamilyMember>;
   export default members;
 }
 // WebAssembly modules, inlined as bytes by esbuild's binary loader (embedded chunks only).

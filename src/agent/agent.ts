@@ -5,16 +5,16 @@ import type {
   LanguageModelV4ToolCall,
   LanguageModelV4ToolResultPart,
 } from '@ai-sdk/provider';
-import type { Catalog } from '../tools/catalog.ts';
-import type { Dispatcher, ToolCallResult } from '../tools/dispatch.ts';
-import type { HookEvent, HookFields, HookSink, HookUsage } from '../tools/hooks.ts';
+import type { Catalog } from '../tools/framework/catalog.ts';
+import type { Dispatcher, ToolCallResult } from '../tools/framework/dispatch.ts';
+import type { HookEvent, HookFields, HookSink, HookUsage } from '../tools/framework/hooks.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { CallOptions, ChatModel, GenerateResult } from '../model/model.ts';
 import { withEstimate } from '../model/usage-estimate.ts';
 import { streamGenerate } from '../model/stream.ts';
 import { onRetries, type RetryNotice } from '../model/retry.ts';
 import { addUsage, usageOf, ZERO_USAGE, type Price, type Usage } from '../model/pricing.ts';
-import type { PlanStep, SessionState } from '../tools/session.ts';
+import type { PlanStep, SessionState } from '../tools/framework/session.ts';
 import { completionRecord, type PendingCheckpoint } from './checkpoint.ts';
 import {
   compactedConversation,

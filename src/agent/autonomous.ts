@@ -1,4 +1,4 @@
-import type { TurnScheduler } from '../tools/services.ts';
+import type { TurnScheduler } from '../tools/framework/services.ts';
 import { sleep } from '../util/sleep.ts';
 import type { Agent, TurnResult } from './agent.ts';
 

@@ -1,5 +1,5 @@
 import type { LanguageModelV4Message } from '@ai-sdk/provider';
-import type { Checkpointer } from '../tools/services.ts';
+import type { Checkpointer } from '../tools/framework/services.ts';
 
 /** Holds mark_task_done's request until the turn ends; the latest detail wins. */
 export class PendingCheckpoint implements Checkpointer {

@@ -1,5 +1,5 @@
 import { fstatSync, readSync } from 'node:fs';
-import type { ToolCallResult } from '../tools/dispatch.ts';
+import type { ToolCallResult } from '../tools/framework/dispatch.ts';
 
 /**
  * What a prompt carries besides its words: piped stdin (`kubectl logs … |

@@ -1,5 +1,5 @@
 import type { AgentEvent, TurnResult } from '../agent/agent.ts';
-import type { PlanStep } from '../tools/session.ts';
+import type { PlanStep } from '../tools/framework/session.ts';
 import { painter, type Paint } from './terminal/colors.ts';
 import { LiveRegion } from './terminal/live-region.ts';
 import type { Io } from './usage.ts';

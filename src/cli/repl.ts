@@ -1,8 +1,8 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { TurnResult } from '../agent/agent.ts';
 import { chooseOnLines } from '../runtime/choices.ts';
-import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
-import type { ElicitAnswer, ElicitForm } from '../tools/form.ts';
+import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/framework/services.ts';
+import type { ElicitAnswer, ElicitForm } from '../tools/framework/form.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags } from './agent-session.ts';
 import { parse } from './common-options.ts';

@@ -11,7 +11,7 @@ import { describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
 import { StderrTail } from './stderr-tail.ts';
 import type { TooLargeData } from './stdio-transport.ts';
-import type { Asker } from '../tools/services.ts';
+import type { Asker } from '../tools/framework/services.ts';
 import { answerElicitation } from './elicitation.ts';
 import { CoreAgentOAuthProvider } from './oauth-provider.ts';
 import { shareStream } from '../util/fd-output.ts';

@@ -5,7 +5,7 @@
  * REPL) can render it without loading the MCP chunk.
  */
 
-import type { ElicitAnswer, ElicitForm, FormField, FormValue, Option } from '../tools/form.ts';
+import type { ElicitAnswer, ElicitForm, FormField, FormValue, Option } from '../tools/framework/form.ts';
 
 export type { ElicitAnswer, ElicitForm, FormField, FormValue, Option };
 

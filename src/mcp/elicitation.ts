@@ -1,6 +1,6 @@
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../log.ts';
-import type { Asker } from '../tools/services.ts';
+import type { Asker } from '../tools/framework/services.ts';
 import { completeAnswer, parseForm } from './elicit-form.ts';
 
 /** Where a decline's reason goes: servers see it in the result's _meta (the spec's ElicitResult has no reason field). */

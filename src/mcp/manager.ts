@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import picomatch from 'picomatch';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, type Logger } from '../log.ts';
-import type { Catalog } from '../tools/catalog.ts';
+import type { Catalog } from '../tools/framework/catalog.ts';
 import { McpConnection } from './connection.ts';
 import { mcpToolDefinition } from './mcp-tool.ts';
 import { canonicalName, modelFacingName } from './names.ts';

@@ -1,9 +1,9 @@
 import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
-import { LIMITS } from '../tools/limits.ts';
-import { kindFromHints } from '../tools/kinds.ts';
-import { ToolError, type AnyTool, type JsonObject, type JsonValue } from '../tools/tool.ts';
+import { LIMITS } from '../tools/framework/limits.ts';
+import { kindFromHints } from '../tools/framework/kinds.ts';
+import { ToolError, type AnyTool, type JsonObject, type JsonValue } from '../tools/framework/tool.ts';
 import { DEFAULT_CALL_TIMEOUT_MS, type McpConnection } from './connection.ts';
 import { canonicalName } from './names.ts';
 

@@ -2,9 +2,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from '../log.ts';
-import type { Catalog } from '../tools/catalog.ts';
-import type { Dispatcher } from '../tools/dispatch.ts';
-import { kindTraits } from '../tools/kinds.ts';
+import type { Catalog } from '../tools/framework/catalog.ts';
+import type { Dispatcher } from '../tools/framework/dispatch.ts';
+import { kindTraits } from '../tools/framework/kinds.ts';
 import { loadSdk, type Sdk } from './sdk.ts';
 import { ServeLog } from './serve-log.ts';
 

@@ -6,7 +6,7 @@ import { ScheduleRequests } from '../agent/autonomous.ts';
 import { PendingCheckpoint } from '../agent/checkpoint.ts';
 import type { Logger } from '../log.ts';
 import { SessionDbError } from '../store/session-db.ts';
-import { SessionState } from '../tools/session.ts';
+import { SessionState } from '../tools/framework/session.ts';
 import { startAgent } from './agent-step.ts';
 import { askerFor } from './askers.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
@@ -15,7 +15,7 @@ import { resumeStep } from './resume-step.ts';
 import type { Settings } from './settings.ts';
 import { stateDir } from './state-dir.ts';
 import { openSessionLog, sessionDbPath } from './store-step.ts';
-import type { AgentRequest, AgentSystem } from './system.ts';
+import type { AgentRequest, AgentSystem } from './requests.ts';
 
 export async function agentSystem(r: AgentRequest, flagSettings: Settings, logger: Logger): Promise<AgentSystem> {
   // Session services decide which session tools the catalog registers.

@@ -1,5 +1,5 @@
-import type { ElicitAnswer, ElicitForm } from '../tools/form.ts';
-import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
+import type { ElicitAnswer, ElicitForm } from '../tools/framework/form.ts';
+import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/framework/services.ts';
 import { chooseOnLines, queuedLines } from './choices.ts';
 import { shareStream } from '../util/fd-output.ts';
 

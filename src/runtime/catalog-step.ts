@@ -2,17 +2,26 @@ import type { Recipe } from '../config/recipe-schema.ts';
 import { unknownName } from '../config/did-you-mean.ts';
 import type { Logger } from '../log.ts';
 import { parseRule } from '../permissions/rules.ts';
-import { Catalog, CatalogError } from '../tools/catalog.ts';
-import { BUILTIN_TOOLS } from '../tools/index.ts';
+import { Catalog, CatalogError } from '../tools/framework/catalog.ts';
+import { BUILTIN_TOOL_NAMES, BUILTIN_TOOLS, MISSING_REASONS } from '../tools/index.ts';
 import { planGated } from '../tools/planning/plan-gated.ts';
 import { searchTargets } from '../tools/shell/bash.head.ts';
-import { searchGatePosture } from '../tools/shell/search-gate.ts';
+import { searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import type { Services } from './services.ts';
 import { ENV, foldToolToggles, SettingsError, type Settings } from './settings.ts';
 
 /**
+ * The built-in tools this run turns off: the toggles, then what --allow-tool /
+ * --deny-tool leave out. Checked before anything starts; the services step builds
+ * no family whose tools are all off.
+ */
+export function turnedOff(recipe: Recipe, s: Settings): string[] {
+  return [...toolToggles(recipe, s), ...filteredOut(s, BUILTIN_TOOL_NAMES)];
+}
+
+/**
  * The tools the toggles leave out, folded from lowest to highest layer: the
- * recipe, the environment, --task, the flags. Checked before anything starts.
+ * recipe, the environment, --task, the flags.
  */
 export function toolToggles(recipe: Recipe, s: Settings): string[] {
   const layer = (disableFrom: string, disable: readonly string[], enableFrom: string, enable: readonly string[]) => ({
@@ -29,8 +38,8 @@ export function toolToggles(recipe: Recipe, s: Settings): string[] {
 }
 
 /**
- * The catalog step: the built-in definitions, less what the toggles and
- * --allow-tool / --deny-tool leave out and what the services cannot support.
+ * The catalog step: the built-in definitions, less what the run turned off
+ * (`turnedOff`) and what the services cannot support.
  */
 export function buildCatalog(o: {
   settings: Settings;
@@ -39,24 +48,21 @@ export function buildCatalog(o: {
   disabled: readonly string[];
   logger: Logger;
 }): Catalog {
-  const { settings: s, services, logger } = o;
-  const defs = BUILTIN_TOOLS;
-  const disable = [
-    ...o.disabled,
-    ...filteredOut(
-      s,
-      defs.map((t) => t.name),
-    ),
-  ];
+  const { services, logger } = o;
   let catalog: Catalog;
   try {
-    catalog = Catalog.build(defs, { services: services.tools, disable, settings: o.recipe.tools ?? {} });
+    catalog = Catalog.build(BUILTIN_TOOLS, {
+      services: services.tools,
+      reasons: MISSING_REASONS,
+      disable: o.disabled,
+      settings: o.recipe.tools ?? {},
+    });
   } catch (err) {
     if (err instanceof CatalogError) throw new SettingsError(err.message);
     throw err;
   }
   for (const skipped of catalog.skipped) logger.info({ tool: skipped.name, reason: skipped.reason }, 'tool not registered');
-  if (catalog.has('bash')) logSearchGate(catalog, services.tools.searchGate, logger);
+  if (catalog.has('bash')) logSearchGate(catalog, services.tools.searchGate ?? 'enforce', logger);
   reportPlanGated(catalog, services);
   return catalog;
 }
@@ -90,7 +96,7 @@ function filteredOut(s: Settings, known: readonly string[]): string[] {
 }
 
 /** Every boot says what the search gate does — and says so loudly when it can do nothing. */
-function logSearchGate(catalog: Catalog, searchGate: Services['tools']['searchGate'], logger: Logger): void {
+function logSearchGate(catalog: Catalog, searchGate: SearchGateMode, logger: Logger): void {
   const targets = searchTargets((n) => catalog.has(n));
   const posture = searchGatePosture(searchGate, targets);
   if (searchGate !== 'allow' && targets.size === 0) logger.warn({ search_gate: searchGate }, posture);

@@ -1,4 +1,4 @@
-import type { ChoiceAnswer, ChoiceQuestion } from '../tools/services.ts';
+import type { ChoiceAnswer, ChoiceQuestion } from '../tools/framework/services.ts';
 
 /** What the client adds after the model's options: the way out of a list that misses the answer. */
 export const NONE_OF_THE_ABOVE = 'None of the above';

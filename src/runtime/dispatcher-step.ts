@@ -1,9 +1,9 @@
 import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
 import type { Gate } from '../permissions/gate.ts';
-import type { Catalog } from '../tools/catalog.ts';
-import { Dispatcher } from '../tools/dispatch.ts';
-import type { HookSink } from '../tools/hooks.ts';
+import type { Catalog } from '../tools/framework/catalog.ts';
+import { Dispatcher } from '../tools/framework/dispatch.ts';
+import type { HookSink } from '../tools/framework/hooks.ts';
 import type { Services } from './services.ts';
 
 /** The dispatcher step: the one path every call takes, with the recipe's caps (the catalog holds the tool settings); the store is wired later (recordTo). */

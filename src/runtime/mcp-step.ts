@@ -3,7 +3,7 @@ import type { McpServerConfig } from '../config/mcp-schema.ts';
 import type { Logger } from '../log.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
-import type { Catalog } from '../tools/catalog.ts';
+import type { Catalog } from '../tools/framework/catalog.ts';
 import type { Settings } from './settings.ts';
 import { stateDir } from './state-dir.ts';
 

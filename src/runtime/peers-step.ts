@@ -7,9 +7,6 @@ import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
 import { SettingsError } from './settings.ts';
 
-// call_peer's service, apart so that the services step does not evaluate the registry and its schemas.
-export { peerDirectoryStep } from './peer-directory-step.ts';
-
 /** What a daemon's peers: section starts: the hub's registry and route, and its own registration with a hub. */
 export interface PeerFleet {
   /** The registry, on a hub: mount `route` and hand `registry` to each session as `peerRoster`. */

@@ -1,5 +1,5 @@
 import type { EventLog } from '../store/event-log.ts';
-import type { CallLog } from '../tools/call-log.ts';
+import type { CallLog } from '../tools/framework/call-log.ts';
 
 /**
  * The dispatcher's calls as tool_result events in one session of the event log,

@@ -5,20 +5,20 @@ import { silentLogger, type Logger } from '../log.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import type { Resolver } from '../net/guarded-fetch.ts';
 import type { Gate, Prompter } from '../permissions/gate.ts';
-import type { Catalog } from '../tools/catalog.ts';
-import type { RawStore } from '../tools/digest-wrap.ts';
-import type { Dispatcher } from '../tools/dispatch.ts';
-import type { SessionState } from '../tools/session.ts';
-import { buildCatalog, toolToggles } from './catalog-step.ts';
+import type { Catalog } from '../tools/framework/catalog.ts';
+import type { RawStore } from '../tools/framework/digest-wrap.ts';
+import type { Dispatcher } from '../tools/framework/dispatch.ts';
+import type { SessionState } from '../tools/framework/session.ts';
+import { buildCatalog, turnedOff } from './catalog-step.ts';
 import { buildDispatcher } from './dispatcher-step.ts';
 import { buildGate } from './gate-step.ts';
 import { buildHooks, notifyingAsker, notifyingPrompter } from './hooks-step.ts';
-import { HookRelay, type HookSink } from '../tools/hooks.ts';
+import { HookRelay, type HookSink } from '../tools/framework/hooks.ts';
 import { startMcp } from './mcp-step.ts';
-import { clusterNotice } from './cluster-step.ts';
+import { clusterNotice } from '../tools/k8s/services.ts';
 import { loadConfigStep, recipeDirOf, resolveWorkspace } from './recipe-step.ts';
 import { buildServices, type SessionServices } from './services.ts';
-import type { ToolServices } from '../tools/services.ts';
+import type { ToolServices } from '../tools/framework/services.ts';
 import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
 import { homeOf } from './state-dir.ts';
 
@@ -99,7 +99,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { recipe, notices } = await loadConfigStep(settings, { workspace, env, home });
   const say = opts.say ?? ((line: string) => logger.warn(line.trimEnd()));
   for (const line of notices) say(`core-agent: ${line}\n`);
-  const disabled = toolToggles(recipe, settings);
+  const disabled = turnedOff(recipe, settings);
   // The asker and the prompter exist before the hooks: they fire notification through this relay.
   const relay = new HookRelay();
   const asker = opts.services?.asker;
@@ -117,6 +117,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     rawStore: opts.rawStore,
     stateDir: opts.stateDir,
     resolver: opts.resolver,
+    disabled,
   });
   const { session, tools } = services;
   const noCluster = clusterNotice(recipe, tools.kubeUnavailable);
@@ -143,7 +144,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ...(tools.network ? { url_scope: tools.network.scope.describe() } : {}),
       // The proxy's host only: its URL may carry credentials.
       ...(tools.network?.proxy ? { fetch_proxy: tools.network.proxy.host } : {}),
-      ...(services.tools.alertTargets.length ? { alert_targets: services.tools.alertTargets.map((t) => t.name) } : {}),
+      ...(tools.alertTargets?.length ? { alert_targets: tools.alertTargets.map((t) => t.name) } : {}),
     },
     'runtime ready',
   );

@@ -1,3 +1,4 @@
+import { SettingsError } from '../core/settings-error.ts';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { WATCHDOG_MODES, type WatchdogMode } from '../agent/watchdog.ts';
@@ -46,10 +47,7 @@ export interface FlagSettings {
   listen?: { host: string; port: number } | undefined;
 }
 
-/** A setting that cannot be used: the command exits 2 with this message. */
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
-}
+export { SettingsError };
 
 /** One CORE_AGENT_* variable: the flag it stands in for, what it accepts, and the rule that checks it. */
 export interface EnvVar<T> {

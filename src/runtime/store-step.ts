@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { EventLog } from '../store/event-log.ts';
 import { moveAside, SessionDbError } from '../store/session-db.ts';
-import type { CallLog } from '../tools/call-log.ts';
+import type { CallLog } from '../tools/framework/call-log.ts';
 import type { Runtime } from './runtime.ts';
 import { recordCalls } from './record-calls.ts';
 import { stateDir } from './state-dir.ts';

@@ -7,40 +7,14 @@ import type { AlertTarget } from '../net/alert-targets.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { StartIncidentSession } from '../watch/incident-session.ts';
 import { parseListen } from '../watch/listen.ts';
-import { alertTargetsStep, clusterStep } from './cluster-step.ts';
+import { clusterStep } from '../tools/k8s/services.ts';
+import { alertTargetsStep } from '../tools/web/services.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
 import { loadRecipeStep } from './recipe-step.ts';
 import type { Settings } from './settings.ts';
 import { homeOf } from './state-dir.ts';
 import { openSessionLog, sessionDbPath } from './store-step.ts';
-import type { AgentRequest, AgentSystem, RequestBase } from './system.ts';
-
-/** watch: the recipe's watch: section, the cluster, the model (checked once), the store; each incident's agent later. */
-export interface WatchRequest extends RequestBase {
-  until: 'watch';
-  /** --fresh-session-db. */
-  fresh: boolean;
-  /** --max-steps, for every incident session. */
-  maxSteps?: number | undefined;
-  /** Whether a person is at a terminal: --ask auto asks there (else answers as unattended). */
-  interactive: boolean;
-}
-
-export interface WatchSystem {
-  recipe: Recipe;
-  cfg: WatchConfig;
-  kube: Kube;
-  /** watch.alert_target, when it can deliver. */
-  alertTarget: AlertTarget | undefined;
-  /** The event log every incident session shares (the caller closes it). */
-  log: EventLog;
-  dbPath: string;
-  modelSpec: string;
-  logger: Logger;
-  /** Where /healthz, /readyz and /metrics listen. */
-  listen: { host: string; port: number };
-  startSession: StartIncidentSession;
-}
+import type { AgentRequest, AgentSystem, WatchRequest, WatchSystem } from './requests.ts';
 
 /**
  * The steps watch needs before its first event — recipe, settings, model,

@@ -1,40 +1,35 @@
-import { tools as data } from './data/index.ts';
-import { tools as files } from './files/index.ts';
-import { tools as k8s } from './k8s/index.ts';
-import { tools as network } from './network/index.ts';
-import { tools as peers } from './peers/index.ts';
-import { tools as planning } from './planning/index.ts';
-import { tools as scion } from './scion/index.ts';
-import { tools as search } from './search/index.ts';
-import { tools as shell } from './shell/index.ts';
-import { tools as skills } from './skills/index.ts';
-import type { AnyTool } from './tool.ts';
-import { tools as verify } from './verify/index.ts';
-import { tools as workspace } from './workspace/index.ts';
+import { family as data } from './data/index.ts';
+import { family as files } from './files/index.ts';
+import type { Family } from './framework/family.ts';
+import { FRAMEWORK_MISSING, type MissingReasons } from './framework/services.ts';
+import type { AnyTool } from './framework/tool.ts';
+import { family as k8s } from './k8s/index.ts';
+import { family as peers } from './peers/index.ts';
+import { family as planning } from './planning/index.ts';
+import { family as scion } from './scion/index.ts';
+import { family as search } from './search/index.ts';
+import { family as shell } from './shell/index.ts';
+import { family as skills } from './skills/index.ts';
+import { family as verify } from './verify/index.ts';
+import { family as web } from './web/index.ts';
+import { family as workspace } from './workspace/index.ts';
 
 /**
- * Every built-in tool, in canonical catalog order: the families one after the
- * other. Recipes, --disable-tools and permission rules are checked against
- * these names, so a name from a newer build is an error here rather than a
- * silent no-op. Which of them a run registers depends on its services (each
- * tool's `needs`).
+ * The families list: every built-in family, in catalog order. Adding a family is its
+ * folder and one line here; nothing else names it. Recipes, --disable-tools and
+ * permission rules are checked against the tools' names, so a name from a newer build
+ * is an error here rather than a silent no-op. Which tools a run registers depends on its
+ * services (each tool's `needs`), which the families build (each family's `services`).
  */
-export const BUILTIN_TOOLS: readonly AnyTool[] = [
-  ...shell,
-  ...files,
-  ...search,
-  ...workspace,
-  ...data,
-  ...verify,
-  ...k8s,
-  ...skills,
-  ...network,
-  ...planning,
-  ...scion,
-  ...peers,
-];
+export const FAMILIES: readonly Family[] = [shell, files, search, workspace, data, verify, k8s, skills, web, planning, scion, peers];
+
+/** Every built-in tool, in canonical catalog order: the families one after the other. */
+export const BUILTIN_TOOLS: readonly AnyTool[] = FAMILIES.flatMap((f) => f.tools);
 
 export const BUILTIN_TOOL_NAMES: readonly string[] = BUILTIN_TOOLS.map((t) => t.name);
+
+/** Why a tool is missing without a service: the framework's reasons and every family's. */
+export const MISSING_REASONS: MissingReasons = Object.assign({}, FRAMEWORK_MISSING, ...FAMILIES.map((f) => f.missing)) as MissingReasons;
 
 export function isBuiltinToolName(name: string): boolean {
   return BUILTIN_TOOL_NAMES.includes(name);

@@ -9,9 +9,9 @@ import { Gate } from '../../src/permissions/gate.ts';
 import { PathScope } from '../../src/permissions/path-scope.ts';
 import { recordCalls } from '../../src/runtime/record-calls.ts';
 import { EventLog } from '../../src/store/event-log.ts';
-import { Catalog } from '../../src/tools/catalog.ts';
-import { Dispatcher } from '../../src/tools/dispatch.ts';
-import { defineTool, type AnyTool } from '../../src/tools/tool.ts';
+import { Catalog } from '../../src/tools/framework/catalog.ts';
+import { Dispatcher } from '../../src/tools/framework/dispatch.ts';
+import { defineTool, type AnyTool } from '../../src/tools/framework/tool.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 
 async function agentOver(steps: ReplayStep[], opts: { tree?: Record<string, string>; maxSteps?: number } = {}) {

@@ -7,7 +7,7 @@ import type { CallOptions } from '../../src/model/model.ts';
 import { ReplayModel, type ReplayStep } from '../../src/model/replay.ts';
 import { recordCalls } from '../../src/runtime/record-calls.ts';
 import { EventLog } from '../../src/store/event-log.ts';
-import { SessionState } from '../../src/tools/session.ts';
+import { SessionState } from '../../src/tools/framework/session.ts';
 import { setup } from '../helpers/workspace.ts';
 import { COMPACTION_CASES, GOOD_RECORD } from './compaction.cases.ts';
 

@@ -10,9 +10,9 @@ import { ReplayModel, type ReplayStep } from '../../src/model/replay.ts';
 import { UnattendedAsker } from '../../src/runtime/askers.ts';
 import { recordCalls } from '../../src/runtime/record-calls.ts';
 import { EventLog } from '../../src/store/event-log.ts';
-import type { Catalog } from '../../src/tools/catalog.ts';
+import type { Catalog } from '../../src/tools/framework/catalog.ts';
 import { planGated } from '../../src/tools/planning/record-plan.ts';
-import { SessionState } from '../../src/tools/session.ts';
+import { SessionState } from '../../src/tools/framework/session.ts';
 import { setup } from '../helpers/workspace.ts';
 
 interface Options {

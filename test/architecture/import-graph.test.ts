@@ -28,7 +28,7 @@ async function plant(add: Record<string, string> = {}, doc: [string, string] | u
 describe('the layer checker, on planted trees', () => {
   it.each(ARCHITECTURE_CASES)('$what', async (c) => {
     const report = checkArchitecture(await plant(c.add, c.doc));
-    for (const part of ['table', 'imports', 'cycles', 'env'] as const satisfies ReadonlyArray<keyof ArchitectureReport>) {
+    for (const part of ['table', 'imports', 'cycles', 'fileCycles', 'env'] as const satisfies ReadonlyArray<keyof ArchitectureReport>) {
       const wanted = c.expect[part] ?? [];
       const got = report[part];
       expect(got, `${part}:\n${got.join('\n')}`).toHaveLength(wanted.length);
@@ -45,6 +45,10 @@ describe('the layer checker, on planted trees', () => {
     expect(table.allowed.get('cli')?.has('runtime')).toBe(true);
     expect(table.allowed.get('cli')?.has('main')).toBe(false);
     expect(table.envReaders).toEqual(new Set(['main', 'runtime', 'config']));
+    // The framework is a leaf inside tools: it names no family, nor the shared helpers.
+    expect([...table.allowed.get('tools/framework')!].filter((f) => f.startsWith('tools'))).toEqual([]);
+    expect(table.allowed.get('tools/*')?.has('tools/*')).toBe(false);
+    expect(table.allowed.get('tools')).toEqual(new Set(['tools/framework', 'tools/*']));
   });
 
   it('refuses a document without a table rather than passing every import', () => {

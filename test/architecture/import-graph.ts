@@ -35,6 +35,8 @@ export interface ArchitectureReport {
   imports: string[];
   /** Cycles between folders, each with one import per step. */
   cycles: string[];
+  /** Cycles between files (inside a folder too), each with one import per step. */
+  fileCycles: string[];
   /** `process.env` / `homedir()` outside the folders that may read the environment. */
   env: string[];
 }
@@ -48,6 +50,7 @@ export function checkArchitecture(root: string, doc = 'docs/architecture.md'): A
     table: tableProblems(table, new Set(files.map(folderOf))),
     imports: importViolations(refs, table, doc),
     cycles: folderCycles(refs),
+    fileCycles: fileCycles(refs),
     // Two reads on one line (`process.env.A ?? process.env.B`) are one finding.
     env: [...new Set(files.flatMap((f) => envReads(root, f, table.envReaders)))],
   };
@@ -61,10 +64,24 @@ export function sourceFiles(root: string): string[] {
     .sort();
 }
 
-/** The folder a file belongs to: `src/net/x.ts` → net; a top-level file is its own folder (`src/main.ts` → main). */
+/**
+ * The folder a file belongs to: `src/net/x.ts` → net; a top-level file is its own folder
+ * (`src/main.ts` → main). Inside `src/tools/` each subfolder is a folder of its own — the
+ * framework, the shared helpers, each family (`src/tools/grep/x.ts` → tools/grep) — and
+ * `src/tools/index.ts`, the families list, is `tools`.
+ */
 export function folderOf(file: string): string {
   const parts = file.split('/');
+  if (parts[1] === 'tools' && parts.length > 3) return `tools/${parts[2]}`;
   return parts.length > 2 ? parts[1]! : parts[1]!.replace(/\.(ts|md)$/, '');
+}
+
+/** `tools/*` in the table: the row of every family (a `tools/<name>` folder without a row of its own). */
+export const FAMILY_ROW = 'tools/*';
+
+/** The row a folder is judged by: its own, else the families' for a folder under tools/. */
+function rowOf(folder: string, rows: ReadonlyMap<string, unknown>): string {
+  return rows.has(folder) || !folder.startsWith('tools/') ? folder : FAMILY_ROW;
 }
 
 /** Static, type-only and dynamic imports, export-froms and `typeof import()` of one file. */
@@ -154,7 +171,8 @@ function names(cell: string): string[] {
 export function tableProblems(table: LayerTable, folders: ReadonlySet<string>): string[] {
   const out: string[] = [];
   for (const f of [...folders].sort()) {
-    if (!table.allowed.has(f)) out.push(`src/${f} has no row in the layer table: add one saying what it may import, and why`);
+    if (!table.allowed.has(rowOf(f, table.allowed)))
+      out.push(`src/${f} has no row in the layer table: add one saying what it may import, and why`);
   }
   for (const [folder, allowed] of table.allowed) {
     for (const a of allowed) if (!table.allowed.has(a)) out.push(`the row of ${folder} names ${a}, which has no row of its own`);
@@ -182,10 +200,15 @@ export function importViolations(refs: readonly ImportRef[], table: LayerTable, 
     }
     const to = folderOf(r.target);
     if (to === from) continue;
-    const allowed = table.allowed.get(from);
-    if (allowed?.has(to)) continue;
+    const allowed = table.allowed.get(rowOf(from, table.allowed));
+    // A family is imported as `tools/*` (any family) by the rows that may; never by another family.
+    if (allowed?.has(to) || (allowed?.has(FAMILY_ROW) && rowOf(to, table.allowed) === FAMILY_ROW)) continue;
     const rule = allowed ? `${from} may import ${allowed.size > 0 ? [...allowed].join(', ') : 'nothing of ours'}` : `${from} has no row`;
-    out.push(`${r.file}:${r.line}: ${from} may not import ${to} (${how}); ${rule} (${doc})`);
+    const family =
+      rowOf(from, table.allowed) === FAMILY_ROW && rowOf(to, table.allowed) === FAMILY_ROW
+        ? ' (a family never imports another: go through a port)'
+        : '';
+    out.push(`${r.file}:${r.line}: ${from} may not import ${to}${family} (${how}); ${rule} (${doc})`);
   }
   return out;
 }
@@ -211,6 +234,27 @@ export function folderCycles(refs: readonly ImportRef[]): string[] {
       return `${r.file}:${r.line} imports ${r.target}`;
     });
     return `${cycle.join(' → ')}  (${steps.join('; ')})`;
+  });
+}
+
+/**
+ * Each cycle between files — type-only and dynamic imports included, inside one folder
+ * too: a module that needs its importer back cannot be read (or evaluated lazily) alone.
+ */
+export function fileCycles(refs: readonly ImportRef[]): string[] {
+  const edges = new Map<string, string[]>();
+  const example = new Map<string, ImportRef>();
+  for (const r of refs) {
+    if (r.target === undefined || !r.target.startsWith('src/') || r.target === r.file) continue;
+    const key = `${r.file}\0${r.target}`;
+    if (!example.has(key)) {
+      example.set(key, r);
+      edges.set(r.file, [...(edges.get(r.file) ?? []), r.target]);
+    }
+  }
+  return cyclesOf(edges).map((cycle) => {
+    const steps = cycle.slice(1).map((to, i) => `${cycle[i]}:${example.get(`${cycle[i]}\0${to}`)!.line}`);
+    return `${cycle.join(' → ')}  (the imports at ${steps.join(', ')})`;
   });
 }
 

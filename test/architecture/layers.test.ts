@@ -24,6 +24,10 @@ describe('the layers of src/ (docs/architecture.md)', () => {
     expect(report.cycles, report.cycles.join('\n')).toEqual([]);
   });
 
+  it('no cycle between files, inside a folder too', () => {
+    expect(report.fileCycles, report.fileCycles.join('\n')).toEqual([]);
+  });
+
   it('only the composition root, config/ and main.ts read the environment', () => {
     expect(report.env, report.env.join('\n')).toEqual([]);
   });

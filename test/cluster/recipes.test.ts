@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { setup } from '../helpers/workspace.ts';
 import { KUBECONFIG, kubectl, pathWithKubernetesMcpServer, requireCluster, withNamespace } from './kube.ts';
-import { kindTraits } from '../../src/tools/kinds.ts';
+import { kindTraits } from '../../src/tools/framework/kinds.ts';
 
 const recipes = fileURLToPath(new URL('../../recipes/', import.meta.url));
 /** Tools that change nothing in the cluster although they are not read-only: session bookkeeping and the escalation. */

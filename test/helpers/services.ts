@@ -3,9 +3,9 @@ import type { AlertTarget } from '../../src/net/alert-targets.ts';
 import type { NetworkAccess } from '../../src/net/network-access.ts';
 import { UrlScope } from '../../src/net/url-scope.ts';
 import type { SearchProvider } from '../../src/net/search-providers.ts';
-import type { DigestWrap } from '../../src/tools/digest-wrap.ts';
+import type { DigestWrap } from '../../src/tools/framework/digest-wrap.ts';
 import type { PlanRecorder } from '../../src/tools/planning/plan-recorder.ts';
-import { toolServices, type ToolServices } from '../../src/tools/services.ts';
+import { toolServices, type ToolServices } from '../../src/tools/framework/services.ts';
 
 /**
  * Services under which every built-in tool is registered, for catalog tests that

@@ -6,9 +6,9 @@ import type { Resolver } from '../../src/net/guarded-fetch.ts';
 import type { Prompter } from '../../src/permissions/gate.ts';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime/runtime.ts';
 import type { FlagSettings } from '../../src/runtime/settings.ts';
-import type { RawStore } from '../../src/tools/digest-wrap.ts';
-import type { SessionState } from '../../src/tools/session.ts';
-import type { JsonObject } from '../../src/tools/tool.ts';
+import type { RawStore } from '../../src/tools/framework/digest-wrap.ts';
+import type { SessionState } from '../../src/tools/framework/session.ts';
+import type { JsonObject } from '../../src/tools/framework/tool.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -11,7 +11,7 @@ import { k8sGetTool } from '../../src/tools/k8s/k8s-get.ts';
 import { k8sListTool } from '../../src/tools/k8s/k8s-list.ts';
 import { k8sLogsTool } from '../../src/tools/k8s/k8s-logs.ts';
 import { k8sRolloutStatusTool } from '../../src/tools/k8s/k8s-rollout-status.ts';
-import { ToolError, type AnyTool, type ToolContext } from '../../src/tools/tool.ts';
+import { ToolError, type AnyTool, type ToolContext } from '../../src/tools/framework/tool.ts';
 import { writeKubeconfig } from '../helpers/kubeconfig.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 import { KUBE_ERROR_CASES } from './kube-errors.cases.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ElicitAnswer, ElicitForm } from '../../src/mcp/elicit-form.ts';
 import { formOnLines } from '../../src/mcp/elicit-lines.ts';
 import { UnattendedAsker } from '../../src/runtime/askers.ts';
-import type { Asker } from '../../src/tools/services.ts';
+import type { Asker } from '../../src/tools/framework/services.ts';
 import { EventLog } from '../../src/store/event-log.ts';
 import { bundle } from '../helpers/cli.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';

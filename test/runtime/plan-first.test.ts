@@ -2,11 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planGated } from '../../src/tools/planning/record-plan.ts';
-import { SessionState } from '../../src/tools/session.ts';
+import { SessionState } from '../../src/tools/framework/session.ts';
 import { recipeWith, stdioServer } from '../mcp/helpers.ts';
 import { setup, tempDir, writeTree } from '../helpers/workspace.ts';
 import { GATED_ARGS, OPEN_WORLD, RUNS_BEFORE_PLAN } from './plan-first.cases.ts';
-import { kindTraits } from '../../src/tools/kinds.ts';
+import { kindTraits } from '../../src/tools/framework/kinds.ts';
 import { installSciontool } from '../helpers/sciontool.ts';
 
 const PLAN_FIRST = /plan-first mode requires record_plan/;

@@ -5,7 +5,7 @@
  * workspace "/" in every case. One case a line.
  */
 import type { HookEnvelope, HookEvent } from '../../src/config/hook-events.ts';
-import type { HookFields } from '../../src/tools/hooks.ts';
+import type { HookFields } from '../../src/tools/framework/hooks.ts';
 
 export interface EnvelopeCase {
   readonly event: HookEvent;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOOK_ENVELOPES, HOOK_EVENTS } from '../../src/config/hook-events.ts';
 import { silentLogger } from '../../src/log.ts';
-import { HookRunner } from '../../src/tools/hooks.ts';
+import { HookRunner } from '../../src/tools/framework/hooks.ts';
 import { tempDir } from '../helpers/workspace.ts';
 import { ENVELOPE_CASES } from './envelopes.cases.ts';
 

@@ -6,8 +6,8 @@ import { installSciontool } from '../helpers/sciontool.ts';
 import { tempDir } from '../helpers/workspace.ts';
 
 // A distroless image: there is no /bin/sh (as test/tools/no-shell.test.ts has it).
-vi.mock('../../src/tools/shell/run-shell.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../src/tools/shell/run-shell.ts')>()),
+vi.mock('../../src/util/command-env.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/util/command-env.ts')>()),
   shellAvailable: () => false,
 }));
 

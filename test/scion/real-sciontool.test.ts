@@ -7,7 +7,7 @@ import { chmod, cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, type TestContext } from 'vitest';
-import { renderEnvelope } from '../../src/tools/hooks.ts';
+import { renderEnvelope } from '../../src/tools/framework/hooks.ts';
 import { createRuntime, type Runtime } from '../../src/runtime/runtime.ts';
 import { EventLog } from '../../src/store/event-log.ts';
 import { closedPortUrl, fakeHub } from '../helpers/sciontool.ts';

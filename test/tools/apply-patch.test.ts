@@ -5,7 +5,7 @@ import type { GateRequest, PromptAnswer } from '../../src/permissions/gate.ts';
 import { resolvePath } from '../../src/permissions/resolve-path.ts';
 import { parsePatch } from '../../src/tools/files/apply-patch-parser.ts';
 import { commitPlan, opKey, planPatch } from '../../src/tools/files/apply-patch-plan.ts';
-import { PendingWrites } from '../../src/tools/files/pending-writes.ts';
+import { PendingWrites } from '../../src/tools/shared/pending-writes.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 
 const yolo = { flags: { mode: 'yolo' as const } };

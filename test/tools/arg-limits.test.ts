@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ERROR_MAX_CHARS } from '../../src/tools/error-text.ts';
+import { ERROR_MAX_CHARS } from '../../src/tools/framework/error-text.ts';
 import { minimalArgs, stringPlaces, type Schema } from '../helpers/arg-schema.ts';
 import { fullRuntime } from '../helpers/full-runtime.ts';
 

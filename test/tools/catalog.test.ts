@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import type { NetworkAccess } from '../../src/net/network-access.ts';
 import { UrlScope } from '../../src/net/url-scope.ts';
-import { Catalog, CatalogError, type CatalogSelection } from '../../src/tools/catalog.ts';
-import { referencedTools, renderDescription } from '../../src/tools/describe.ts';
+import { Catalog, CatalogError, type CatalogSelection } from '../../src/tools/framework/catalog.ts';
+import { referencedTools, renderDescription } from '../../src/tools/framework/describe.ts';
 import { BUILTIN_TOOL_NAMES, BUILTIN_TOOLS as DEFS } from '../../src/tools/index.ts';
-import { defineTool, type AnyTool } from '../../src/tools/tool.ts';
+import { defineTool, type AnyTool } from '../../src/tools/framework/tool.ts';
 import { everyService } from '../helpers/services.ts';
 
 /** Every built-in registered (plan_mode required): a catalog to read descriptions from. */

@@ -1,4 +1,4 @@
-import type { NeedableService } from '../../src/tools/services.ts';
+import type { ServiceName } from '../../src/tools/framework/services.ts';
 
 /**
  * Every built-in tool's traits as they were before kinds existed (readOnly,
@@ -52,7 +52,7 @@ export const TRAIT_CASES: readonly TraitCase[] = [
  */
 export interface NeedCase {
   tool: string;
-  missing: NeedableService;
+  missing: ServiceName;
   reason: string | RegExp;
 }
 export const NEED_CASES: readonly NeedCase[] = [

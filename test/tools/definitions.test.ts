@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { recipeJsonSchema } from '../../src/config/recipe-schema.ts';
-import { Catalog } from '../../src/tools/catalog.ts';
-import { fillDescription } from '../../src/tools/describe.ts';
-import { BUILTIN_TOOL_NAMES, BUILTIN_TOOLS } from '../../src/tools/index.ts';
-import { kindFromHints, kindTraits } from '../../src/tools/kinds.ts';
+import { Catalog } from '../../src/tools/framework/catalog.ts';
+import { fillDescription } from '../../src/tools/framework/describe.ts';
+import { BUILTIN_TOOL_NAMES, BUILTIN_TOOLS, MISSING_REASONS } from '../../src/tools/index.ts';
+import { kindFromHints, kindTraits } from '../../src/tools/framework/kinds.ts';
 import { everyService } from '../helpers/services.ts';
 import { HINT_CASES, NEED_CASES, TRAIT_CASES } from './definitions.cases.ts';
 
@@ -41,9 +41,14 @@ describe('needs', () => {
     for (const need of tool.needs!) {
       it(`${tool.name} is registered with ${need} and left out without it, with a reason`, () => {
         expect(Catalog.build(BUILTIN_TOOLS, { services: everyService() }).has(tool.name)).toBe(true);
-        const without = Catalog.build(BUILTIN_TOOLS, { services: everyService({ [need]: need === 'shell' ? false : undefined }) });
+        const without = Catalog.build(BUILTIN_TOOLS, {
+          services: everyService({ [need]: need === 'shell' ? false : undefined }),
+          reasons: MISSING_REASONS,
+        });
         expect(without.has(tool.name)).toBe(false);
+        // The providing family (or the framework) says why: never the generic sentence of a service nobody explains.
         expect(without.skipped.find((s) => s.name === tool.name)?.reason).toMatch(/\w/);
+        expect(without.skipped.find((s) => s.name === tool.name)?.reason).not.toMatch(/service is not configured in this run/);
       });
     }
   }
@@ -52,7 +57,10 @@ describe('needs', () => {
     it(`${c.tool} is left out without ${c.missing}, saying why`, () => {
       const all = Catalog.build(BUILTIN_TOOLS, { services: everyService() });
       expect(all.has(c.tool)).toBe(true);
-      const without = Catalog.build(BUILTIN_TOOLS, { services: everyService({ [c.missing]: c.missing === 'shell' ? false : undefined }) });
+      const without = Catalog.build(BUILTIN_TOOLS, {
+        services: everyService({ [c.missing]: c.missing === 'shell' ? false : undefined }),
+        reasons: MISSING_REASONS,
+      });
       expect(without.has(c.tool)).toBe(false);
       expect(without.skipped.find((s) => s.name === c.tool)?.reason).toEqual(c.reason);
     });
@@ -61,6 +69,7 @@ describe('needs', () => {
   it('a cluster that is missing for a known reason says that reason', () => {
     const cat = Catalog.build(BUILTIN_TOOLS, {
       services: everyService({ kube: undefined, kubeUnavailable: 'kubernetes.enabled is false' }),
+      reasons: MISSING_REASONS,
     });
     expect(cat.skipped.find((s) => s.name === 'k8s_get')?.reason).toBe('kubernetes.enabled is false');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DigestWrap } from '../../src/tools/digest-wrap.ts';
+import { DigestWrap } from '../../src/tools/framework/digest-wrap.ts';
 import { memoryRawStore, setup } from '../helpers/workspace.ts';
 import { recipeWith, stdioServer } from '../mcp/helpers.ts';
 

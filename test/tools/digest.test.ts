@@ -8,8 +8,8 @@ import {
   pruneJson,
   type PruneLimits,
   type PruneStats,
-} from '../../src/tools/digest.ts';
-import type { JsonObject, JsonValue } from '../../src/tools/tool.ts';
+} from '../../src/tools/framework/digest.ts';
+import type { JsonObject, JsonValue } from '../../src/tools/framework/tool.ts';
 
 const L0 = PRUNE_LEVELS[0]!;
 const TIGHTEST = PRUNE_LEVELS[PRUNE_LEVELS.length - 1]!;

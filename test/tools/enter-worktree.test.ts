@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/runtime.ts';
-import { findOnPath } from '../../src/tools/workspace/vcs.ts';
+import { findOnPath } from '../../src/util/find-on-path.ts';
 import { jjConfigArgs } from '../../src/tools/workspace/vcs-config.ts';
 import { git, initRepo } from '../helpers/git-repo.ts';
 import { setup, tempDir, writeTree } from '../helpers/workspace.ts';

@@ -6,12 +6,12 @@ import * as z from 'zod/v4';
 import { PathScope } from '../../src/permissions/path-scope.ts';
 import { Gate } from '../../src/permissions/gate.ts';
 import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
-import { Catalog } from '../../src/tools/catalog.ts';
-import { Dispatcher } from '../../src/tools/dispatch.ts';
+import { Catalog } from '../../src/tools/framework/catalog.ts';
+import { Dispatcher } from '../../src/tools/framework/dispatch.ts';
 import { ERROR_MAX_CHARS } from '../../src/util/error-text.ts';
-import { jqCrashSentence, tidyJqMessage } from '../../src/tools/errors.ts';
+import { jqCrashSentence, tidyJqMessage } from '../../src/tools/shared/jq-errors.ts';
 import { describeFailure, isCwdGone } from '../../src/util/failure-sentences.ts';
-import { defineTool, ToolError, type AnyTool } from '../../src/tools/tool.ts';
+import { defineTool, ToolError, type AnyTool } from '../../src/tools/framework/tool.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 import { ERRNO_CASES, JQ_CRASH_CASES } from './errors.cases.ts';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/runtime.ts';
-import type { JsonObject } from '../../src/tools/tool.ts';
+import type { JsonObject } from '../../src/tools/framework/tool.ts';
 import { ESCAPE_CASES, type Bins, type EscapeCase } from './escaped-children.cases.ts';
 import { running } from '../helpers/processes.ts';
 

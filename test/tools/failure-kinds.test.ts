@@ -6,7 +6,7 @@ import * as z from 'zod/v4';
 import { FAILURE_KINDS } from '../../src/core/failure.ts';
 import { recordCalls } from '../../src/runtime/record-calls.ts';
 import { EventLog } from '../../src/store/event-log.ts';
-import { defineTool, ToolError, type AnyTool } from '../../src/tools/tool.ts';
+import { defineTool, ToolError, type AnyTool } from '../../src/tools/framework/tool.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 import { FAILURE_CASES, type FailureCase } from './failure-kinds.cases.ts';
 

@@ -2,9 +2,9 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
-import { familyTools } from '../../src/tools/family.ts';
+import { familyTools } from '../../src/tools/framework/family.ts';
 import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
-import { defineTool } from '../../src/tools/tool.ts';
+import { defineTool } from '../../src/tools/framework/tool.ts';
 import { toolFamilyFiles } from '../../scripts/tool-family.mjs';
 
 const tool = (name: string) =>

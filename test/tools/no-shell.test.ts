@@ -4,8 +4,8 @@ import { createRuntime } from '../../src/runtime/runtime.ts';
 import { tempDir } from '../helpers/workspace.ts';
 
 // A distroless image: there is no /bin/sh.
-vi.mock('../../src/tools/shell/run-shell.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../src/tools/shell/run-shell.ts')>()),
+vi.mock('../../src/util/command-env.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../src/util/command-env.ts')>()),
   shellAvailable: () => false,
 }));
 

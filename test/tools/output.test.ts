@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capErrorText, describeValue, quoteArg } from '../../src/util/error-text.ts';
-import { applyCaps, byteLength, capsFor, countLines, DEFAULT_CAPS } from '../../src/tools/output.ts';
+import { applyCaps, byteLength, capsFor, countLines, DEFAULT_CAPS } from '../../src/tools/framework/output.ts';
 import { grepTool } from '../../src/tools/search/grep.ts';
 
 describe('capsFor', () => {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startTime } from '../../src/tools/files/pending-writes.ts';
+import { startTime } from '../../src/tools/shared/pending-writes.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 
 /** The pid of a process that has exited (its number is free, nothing runs under it now). */

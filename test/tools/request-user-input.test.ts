@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseOnLines } from '../../src/runtime/choices.ts';
 import { UnattendedAsker } from '../../src/runtime/askers.ts';
 import { EventLog } from '../../src/store/event-log.ts';
-import type { Asker } from '../../src/tools/services.ts';
+import type { Asker } from '../../src/tools/framework/services.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 import { ARG_CASES, REPLY_CASES, THREE } from './request-user-input.cases.ts';
 

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { locateRipgrep } from '../../src/tools/search/ripgrep.ts';
+import { locateRipgrep } from '../../src/tools/shared/ripgrep.ts';
 import { setup, type Tree } from '../helpers/workspace.ts';
 
 const tree: Tree = {

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '../../scripts/esbuild-options.mjs';
-import type { FamilyMember } from '../../src/tools/family.ts';
+import type { FamilyMember } from '../../src/tools/framework/family.ts';
 import members from '../fixtures/tool-family/index.ts';
 
 // The fixture family: alpha.ts+alpha.md and beta.ts+beta.md are tools; helper.ts

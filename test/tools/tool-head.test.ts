@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { esbuildOptions, root } from '../../scripts/esbuild-options.mjs';
 import { companionFile } from '../../scripts/tool-family.mjs';
 import { computeToolHeads, toolFamilies } from '../../scripts/tool-heads.mjs';
-import { Catalog } from '../../src/tools/catalog.ts';
+import { Catalog } from '../../src/tools/framework/catalog.ts';
 import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
-import { toolServices, type ToolServices } from '../../src/tools/services.ts';
-import type { AnyTool } from '../../src/tools/tool.ts';
-import { argsJsonSchema, lazyTool, toolHead, type ToolHead } from '../../src/tools/tool-head.ts';
+import { toolServices, type ToolServices } from '../../src/tools/framework/services.ts';
+import type { AnyTool } from '../../src/tools/framework/tool.ts';
+import { argsJsonSchema, lazyTool, toolHead, type ToolHead } from '../../src/tools/framework/tool-head.ts';
 
 // The product bundle registers the built-in tools from heads computed at build time
 // (src/tools/tool-head.ts); vitest runs the definitions themselves. These tests hold the two

@@ -7,7 +7,7 @@ import { Agent, type AgentEvent } from '../../src/agent/agent.ts';
 import { ReplayModel, type ReplayStep } from '../../src/model/replay.ts';
 import { recordCalls } from '../../src/runtime/record-calls.ts';
 import { EventLog } from '../../src/store/event-log.ts';
-import { SessionState } from '../../src/tools/session.ts';
+import { SessionState } from '../../src/tools/framework/session.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 import { UPDATE_PLAN_CASES } from './update-plan.cases.ts';
 

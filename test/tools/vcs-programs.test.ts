@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findOnPath } from '../../src/tools/workspace/vcs.ts';
+import { findOnPath } from '../../src/util/find-on-path.ts';
 import { initRepo } from '../helpers/git-repo.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 import { PLANT_CASES, type PlantCase } from './vcs-programs.cases.ts';

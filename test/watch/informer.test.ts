@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { WatchGone } from '../../src/k8s/cluster.ts';
 import { silentLogger } from '../../src/log.ts';
-import type { JsonObject } from '../../src/tools/tool.ts';
+import type { JsonObject } from '../../src/tools/framework/tool.ts';
 import { runInformer, type Change, type ListWatch } from '../../src/watch/informer.ts';
 
 type Emit = (type: string, object: JsonObject) => void;

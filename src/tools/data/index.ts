@@ -1,5 +1,5 @@
 import members from 'virtual:tool-family';
-import { familyTools } from '../family.ts';
+import { defineFamily } from '../framework/family.ts';
 
 /** The data family: query JSON, and get back what a digest left out. */
-export const tools = familyTools('data', members);
+export const family = defineFamily('data', members);

@@ -1,9 +1,9 @@
 import * as z from 'zod/v4';
-import { LIMITS, pathArg } from '../limits.ts';
-import { readChecked } from '../files/safe-fs.ts';
-import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
-import { tidyJqMessage } from '../errors.ts';
-import { JqCrashError, JqTimeoutError, sharedJqRunner } from './jq-runner.ts';
+import { LIMITS, pathArg } from '../framework/limits.ts';
+import { readChecked } from '../shared/safe-fs.ts';
+import { defineTool, ToolError, type JsonObject, type JsonValue } from '../framework/tool.ts';
+import { tidyJqMessage } from '../shared/jq-errors.ts';
+import { JqCrashError, JqTimeoutError, sharedJqRunner } from '../shared/jq-runner.ts';
 import description from './json-query.md';
 
 export const JSON_QUERY_DEFAULTS = { timeout_seconds: 10, max_input_bytes: 64 * 1024 * 1024 } as const;

@@ -1,4 +1,4 @@
-import { LIMITS } from '../limits.ts';
+import { LIMITS } from '../framework/limits.ts';
 
 /**
  * The apply_patch envelope, parsed into file operations before anything is read.

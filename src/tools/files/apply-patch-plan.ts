@@ -1,12 +1,12 @@
 import { lstat, readlink } from 'node:fs/promises';
 import type { ResolvedPath } from '../../permissions/resolve-path.ts';
 import type { FileChange } from '../../permissions/gate.ts';
-import { LIMITS } from '../limits.ts';
-import { ToolError } from '../tool.ts';
+import { LIMITS } from '../framework/limits.ts';
+import { ToolError } from '../framework/tool.ts';
 import { PatchParseError, type PatchOp } from './apply-patch-parser.ts';
 import { applyReplacements, locateChunks, type Replacement } from './apply-patch-seek.ts';
-import type { PendingWrites } from './pending-writes.ts';
-import { editChecked, looksBinary, readChecked, removeChecked, writeChecked } from './safe-fs.ts';
+import type { WriteJournal } from '../framework/services.ts';
+import { editChecked, looksBinary, readChecked, removeChecked, writeChecked } from '../shared/safe-fs.ts';
 
 /**
  * apply_patch in two phases. `planPatch` reads every file the patch touches and
@@ -221,7 +221,7 @@ export interface CommitResult {
 }
 
 /** Verify every snapshot, then write. Throws before the first write (nothing changed) or with the files already changed. */
-export async function commitPlan(plan: PatchPlan, journal: PendingWrites | undefined): Promise<CommitResult> {
+export async function commitPlan(plan: PatchPlan, journal: WriteJournal | undefined): Promise<CommitResult> {
   for (const f of plan.files) {
     if (f.action === 'unchanged') continue;
     if (!sameSnapshot(f.before, await snapshot(f.source, f.shown))) throw changedSince(f);
@@ -259,7 +259,7 @@ export async function commitPlan(plan: PatchPlan, journal: PendingWrites | undef
   return result;
 }
 
-async function commitOne(f: PlannedFile, journal: PendingWrites | undefined, changed: string[]): Promise<void> {
+async function commitOne(f: PlannedFile, journal: WriteJournal | undefined, changed: string[]): Promise<void> {
   if (f.action === 'unchanged') return;
   if (f.action === 'deleted') {
     await removeChecked(f.source);

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
-import { defineTool, ToolError, type PathClaim } from '../tool.ts';
+import { LIMITS } from '../framework/limits.ts';
+import { defineTool, ToolError, type PathClaim } from '../framework/tool.ts';
 import description from './apply-patch.md';
 import { parsePatch, PatchParseError, type PatchOp } from './apply-patch-parser.ts';
 import { commitPlan, opKey, planPatch, plannedChanges } from './apply-patch-plan.ts';
@@ -19,6 +19,7 @@ export const applyPatchTool = defineTool({
   name: 'apply_patch',
   description,
   kind: 'edit',
+  uses: ['pendingWrites'],
   narrowHint: '',
   args: z.strictObject({
     patch: z

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { pathArg } from '../limits.ts';
-import { defineTool } from '../tool.ts';
-import { removeChecked } from './safe-fs.ts';
+import { pathArg } from '../framework/limits.ts';
+import { defineTool } from '../framework/tool.ts';
+import { removeChecked } from '../shared/safe-fs.ts';
 import description from './delete-file.md';
 
 export const deleteFileTool = defineTool({

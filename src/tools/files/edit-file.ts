@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
-import { LIMITS, pathArg } from '../limits.ts';
-import { defineTool, ToolError } from '../tool.ts';
+import { LIMITS, pathArg } from '../framework/limits.ts';
+import { defineTool, ToolError } from '../framework/tool.ts';
 import description from './edit-file.md';
-import { currentText, editChecked, looksBinary } from './safe-fs.ts';
+import { currentText, editChecked, looksBinary } from '../shared/safe-fs.ts';
 
 const BOM = '\uFEFF';
 
@@ -10,6 +10,7 @@ export const editFileTool = defineTool({
   name: 'edit_file',
   description,
   kind: 'edit',
+  uses: ['pendingWrites'],
   narrowHint: '',
   args: z.strictObject({
     path: pathArg('File to edit, relative to the current directory (or absolute).'),

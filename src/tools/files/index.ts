@@ -1,5 +1,5 @@
 import members from 'virtual:tool-family';
-import { familyTools } from '../family.ts';
+import { defineFamily } from '../framework/family.ts';
 
 /** The file family: read, write, edit, delete and look at workspace files. */
-export const tools = familyTools('files', members);
+export const family = defineFamily('files', members);

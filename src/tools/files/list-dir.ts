@@ -1,8 +1,8 @@
 import { lstat, readdir } from 'node:fs/promises';
 import * as z from 'zod/v4';
-import { pathArg } from '../limits.ts';
-import { defineTool, ToolError, type JsonObject, type ToolContext } from '../tool.ts';
-import { PinnedDir, statChecked } from './safe-fs.ts';
+import { pathArg } from '../framework/limits.ts';
+import { defineTool, ToolError, type JsonObject, type ToolContext } from '../framework/tool.ts';
+import { PinnedDir, statChecked } from '../shared/safe-fs.ts';
 import description from './list-dir.md';
 
 export const listDirTool = defineTool({

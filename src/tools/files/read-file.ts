@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
-import { pathArg } from '../limits.ts';
-import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import { pathArg } from '../framework/limits.ts';
+import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import description from './read-file.md';
-import { looksBinary, openChecked } from './safe-fs.ts';
+import { looksBinary, openChecked } from '../shared/safe-fs.ts';
 
 const CHUNK = 64 * 1024;
 /** Files up to this size get an exact `total_lines`; beyond it counting would cost more than the read. */

@@ -1,11 +1,11 @@
 import * as z from 'zod/v4';
-import { LIMITS, pathArg } from '../limits.ts';
-import { listFiles } from '../search/file-list.ts';
-import { compileNamePattern } from '../search/name-pattern.ts';
-import { chooseEngine } from '../search/ripgrep.ts';
-import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import { LIMITS, pathArg } from '../framework/limits.ts';
+import { listFiles } from '../shared/file-list.ts';
+import { compileNamePattern } from '../shared/name-pattern.ts';
+import { chooseEngine } from '../shared/ripgrep.ts';
+import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import description from './read-many-files.md';
-import { looksBinary, openChecked } from './safe-fs.ts';
+import { looksBinary, openChecked } from '../shared/safe-fs.ts';
 
 export const READ_MANY_DEFAULTS = { max_file_bytes: 64 * 1024, max_files: 200 } as const;
 
@@ -13,6 +13,7 @@ export const readManyFilesTool = defineTool({
   name: 'read_many_files',
   description,
   kind: 'read',
+  uses: ['ripgrepPath'],
   caps: { maxBytes: 256 * 1024, maxLines: 5000 },
   settings: z.strictObject({
     max_file_bytes: z

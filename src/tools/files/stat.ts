@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { pathArg } from '../limits.ts';
-import { defineTool, type JsonObject } from '../tool.ts';
-import { statChecked } from './safe-fs.ts';
+import { pathArg } from '../framework/limits.ts';
+import { defineTool, type JsonObject } from '../framework/tool.ts';
+import { statChecked } from '../shared/safe-fs.ts';
 import description from './stat.md';
 
 export const statTool = defineTool({

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import * as z from 'zod/v4';
-import { pathArg } from '../limits.ts';
-import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import { pathArg } from '../framework/limits.ts';
+import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import { HEURISTIC, HEURISTIC_NOTE, scanOutline } from './outline-heuristic.ts';
 import { PARSED } from './outline-languages.ts';
 import { parseOutline } from './outline-parsed.ts';
-import { looksBinary, readChecked } from './safe-fs.ts';
+import { looksBinary, readChecked } from '../shared/safe-fs.ts';
 import description from './view-file-outline.md';
 
 /** Above this an outline is not the cheap survey it is for; grep is. */

@@ -1,13 +1,14 @@
 import * as z from 'zod/v4';
-import { LIMITS, pathArg } from '../limits.ts';
-import { defineTool } from '../tool.ts';
-import { currentText, writeChecked } from './safe-fs.ts';
+import { LIMITS, pathArg } from '../framework/limits.ts';
+import { defineTool } from '../framework/tool.ts';
+import { currentText, writeChecked } from '../shared/safe-fs.ts';
 import description from './write-file.md';
 
 export const writeFileTool = defineTool({
   name: 'write_file',
   description,
   kind: 'edit',
+  uses: ['pendingWrites'],
   narrowHint: '',
   args: z.strictObject({
     path: pathArg('File to write, relative to the current directory (or absolute).'),

@@ -1,9 +1,8 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
-import type { Kube } from '../../k8s/cluster.ts';
+import { LIMITS } from '../framework/limits.ts';
 import { KubeError, type KubeErrorKind } from '../../k8s/kube-error.ts';
 import type { FailureKind } from '../../core/failure.ts';
-import { ToolError, type ToolContext } from '../tool.ts';
+import { ToolError } from '../framework/tool.ts';
 
 /**
  * What each client failure is to the dispatcher. `denied` is core-agent's own rule
@@ -29,11 +28,11 @@ export function kubeToolError(err: unknown): unknown {
  * The one place a k8s tool's failures are mapped: every k8s tool's `run` goes
  * through this, so the client never throws a tool's error type.
  */
-export function withKubeErrors<Def extends { run(args: never, ctx: ToolContext): Promise<unknown> }>(def: Def): Def {
-  const run = def.run.bind(def) as (args: unknown, ctx: ToolContext) => Promise<unknown>;
+export function withKubeErrors<Def extends { run(args: never, ctx: never): Promise<unknown> }>(def: Def): Def {
+  const run = def.run.bind(def) as (args: unknown, ctx: unknown) => Promise<unknown>;
   return {
     ...def,
-    async run(args: unknown, ctx: ToolContext) {
+    async run(args: unknown, ctx: unknown) {
       try {
         return await run(args, ctx);
       } catch (err) {
@@ -45,13 +44,6 @@ export function withKubeErrors<Def extends { run(args: never, ctx: ToolContext):
 
 /** A Kubernetes object's name (also a Pod's, a container's). */
 export const k8sNameArg = (description: string) => z.string().min(1).max(LIMITS.k8sName).describe(description);
-
-/** The session's cluster; the tools are only registered when there is one. */
-export function kube(ctx: ToolContext): Kube {
-  const k = ctx.services.kube;
-  if (!k) throw new ToolError('no Kubernetes cluster is configured in this run');
-  return k;
-}
 
 export const kindArg = z
   .string()

@@ -1,5 +1,6 @@
 import members from 'virtual:tool-family';
-import { familyTools } from '../family.ts';
+import { defineFamily } from '../framework/family.ts';
+import { missing, services } from './services.ts';
 
 /** The Kubernetes family: read-only views of the configured cluster. */
-export const tools = familyTools('k8s', members);
+export const family = defineFamily('k8s', members, { services, missing });

@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
+import { LIMITS } from '../framework/limits.ts';
 import { resourceNames } from '../../k8s/cluster.ts';
-import { defineTool, type JsonObject } from '../tool.ts';
-import { K8S_HINT, kube, withKubeErrors } from './common.ts';
+import { defineTool, type JsonObject } from '../framework/tool.ts';
+import { K8S_HINT, withKubeErrors } from './common.ts';
 import description from './k8s-api-resources.md';
 
 const definition = defineTool({
@@ -17,7 +17,7 @@ const definition = defineTool({
     group: z.string().max(LIMITS.k8sName).optional().describe('Only this API group ("" for the core group).'),
   }),
   async run(args, ctx) {
-    const k = kube(ctx);
+    const k = ctx.services.kube;
     const needle = args.name_contains?.toLowerCase();
     const rows = (await k.discovery(ctx.signal))
       .filter((r) => args.group === undefined || r.group === args.group)

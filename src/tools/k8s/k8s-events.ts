@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
+import { LIMITS } from '../framework/limits.ts';
 import { eventSummary } from '../../k8s/summary.ts';
-import { defineTool, type JsonObject } from '../tool.ts';
-import { K8S_HINT, kube, namespaceArg, withKubeErrors } from './common.ts';
+import { defineTool, type JsonObject } from '../framework/tool.ts';
+import { K8S_HINT, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-events.md';
 
 const definition = defineTool({
@@ -24,7 +24,7 @@ const definition = defineTool({
     })
     .refine((a) => a.kind === undefined || a.name !== undefined, { message: 'kind needs name (the object the events are about)' }),
   async run(args, ctx) {
-    const k = kube(ctx);
+    const k = ctx.services.kube;
     const namespace = args.all_namespaces ? undefined : (args.namespace ?? (await k.defaultNamespace()));
     const selectors = [
       args.name ? `involvedObject.name=${args.name}` : undefined,

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { defineTool, type JsonObject } from '../tool.ts';
-import { apiVersionArg, K8S_HINT, k8sNameArg, kindArg, kube, namespaceArg, withKubeErrors } from './common.ts';
+import { defineTool, type JsonObject } from '../framework/tool.ts';
+import { apiVersionArg, K8S_HINT, k8sNameArg, kindArg, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-get.md';
 
 const definition = defineTool({
@@ -17,7 +17,7 @@ const definition = defineTool({
     api_version: apiVersionArg,
   }),
   async run(args, ctx) {
-    const k = kube(ctx);
+    const k = ctx.services.kube;
     const r = await k.resolve(args.kind, args.api_version, ctx.signal);
     const namespace = r.namespaced ? (args.namespace ?? (await k.defaultNamespace())) : undefined;
     const obj = await k.get(k.resourcePath(r, namespace, args.name), {}, 'json', ctx.signal);

@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
+import { LIMITS } from '../framework/limits.ts';
 import { summarize } from '../../k8s/summary.ts';
-import { defineTool, type JsonObject, type JsonValue } from '../tool.ts';
-import { apiVersionArg, K8S_HINT, kindArg, kube, namespaceArg, withKubeErrors } from './common.ts';
+import { defineTool, type JsonObject, type JsonValue } from '../framework/tool.ts';
+import { apiVersionArg, K8S_HINT, kindArg, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-list.md';
 
 const definition = defineTool({
@@ -25,7 +25,7 @@ const definition = defineTool({
     api_version: apiVersionArg,
   }),
   async run(args, ctx) {
-    const k = kube(ctx);
+    const k = ctx.services.kube;
     const r = await k.resolve(args.kind, args.api_version, ctx.signal);
     const namespace = r.namespaced && !args.all_namespaces ? (args.namespace ?? (await k.defaultNamespace())) : undefined;
     const list = await k.get(

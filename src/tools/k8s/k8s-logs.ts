@@ -1,8 +1,8 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
+import { LIMITS } from '../framework/limits.ts';
 import { KubeError } from '../../k8s/kube-error.ts';
-import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
-import { k8sNameArg, kube, namespaceArg, withKubeErrors } from './common.ts';
+import { defineTool, ToolError, type JsonObject, type JsonValue } from '../framework/tool.ts';
+import { k8sNameArg, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-logs.md';
 
 const MAX_BYTES = 64 * 1024;
@@ -29,7 +29,7 @@ const definition = defineTool({
       .describe('At most this many bytes (default 65536).'),
   }),
   async run(args, ctx) {
-    const k = kube(ctx);
+    const k = ctx.services.kube;
     const namespace = args.namespace ?? (await k.defaultNamespace());
     const base = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(args.pod)}`;
     const limit = args.max_bytes ?? MAX_BYTES;

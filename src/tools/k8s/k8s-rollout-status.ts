@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { defineTool, ToolError, type JsonObject, type JsonValue } from '../tool.ts';
-import { K8S_HINT, k8sNameArg, kube, namespaceArg, withKubeErrors } from './common.ts';
+import { defineTool, ToolError, type JsonObject, type JsonValue } from '../framework/tool.ts';
+import { K8S_HINT, k8sNameArg, namespaceArg, withKubeErrors } from './common.ts';
 import description from './k8s-rollout-status.md';
 
 const num = (v: JsonValue | undefined) => (typeof v === 'number' ? v : 0);
@@ -19,7 +19,7 @@ const definition = defineTool({
     namespace: namespaceArg,
   }),
   async run(args, ctx) {
-    const k = kube(ctx);
+    const k = ctx.services.kube;
     const r = await k.resolve(args.kind, undefined, ctx.signal);
     if (r.group !== 'apps' || !['Deployment', 'StatefulSet', 'DaemonSet'].includes(r.kind)) {
       throw new ToolError(`rollout status is for Deployments, StatefulSets and DaemonSets, not ${r.kind}`);

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { quoteArg } from '../error-text.ts';
-import { LIMITS } from '../limits.ts';
-import { defineTool, ToolError } from '../tool.ts';
+import { quoteArg } from '../framework/error-text.ts';
+import { LIMITS } from '../framework/limits.ts';
+import { defineTool, ToolError } from '../framework/tool.ts';
 import description from './call-peer.md';
 import { runPeerTurn } from './peer-session.ts';
 import { monotonicMs } from '../../util/monotonic.ts';

@@ -1,5 +1,5 @@
 import { failureText, loadUndici } from '../../net/undici.ts';
-import { ToolError } from '../tool.ts';
+import { ToolError } from '../framework/tool.ts';
 
 /**
  * One delegated turn on a peer's attach API, as the Go original's call_peer does

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import description from './mark-task-done.md';
 
 const REPEAT =

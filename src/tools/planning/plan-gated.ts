@@ -1,4 +1,4 @@
-import { kindTraits, type ToolKind } from '../kinds.ts';
+import { kindTraits, type ToolKind } from '../framework/kinds.ts';
 
 // Apart from record_plan's module, so the catalog and the gate ask it without evaluating the tool.
 /**

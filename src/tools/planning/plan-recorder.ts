@@ -1,8 +1,8 @@
 import { readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolvePath } from '../../permissions/resolve-path.ts';
-import { writeChecked } from '../files/safe-fs.ts';
-import { ToolError } from '../tool.ts';
+import { writeChecked } from '../shared/safe-fs.ts';
+import { ToolError } from '../framework/tool.ts';
 
 export type PlanMode = 'advisory' | 'required';
 

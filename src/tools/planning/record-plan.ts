@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { fillDescription } from '../describe.ts';
+import { fillDescription } from '../framework/describe.ts';
 import { planGated } from './plan-gated.ts';
-import { defineTool, ToolError, type AnyTool, type JsonObject } from '../tool.ts';
+import { defineTool, ToolError, type AnyTool, type JsonObject } from '../framework/tool.ts';
 import type { PlanMode } from './plan-recorder.ts';
 import template from './record-plan.md';
 
@@ -19,7 +19,7 @@ function describe(mode: PlanMode, registered: readonly AnyTool[]): string {
 
 export const recordPlanTool = defineTool({
   name: 'record_plan',
-  description: ({ services, registered }) => describe(services.planMode, registered),
+  description: ({ services, registered }) => describe(services.planMode ?? 'advisory', registered),
   kind: 'lifecycle',
   needs: ['plans'],
   narrowHint: '',

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
-import type { ChoiceQuestion } from '../services.ts';
-import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import { LIMITS } from '../framework/limits.ts';
+import type { ChoiceQuestion } from '../framework/services.ts';
+import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import description from './request-user-input.md';
 
 const option = z.strictObject({
@@ -20,6 +20,7 @@ export const requestUserInputTool = defineTool({
   name: 'request_user_input',
   description,
   kind: 'ask',
+  uses: ['asker'],
   // No `needs`: without anyone to answer it is still offered, and its failure ends a
   // headless run as failed naming the questions — instead of a model guessing silently.
   narrowHint: '',

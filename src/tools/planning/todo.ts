@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { defineTool, ToolError } from '../tool.ts';
+import { defineTool, ToolError } from '../framework/tool.ts';
 import description from './todo.md';
 
 export const todoTool = defineTool({

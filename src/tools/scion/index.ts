@@ -1,5 +1,6 @@
 import members from 'virtual:tool-family';
-import { familyTools } from '../family.ts';
+import { defineFamily } from '../framework/family.ts';
+import { missing, services } from './services.ts';
 
 /** The scion family: telling a Scion orchestrator how the agent stands, when core-agent runs in a Scion container. */
-export const tools = familyTools('scion', members);
+export const family = defineFamily('scion', members, { services, missing });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import * as z from 'zod/v4';
-import { capErrorText } from '../error-text.ts';
-import { defineTool, ToolError } from '../tool.ts';
+import { capErrorText } from '../framework/error-text.ts';
+import { defineTool, ToolError } from '../framework/tool.ts';
 import description from './sciontool-status.md';
 
 /** Scion's sticky states (sciontool's `status` command): each leaves the agent's activity set until new work starts. */
@@ -22,6 +22,7 @@ export const sciontoolStatusTool = defineTool({
   // from asking and from plan-first, and this one leaves the process.
   kind: 'send',
   needs: ['sciontool'],
+  uses: ['env'],
   narrowHint: '',
   args: z.strictObject({
     // An enum: a wrong value is refused before anything runs, naming the four (arg-errors.ts).

@@ -1,16 +1,17 @@
 import { stat } from 'node:fs/promises';
 import * as z from 'zod/v4';
-import { LIMITS, pathArg } from '../limits.ts';
-import { defineTool, ToolError, type JsonObject } from '../tool.ts';
-import { listFiles } from './file-list.ts';
+import { LIMITS, pathArg } from '../framework/limits.ts';
+import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
+import { listFiles } from '../shared/file-list.ts';
 import description from './glob.md';
-import { compileNamePattern } from './name-pattern.ts';
-import { chooseEngine, searchEngineSettings } from './ripgrep.ts';
+import { compileNamePattern } from '../shared/name-pattern.ts';
+import { chooseEngine, searchEngineSettings } from '../shared/ripgrep.ts';
 
 export const globTool = defineTool({
   name: 'glob',
   description,
   kind: 'read',
+  uses: ['ripgrepPath'],
   caps: { maxBytes: 32 * 1024, maxLines: 1000 },
   settings: searchEngineSettings,
   digest: true,

@@ -2,10 +2,10 @@ import path from 'node:path';
 import type { RE2JS } from 're2js';
 import re2Chunk from 'virtual:re2-chunk';
 import { loadEmbeddedModule } from '../../embedded.ts';
-import { looksBinary, openChecked, openEntry } from '../files/safe-fs.ts';
-import { ToolError } from '../tool.ts';
-import { compileNamePattern } from './name-pattern.ts';
-import { walkFiles, type WalkedFile } from './walk.ts';
+import { looksBinary, openChecked, openEntry } from '../shared/safe-fs.ts';
+import { ToolError } from '../framework/tool.ts';
+import { compileNamePattern } from '../shared/name-pattern.ts';
+import { walkFiles, type WalkedFile } from '../shared/walk.ts';
 
 /** Lines longer than this are elided as ripgrep's --max-columns-preview does. */
 const MAX_COLUMNS = 500;

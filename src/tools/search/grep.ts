@@ -1,16 +1,16 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/v4';
-import { LIMITS, pathArg } from '../limits.ts';
-import { looksBinary, openChecked } from '../files/safe-fs.ts';
-import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import { LIMITS, pathArg } from '../framework/limits.ts';
+import { looksBinary, openChecked } from '../shared/safe-fs.ts';
+import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import description from './grep.md';
 import { compileRe2, grepInProcess } from './grep-re2.ts';
-import { firstLine, ripgrepTypeFilter } from './file-list.ts';
-import { compileNamePattern } from './name-pattern.ts';
-import { ripgrepExclusions } from './ignore-rules.ts';
-import { linesConfirmed, type ReportedLine } from './recheck.ts';
-import { chooseEngine, runRipgrep, searchEngineSettings } from './ripgrep.ts';
+import { firstLine, ripgrepTypeFilter } from '../shared/file-list.ts';
+import { compileNamePattern } from '../shared/name-pattern.ts';
+import { ripgrepExclusions } from '../shared/ignore-rules.ts';
+import { linesConfirmed, type ReportedLine } from '../shared/recheck.ts';
+import { chooseEngine, runRipgrep, searchEngineSettings } from '../shared/ripgrep.ts';
 
 /** Longest line text returned per match; the rest of a long line is elided (rg's --max-columns). */
 export const MAX_MATCH_COLUMNS = 500;
@@ -25,6 +25,7 @@ export const grepTool = defineTool({
   name: 'grep',
   description,
   kind: 'read',
+  uses: ['ripgrepPath'],
   caps: { maxBytes: 64 * 1024, maxLines: 500 },
   settings: searchEngineSettings,
   digest: true,

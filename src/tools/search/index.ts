@@ -1,5 +1,5 @@
 import members from 'virtual:tool-family';
-import { familyTools } from '../family.ts';
+import { defineFamily } from '../framework/family.ts';
 
 /** The search family: find files by name, search their contents. */
-export const tools = familyTools('search', members);
+export const family = defineFamily('search', members);

@@ -2,8 +2,8 @@
 // gate's mode, the search tools registered). Apart from bash.ts so that the bundle renders it
 // without evaluating the tool's module and its zod schemas (a `<tool>.head.ts` beside a tool:
 // scripts/tool-family.mjs; it must not import zod, test/tools/tool-head.test.ts holds that).
-import { fillDescription } from '../describe.ts';
-import type { DescribeEnv } from '../tool.ts';
+import { fillDescription } from '../framework/describe.ts';
+import type { DescribeEnv } from '../framework/tool.ts';
 import template from './bash.md';
 import { SEARCH_VERBS, type SearchGateMode } from './search-gate.ts';
 
@@ -17,7 +17,7 @@ export function searchTargets(has: (name: string) => boolean): Set<'grep' | 'glo
 /** bash.md, with the search gate's sentence for this run's mode and the search tools registered. */
 export function description({ services, registered }: DescribeEnv): string {
   return describe(
-    services.searchGate,
+    services.searchGate ?? 'enforce',
     registered.map((t) => t.name),
   );
 }

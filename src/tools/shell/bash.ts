@@ -1,12 +1,13 @@
 import * as z from 'zod/v4';
-import { argvSafe, LIMITS } from '../limits.ts';
-import { defineTool, ToolError, type JsonObject, type ToolContext } from '../tool.ts';
+import { argvSafe, LIMITS } from '../framework/limits.ts';
+import { defineTool, ToolError, type JsonObject, type ServicesFor, type ToolContext } from '../framework/tool.ts';
 import { BASH_DEFAULTS, description, searchTargets } from './bash.head.ts';
 import { commandShape } from './bash-parser.ts';
 import { deniedCommand } from './denylist.ts';
 import type { Escapee } from './escapees.ts';
-import { runShell, shellEnv } from './run-shell.ts';
-import { TERMINAL_DEFAULTS } from './terminals.ts';
+import { shellEnv } from '../../util/command-env.ts';
+import { runShell } from './run-shell.ts';
+import { TERMINAL_DEFAULTS, TERMINALS } from './terminals.ts';
 import { searchGateMessage, searchShaped } from './search-gate.ts';
 
 // Defined in bash.head.ts, which the bundle evaluates to register bash without this module.
@@ -49,6 +50,7 @@ export const bashTool = defineTool({
   description,
   kind: 'execute',
   needs: ['shell'],
+  uses: ['env', 'groupRecords', 'searchGate'],
   settings,
   caps: { maxBytes: 32 * 1024, maxLines: 1000 },
   narrowHint: 'Narrow the command, or filter its output (… | tail -n 50, … | grep -v noise).',
@@ -140,7 +142,12 @@ export function escapedNote(escaped: readonly Escapee[], suggestTerminal: boolea
 }
 
 /** bash with wait: false: a supervised terminal (terminals.ts). */
-function startTerminal(command: string, timeout: number | undefined, max: number, ctx: ToolContext<BashSettings>): JsonObject {
+function startTerminal(
+  command: string,
+  timeout: number | undefined,
+  max: number,
+  ctx: ToolContext<BashSettings, ServicesFor<'shell', 'env' | 'groupRecords'>>,
+): JsonObject {
   if (!ctx.hasTool('terminal_output')) {
     throw new ToolError(
       'wait: false needs terminal_output to read the output, and it is not registered here; run the command with wait: true',
@@ -151,7 +158,7 @@ function startTerminal(command: string, timeout: number | undefined, max: number
   }
   let t;
   try {
-    t = ctx.session.terminals.start(command, {
+    t = ctx.session.slot(TERMINALS).start(command, {
       cwd: ctx.session.cwd ?? ctx.workspace,
       env: shellEnv(ctx.services.env, ctx.settings.pass_env),
       retainBytes: ctx.settings.terminal_retain_bytes,

@@ -1,22 +1,5 @@
-import { existsSync } from 'node:fs';
-import { looksSecret } from '../../util/secret-names.ts';
 import type { Escapee } from './escapees.ts';
-import { SHELL, SupervisedShell, type GroupRecorder } from './supervised-shell.ts';
-
-export { SHELL };
-
-/** Whether this system has a shell at all (a distroless image does not). */
-export function shellAvailable(): boolean {
-  return existsSync(SHELL);
-}
-
-/** Environment variables that look like credentials never reach a model's command. */
-export function shellEnv(base: Readonly<Record<string, string | undefined>>, passEnv: readonly string[]): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(base)) if (!looksSecret(k) || passEnv.includes(k)) env[k] = v;
-  // Nothing may stop to ask: there is nobody at the keyboard of a tool call.
-  return { ...env, CI: '1', GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat', DEBIAN_FRONTEND: 'noninteractive' };
-}
+import { SupervisedShell, type GroupRecorder } from './supervised-shell.ts';
 
 export interface ShellResult {
   exitCode: number | null;

@@ -2,8 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { EscapeeSweep, newTag, tagVariable, type Escapee } from './escapees.ts';
 import { fdTargets, procAvailable, readStat } from './procfs.ts';
-
-export const SHELL = '/bin/sh';
+import { SHELL } from '../../util/command-env.ts';
 
 /**
  * After the shell exits, how long its output pipes may stay open before we close

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
-import { fillDescription } from '../describe.ts';
-import { defineTool } from '../tool.ts';
+import { LIMITS } from '../framework/limits.ts';
+import { fillDescription } from '../framework/describe.ts';
+import { defineTool } from '../framework/tool.ts';
 import template from './terminal-kill.md';
 import { terminalFor } from './terminal-tools.ts';
 import { TERMINAL_DEFAULTS } from './terminals.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
-import { defineTool, type JsonObject } from '../tool.ts';
+import { LIMITS } from '../framework/limits.ts';
+import { defineTool, type JsonObject } from '../framework/tool.ts';
 import description from './terminal-output.md';
 import { terminalFor } from './terminal-tools.ts';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
-import { defineTool, ToolError, type JsonObject } from '../tool.ts';
+import { LIMITS } from '../framework/limits.ts';
+import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import { terminalFor } from './terminal-tools.ts';
 import description from './terminal-write.md';
 

@@ -1,5 +1,6 @@
 import type { Escapee } from './escapees.ts';
 import { SupervisedShell, type GroupRecorder } from './supervised-shell.ts';
+import { sessionSlot } from '../framework/session.ts';
 
 /**
  * Supervised terminals: commands bash started with `wait: false`. Each runs in
@@ -261,3 +262,10 @@ export class TerminalManager {
     await Promise.all([...this.terminals.values()].map((t) => t.kill(false, graceMs)));
   }
 }
+
+/** The session's terminals, the shell family's state in a session: killed when it closes. */
+export const TERMINALS = sessionSlot(
+  'terminals',
+  () => new TerminalManager(),
+  (t) => t.close(),
+);

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
-import { LIMITS } from '../limits.ts';
-import { fillDescription } from '../describe.ts';
-import { defineTool, type JsonObject } from '../tool.ts';
+import { LIMITS } from '../framework/limits.ts';
+import { fillDescription } from '../framework/describe.ts';
+import { defineTool, type JsonObject } from '../framework/tool.ts';
 import { terminalFor } from './terminal-tools.ts';
 import template from './wait-join.md';
 

@@ -1,5 +1,6 @@
 import members from 'virtual:tool-family';
-import { familyTools } from '../family.ts';
+import { defineFamily } from '../framework/family.ts';
+import { missing, services } from './services.ts';
 
 /** The skills family: the operator's runbooks. */
-export const tools = familyTools('skills', members);
+export const family = defineFamily('skills', members, { services, missing });

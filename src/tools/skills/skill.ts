@@ -1,10 +1,10 @@
 import * as z from 'zod/v4';
 import { skillFilePath, SkillError } from '../../skills/skills.ts';
-import { fillDescription } from '../describe.ts';
-import { quoteArg } from '../error-text.ts';
-import { openChecked } from '../files/safe-fs.ts';
-import { LIMITS } from '../limits.ts';
-import { defineTool, ToolError } from '../tool.ts';
+import { fillDescription } from '../framework/describe.ts';
+import { quoteArg } from '../framework/error-text.ts';
+import { openChecked } from '../shared/safe-fs.ts';
+import { LIMITS } from '../framework/limits.ts';
+import { defineTool, ToolError } from '../framework/tool.ts';
 import template from './skill.md';
 
 const MAX_BYTES = 256 * 1024;
@@ -17,7 +17,7 @@ const MAX_BYTES = 256 * 1024;
 export const skillTool = defineTool({
   name: 'skill',
   description: ({ services }) =>
-    fillDescription(template, { skills: services.skills.map((s) => `- \`${s.name}\`: ${s.description}`).join('\n') || '(none)' }),
+    fillDescription(template, { skills: (services.skills ?? []).map((s) => `- \`${s.name}\`: ${s.description}`).join('\n') || '(none)' }),
   kind: 'read',
   needs: ['skills'],
   narrowHint: 'Read one reference file at a time.',

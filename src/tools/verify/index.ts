@@ -1,5 +1,5 @@
 import members from 'virtual:tool-family';
-import { familyTools } from '../family.ts';
+import { defineFamily } from '../framework/family.ts';
 
 /** The verify family: poll a read-only tool until a condition holds. */
-export const tools = familyTools('verify', members);
+export const family = defineFamily('verify', members);

@@ -1,11 +1,11 @@
 import * as z from 'zod/v4';
 import type { FailureKind } from '../../core/failure.ts';
-import { LIMITS } from '../limits.ts';
-import { JqCrashError, JqTimeoutError, sharedJqRunner } from '../data/jq-runner.ts';
-import { quoteArg } from '../error-text.ts';
-import { tidyJqMessage } from '../errors.ts';
-import { kindTraits } from '../kinds.ts';
-import { defineTool, ToolError, type JsonObject, type JsonValue, type ToolContext, type ToolSummary } from '../tool.ts';
+import { LIMITS } from '../framework/limits.ts';
+import { JqCrashError, JqTimeoutError, sharedJqRunner } from '../shared/jq-runner.ts';
+import { quoteArg } from '../framework/error-text.ts';
+import { tidyJqMessage } from '../shared/jq-errors.ts';
+import { kindTraits } from '../framework/kinds.ts';
+import { defineTool, ToolError, type JsonObject, type JsonValue, type ToolContext, type ToolSummary } from '../framework/tool.ts';
 import description from './wait-and-verify.md';
 import { monotonicMs } from '../../util/monotonic.ts';
 

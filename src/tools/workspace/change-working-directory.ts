@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { pathArg } from '../limits.ts';
-import { defineTool, ToolError } from '../tool.ts';
+import { pathArg } from '../framework/limits.ts';
+import { defineTool, ToolError } from '../framework/tool.ts';
 import description from './change-working-directory.md';
 import { enterDirectory, insideWorkspace } from './enter.ts';
 

@@ -4,9 +4,9 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/v4';
 import { resolvePath } from '../../permissions/resolve-path.ts';
-import { LIMITS, pathArg } from '../limits.ts';
-import { shellEnv } from '../shell/run-shell.ts';
-import { defineTool, ToolError, type JsonObject, type ToolContext } from '../tool.ts';
+import { LIMITS, pathArg } from '../framework/limits.ts';
+import { shellEnv } from '../../util/command-env.ts';
+import { defineTool, ToolError, type JsonObject, type ToolContext } from '../framework/tool.ts';
 import description from './enter-worktree.md';
 import { enterDirectory, insideWorkspace } from './enter.ts';
 import { runGit, runJj, type VcsRun } from './vcs.ts';
@@ -38,6 +38,7 @@ export const enterWorktreeTool = defineTool({
   // ask mode and waits for the plan under plan-first, wherever the worktree goes.
   kind: 'change',
   needs: ['git'],
+  uses: ['env', 'jj'],
   settings,
   narrowHint: '',
   args: z.strictObject({

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { ToolError, type JsonObject, type ToolContext } from '../tool.ts';
+import { ToolError, type JsonObject, type ToolContext } from '../framework/tool.ts';
 
 /** Whether a physical path is the workspace or lies under it. */
 export function insideWorkspace(workspace: string, real: string): boolean {

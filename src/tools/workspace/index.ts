@@ -1,5 +1,6 @@
 import members from 'virtual:tool-family';
-import { familyTools } from '../family.ts';
+import { defineFamily } from '../framework/family.ts';
+import { missing, services } from './services.ts';
 
 /** The workspace family: where the conversation works — its current directory, and worktrees to work in. */
-export const tools = familyTools('workspace', members);
+export const family = defineFamily('workspace', members, { services, missing });

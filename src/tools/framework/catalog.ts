@@ -1,0 +1,234 @@
+import type { z } from 'zod/v4';
+import { unknownName } from '../../config/did-you-mean.ts';
+import { renderDescription } from './describe.ts';
+import { kindTraits, type ToolKind } from './kinds.ts';
+import { missingNeed, toolServices, type MissingReasons, type ToolServices } from './services.ts';
+import type { AnyTool } from './tool.ts';
+import { argsJsonSchema } from './tool-head.ts';
+
+/** A tool as the model sees it: its rendered description and its JSON Schema. */
+export interface RegisteredTool {
+  readonly def: AnyTool;
+  /** The canonical name: permission rules, recipes, logs (`read_file`, `mcp.gke.get_pods`). */
+  readonly name: string;
+  /** The name the model calls (`gke_get_pods`); the canonical name for built-ins. */
+  readonly modelName: string;
+  readonly description: string;
+  readonly kind: ToolKind;
+  /** From the kind: kept here because the agent, the listing and wait_and_verify all ask. */
+  readonly readOnly: boolean;
+  /** `tools.<name>` from the recipe, parsed by the tool's settings schema (defaults filled in). */
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+export class CatalogError extends Error {
+  override readonly name = 'CatalogError';
+}
+
+export interface CatalogSelection {
+  /**
+   * What the run configured (default: nothing, toolServices()). A tool whose
+   * `needs` are missing here, or whose `available` gives a reason, is left out
+   * and the reason reported.
+   */
+  readonly services?: ToolServices;
+  /** Why a tool is missing without each service (the families'; default: the framework's own). */
+  readonly reasons?: MissingReasons;
+  /** The recipe's `tools.<name>` sections (already validated against the same schemas). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** Canonical names to leave out (`tools.disable`, `--disable-tools`). */
+  readonly disable?: readonly string[];
+  /** Canonical names to put back after a disable from a lower layer. */
+  readonly enable?: readonly string[];
+}
+
+/**
+ * The registry of tools one run exposes. Built once per run from the built-in
+ * definitions (in canonical order) and a selection; descriptions are rendered
+ * against the final set, so a passage naming a tool that is not registered is
+ * gone before the model reads it.
+ */
+export class Catalog {
+  private byName: Map<string, RegisteredTool>;
+  /** Tools from other sources (an MCP server each), replaced whole when the source's list changes. */
+  private readonly sources = new Map<string, readonly RegisteredTool[]>();
+  private all: readonly RegisteredTool[];
+  private readonly listeners: Array<() => void> = [];
+
+  private constructor(
+    /** What the tools read at run time as `ctx.services`. */
+    readonly services: ToolServices,
+    private readonly ordered: readonly RegisteredTool[],
+    /** Tools left out by conditional registration, with the reason. */
+    readonly skipped: ReadonlyArray<{ name: string; reason: string }>,
+    /** Built-in tools the toggles and filters turned off. */
+    private readonly turnedOff: ReadonlySet<string> = new Set(),
+  ) {
+    this.all = ordered;
+    this.byName = new Map(ordered.map((t) => [t.name, t]));
+  }
+
+  static build(defs: readonly AnyTool[], selection: CatalogSelection = {}): Catalog {
+    const known = defs.map((d) => d.name);
+    const check = (list: readonly string[] | undefined, where: string) => {
+      for (const name of list ?? []) {
+        if (!known.includes(name)) {
+          throw new CatalogError(`${where}: ${unknownName('tool', name, known)}`);
+        }
+      }
+    };
+    check(selection.disable, 'disabled tools');
+    check(selection.enable, 'enabled tools');
+    const disabled = new Set(selection.disable ?? []);
+    for (const name of selection.enable ?? []) disabled.delete(name);
+
+    const services = selection.services ?? toolServices();
+    const unavailable = (d: AnyTool): string | null =>
+      missingNeed(d.needs ?? [], services, selection.reasons) ?? d.available?.(services) ?? null;
+    const skipped: Array<{ name: string; reason: string }> = [];
+    const chosen = defs.filter((d) => {
+      if (disabled.has(d.name)) return false;
+      const reason = unavailable(d);
+      if (reason !== null) skipped.push({ name: d.name, reason });
+      return reason === null;
+    });
+    // A tool that needs another one goes with it (canonical order puts the needed one first).
+    for (let i = 0; i < chosen.length; i++) {
+      const needs = chosen[i]!.requires;
+      if (needs !== undefined && !chosen.slice(0, i).some((d) => d.name === needs)) {
+        skipped.push({ name: chosen[i]!.name, reason: `it needs ${needs}, which is not registered` });
+        chosen.splice(i--, 1);
+      }
+    }
+    const names = new Set(chosen.map((d) => d.name));
+    const registered = chosen.map((def): RegisteredTool => {
+      let schema: Record<string, unknown> | undefined;
+      // Settings the recipe gave are parsed now (a bad one fails the build of the catalog); the
+      // defaults only when a call reads them, so a listing never evaluates the tool's module.
+      const given = selection.settings?.[def.name];
+      let settings = given === undefined ? undefined : parseSettings(def, given);
+      return {
+        def,
+        name: def.name,
+        modelName: def.name,
+        description: renderDescription(
+          typeof def.description === 'function' ? def.description({ services, registered: chosen }) : def.description,
+          (n) => names.has(n),
+        ),
+        kind: def.kind,
+        readOnly: kindTraits(def.kind).readOnly,
+        get settings() {
+          settings ??= parseSettings(def, undefined);
+          return settings;
+        },
+        // Computed on first use: a single `tools call` never needs the other tools' schemas.
+        get inputSchema() {
+          schema ??= withArgDescriptions(argsJsonSchema(def), def.describeArgs?.(services));
+          return schema;
+        },
+      };
+    });
+    return new Catalog(services, registered, skipped, disabled);
+  }
+
+  /**
+   * Why a tool this build has is not in the catalog (its services are missing,
+   * or it was turned off), or undefined for a name that is no built-in tool.
+   * Said instead of "unknown tool": the caller learns what would register it.
+   */
+  notRegistered(name: string): string | undefined {
+    if (this.byName.has(name)) return undefined;
+    const skipped = this.skipped.find((s) => s.name === name);
+    if (skipped) return skipped.reason;
+    if (this.turnedOff.has(name))
+      return 'it is turned off here (tools.disable in the recipe or a config file, CORE_AGENT_DISABLE_TOOLS, --disable-tools, --task, or --allow-tool / --deny-tool)';
+    return undefined;
+  }
+
+  /**
+   * Register (or replace, or with [] remove) the tools of one source. Their
+   * descriptions and schemas are the source's own, untouched; each gets a
+   * model-facing name from `modelName`, which must avoid every name in use.
+   */
+  setSource(source: string, defs: readonly AnyTool[], modelName: (def: AnyTool, taken: (n: string) => boolean) => string): void {
+    this.sources.delete(source);
+    this.reindex();
+    const added: RegisteredTool[] = [];
+    for (const def of defs) {
+      if (this.byName.has(def.name)) continue;
+      const name = modelName(def, (n) => this.byName.has(n));
+      let schema: Record<string, unknown> | undefined;
+      const tool: RegisteredTool = {
+        def,
+        name: def.name,
+        modelName: name,
+        description:
+          typeof def.description === 'function' ? def.description({ services: this.services, registered: defs }) : def.description,
+        kind: def.kind,
+        readOnly: kindTraits(def.kind).readOnly,
+        settings: parseSettings(def, undefined),
+        get inputSchema() {
+          schema ??= def.inputSchema ?? argsJsonSchema(def);
+          return schema;
+        },
+      };
+      added.push(tool);
+      this.byName.set(tool.name, tool).set(tool.modelName, tool);
+    }
+    if (added.length > 0) this.sources.set(source, added);
+    this.reindex();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Called after every change of a source's tools (MCP tools/list_changed). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  private reindex(): void {
+    this.all = [...this.ordered, ...[...this.sources.values()].flat()];
+    this.byName = new Map(this.ordered.map((t) => [t.name, t]));
+    for (const t of this.all.slice(this.ordered.length)) this.byName.set(t.name, t).set(t.modelName, t);
+  }
+
+  /** By canonical or model-facing name. */
+  get(name: string): RegisteredTool | undefined {
+    return this.byName.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** Canonical names, in catalog order (built-ins first, then each source). */
+  names(): string[] {
+    return this.all.map((t) => t.name);
+  }
+
+  list(): readonly RegisteredTool[] {
+    return this.all;
+  }
+}
+
+/** A tool's settings with its defaults filled in; the recipe was checked against the same schema. */
+function parseSettings(def: AnyTool, given: unknown): Readonly<Record<string, unknown>> {
+  if (!def.settings) return {};
+  const parsed = (def.settings as z.ZodObject).safeParse(given ?? {});
+  if (!parsed.success) throw new CatalogError(`tools.${def.name}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  return parsed.data;
+}
+
+/** The schema with the descriptions a tool gives for this run (`describeArgs`) in place of its static ones. */
+function withArgDescriptions(
+  schema: Record<string, unknown>,
+  given: Readonly<Record<string, string>> | undefined,
+): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (!given || !properties) return schema;
+  for (const [arg, text] of Object.entries(given)) {
+    if (!properties[arg]) throw new CatalogError(`describeArgs names "${arg}", which is not an argument`);
+    properties[arg] = { ...properties[arg], description: text };
+  }
+  return schema;
+}

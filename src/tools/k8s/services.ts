@@ -1,0 +1,54 @@
+import { SettingsError } from '../../core/settings-error.ts';
+import type { Recipe } from '../../config/recipe-schema.ts';
+import { findCluster, Kube } from '../../k8s/cluster.ts';
+import type { FamilyServices } from '../framework/family.ts';
+import type { MissingReasons } from '../framework/services.ts';
+
+declare module '../framework/services.ts' {
+  interface ToolServices {
+    /** The Kubernetes cluster the k8s_* tools read, when one is configured. */
+    readonly kube?: Kube | undefined;
+    /** Why there is no cluster, when there is none (said instead of the generic reason). */
+    readonly kubeUnavailable?: string | undefined;
+  }
+}
+
+export const services: FamilyServices = ({ recipe, env, home }) => {
+  const cluster = clusterStep(recipe, env, home);
+  return 'kube' in cluster ? { kube: cluster.kube } : { kubeUnavailable: cluster.unavailable };
+};
+
+export const missing: MissingReasons = {
+  kube: (s) => s.kubeUnavailable ?? 'no Kubernetes cluster is configured',
+};
+
+/**
+ * The cluster the recipe and environment point at, or why there is none (the
+ * k8s tools say it; watch refuses to start). With kubernetes.required, none is
+ * a SettingsError (exit 2): an incident recipe without its cluster would run
+ * blind and still exit 0.
+ */
+export function clusterStep(recipe: Recipe, env: NodeJS.ProcessEnv, home: string): { kube: Kube } | { unavailable: string } {
+  const found = findClusterFor(recipe, env, home);
+  if ('unavailable' in found && recipe.kubernetes?.required === true) {
+    throw new SettingsError(`the recipe requires a Kubernetes cluster (kubernetes.required) and there is none: ${found.unavailable}`);
+  }
+  return 'unavailable' in found ? found : { kube: new Kube(found, recipe.kubernetes) };
+}
+
+function findClusterFor(recipe: Recipe, env: NodeJS.ProcessEnv, home: string) {
+  if (recipe.kubernetes?.enabled === false) return { unavailable: 'kubernetes.enabled is false' };
+  // ~/.kube/config under the home the root resolved (HOME, else the account's own).
+  return findCluster(env, recipe.kubernetes, home);
+}
+
+/**
+ * The line a run prints when its recipe declares `kubernetes:` and there is no
+ * cluster (not required): the k8s_* tools are absent, and the user should know
+ * why before the model finds out. Undefined when the recipe says nothing of
+ * Kubernetes, or turned it off on purpose.
+ */
+export function clusterNotice(recipe: Recipe, unavailable: string | undefined): string | undefined {
+  if (unavailable === undefined || recipe.kubernetes === undefined || recipe.kubernetes.enabled === false) return undefined;
+  return `core-agent: no Kubernetes tools (k8s_*) in this run: ${unavailable}\n`;
+}
