@@ -15,7 +15,8 @@ import { streamGenerate } from '../model/stream.ts';
 import { onRetries, type RetryNotice } from '../model/retry.ts';
 import { addUsage, usageOf, ZERO_USAGE, type Price, type Usage } from '../model/pricing.ts';
 import type { PlanStep, SessionState } from '../tools/framework/session.ts';
-import { completionRecord, type PendingCheckpoint } from './checkpoint.ts';
+import { completionRecord, type CallFacts, type PendingCheckpoint } from './checkpoint.ts';
+import { kindTraits } from '../tools/framework/kinds.ts';
 import {
   compactedConversation,
   compactionRequest,
@@ -146,6 +147,17 @@ export class Agent {
   private measured: { tokens: number; messages: number } | null = null;
   /** A failed automatic compaction is not retried in the same turn (each try is a model call). */
   private autoCompactionFailed = false;
+  /** What a checkpoint's record asks of a call, from the catalog's definitions (never a tool's name). */
+  private readonly callFacts: CallFacts = {
+    fileEdit: (tool) => {
+      const t = this.opts.catalog.get(tool);
+      return t !== undefined && kindTraits(t.kind).fileEdit;
+    },
+    plan: (tool, args) => {
+      const text: unknown = this.opts.catalog.get(tool)?.def.planText?.(args as never);
+      return typeof text === 'string' ? text : undefined;
+    },
+  };
 
   constructor(private readonly opts: AgentOptions) {
     this.maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -297,7 +309,7 @@ export class Agent {
    * requests start from it instead of the whole conversation.
    */
   checkpointNow(detail: string): void {
-    const record = completionRecord(this.messages, detail);
+    const record = completionRecord(this.messages, detail, this.callFacts);
     this.record('checkpoint', { detail, record });
     this.messages.splice(0, this.messages.length, { role: 'user', content: [{ type: 'text', text: record }] });
     this.measured = null;
@@ -361,7 +373,11 @@ export class Agent {
     if (compacted.length === 0) return { outcome: fail('there is no conversation to compact yet'), usage: null };
     let result;
     const request = {
-      prompt: [{ role: 'system' as const, content: this.opts.instructions }, ...compacted, compactionRequest(compacted, focus)],
+      prompt: [
+        { role: 'system' as const, content: this.opts.instructions },
+        ...compacted,
+        compactionRequest(compacted, focus, this.callFacts),
+      ],
       tools: [],
       toolChoice: { type: 'none' as const },
       ...(signal ? { abortSignal: signal } : {}),

@@ -29,7 +29,26 @@ export const RECORD_SECTIONS = [
   'Where we are',
 ] as const;
 
-const FILE_TOOLS = new Set(['write_file', 'edit_file', 'delete_file']);
+/**
+ * What the record asks of a call, answered from the catalog's definitions (never from a
+ * tool's name): whether the tool edits files (its kind), and the plan a call filed.
+ */
+export interface CallFacts {
+  /** The tool's kind is a file edit (write_file, edit_file, apply_patch, …). */
+  fileEdit(tool: string): boolean;
+  /** The plan this call filed (`planText` of its tool's definition), if it files one. */
+  plan(tool: string, args: Record<string, unknown>): string | undefined;
+}
+
+/** The files a file edit's result names: `path`, or apply_patch's lists. */
+function filesOf(result: unknown): string[] {
+  if (typeof result !== 'object' || result === null) return [];
+  const r = result as Record<string, unknown>;
+  if (typeof r.path === 'string') return [r.path];
+  const lists = ['added', 'modified', 'deleted'].flatMap((k) => (Array.isArray(r[k]) ? (r[k] as unknown[]) : []));
+  const moved = Array.isArray(r.moved) ? (r.moved as Array<{ to?: unknown }>).map((m) => m.to) : [];
+  return [...lists, ...moved].filter((f): f is string => typeof f === 'string');
+}
 
 /**
  * The completion record that replaces the conversation at a checkpoint, in six
@@ -37,7 +56,7 @@ const FILE_TOOLS = new Set(['write_file', 'edit_file', 'delete_file']);
  * file tools changed, the tools used, the plan if one was recorded, the last answer
  * — plus the model's own `detail`; nothing is invented.
  */
-export function completionRecord(messages: readonly LanguageModelV4Message[], detail: string): string {
+export function completionRecord(messages: readonly LanguageModelV4Message[], detail: string, facts: CallFacts): string {
   const prompts: string[] = [];
   const files = new Set<string>();
   const toolCounts = new Map<string, number>();
@@ -54,14 +73,13 @@ export function completionRecord(messages: readonly LanguageModelV4Message[], de
       for (const p of m.content) {
         if (p.type !== 'tool-call') continue;
         toolCounts.set(p.toolName, (toolCounts.get(p.toolName) ?? 0) + 1);
-        if (p.toolName === 'record_plan') plan = String(parseArgs(p.input).plan ?? '');
+        plan = facts.plan(p.toolName, parseArgs(p.input)) ?? plan;
       }
     }
     if (m.role === 'tool') {
       for (const p of m.content) {
-        if (p.type !== 'tool-result' || p.output.type !== 'json' || !FILE_TOOLS.has(p.toolName)) continue;
-        const shown = (p.output.value as Record<string, unknown> | null)?.path;
-        if (typeof shown === 'string') files.add(`${shown} (${p.toolName})`);
+        if (p.type !== 'tool-result' || p.output.type !== 'json' || !facts.fileEdit(p.toolName)) continue;
+        for (const shown of filesOf(p.output.value)) files.add(`${shown} (${p.toolName})`);
       }
     }
   }

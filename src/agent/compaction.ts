@@ -1,5 +1,5 @@
 import type { LanguageModelV4Message } from '@ai-sdk/provider';
-import { completionRecord, RECORD_SECTIONS } from './checkpoint.ts';
+import { completionRecord, RECORD_SECTIONS, type CallFacts } from './checkpoint.ts';
 
 /** The default fraction of the context window at which a conversation is compacted. */
 export const DEFAULT_COMPACT_AT = 0.8;
@@ -35,10 +35,14 @@ export function promptTokens(
  * mark_task_done's checkpoint, with what the runtime recorded (the prompts, the
  * files changed, the tools used, the plan) given as facts to build on.
  */
-export function compactionRequest(messages: readonly LanguageModelV4Message[], focus: string | undefined): LanguageModelV4Message {
+export function compactionRequest(
+  messages: readonly LanguageModelV4Message[],
+  focus: string | undefined,
+  calls: CallFacts,
+): LanguageModelV4Message {
   // An earlier record is in the conversation the model reads; listing it again among the prompts would double it.
   const since = messages.filter((m) => !isRecordMessage(m));
-  const facts = completionRecord(since, focus ?? '(the conversation is being compacted; say where the work stands)');
+  const facts = completionRecord(since, focus ?? '(the conversation is being compacted; say where the work stands)', calls);
   const text = [
     'The conversation is about to be replaced by a completion record, to keep it inside the context window.',
     'Write that record now. Do not call tools. Use exactly these six Markdown headings, in this order, each followed by',

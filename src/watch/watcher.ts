@@ -13,6 +13,14 @@ import { runInformer, type Change } from './informer.ts';
 import { OutcomeAlerts } from './outcome-alerts.ts';
 import type { WatchMetrics } from './metrics.ts';
 
+/** Why the watcher stopped an incident's session: the abort's reason, told apart by type, never by its text. */
+class SessionStop extends Error {
+  constructor(readonly why: 'shutdown' | 'timeout') {
+    super(why === 'shutdown' ? 'the watcher is shutting down' : 'the session ran past its timeout');
+    this.name = 'SessionStop';
+  }
+}
+
 export interface WatcherOptions {
   cfg: WatchConfig;
   kube: Kube;
@@ -139,7 +147,7 @@ export class Watcher {
     this.graceStop.abort(); // no timer left to hold the process
     const left = this.running.size;
     if (!inTime) {
-      for (const r of this.running.values()) r.controller.abort(new Error('shutdown'));
+      for (const r of this.running.values()) r.controller.abort(new SessionStop('shutdown'));
       // Sessions stop before their next model call; the databases close only after them.
       await Promise.race([all, sleep(5_000)]);
     }
@@ -199,7 +207,7 @@ export class Watcher {
     if (!resumed) metrics.startLatency.observe(Math.max(0, Date.now() - incident.receivedAt) / 1000);
     const controller = new AbortController();
     const timeoutMs = (cfg.session_timeout_seconds ?? WATCH_DEFAULTS.session_timeout_seconds) * 1000;
-    const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
+    const timer = setTimeout(() => controller.abort(new SessionStop('timeout')), timeoutMs);
     const limits = {
       recentEvents: cfg.recent_events ?? WATCH_DEFAULTS.recent_events,
       logLines: cfg.log_tail_lines ?? WATCH_DEFAULTS.log_tail_lines,
@@ -220,9 +228,10 @@ export class Watcher {
       .then(
         (r) => this.finish(incident, r),
         async (err: unknown) => {
-          const reason = controller.signal.reason as Error | undefined;
-          if (this.stopping && reason?.message === 'shutdown') return; // checkpointed: resumed on the next start
-          const timedOut = reason?.message === 'timeout';
+          const reason: unknown = controller.signal.reason;
+          const stop = reason instanceof SessionStop ? reason.why : undefined;
+          if (this.stopping && stop === 'shutdown') return; // checkpointed: resumed on the next start
+          const timedOut = stop === 'timeout';
           const message = timedOut ? `the session ran past ${timeoutMs / 1000}s` : (err as Error).message;
           const attempts = store.get(incident.id)?.attempts ?? 0;
           // A model or runtime outage is not an answer: put the incident back (its session resumes) a few times.

@@ -182,6 +182,11 @@ export interface ToolDefinition<
    * instead of abandoning it with an error.
    */
   readonly ownsCancellation?: boolean;
+  /**
+   * The plan this call files, as text (record_plan): a checkpoint's completion record
+   * quotes the session's last one. Read from the definition, so no caller tests a name.
+   */
+  planText?(args: z.output<Args>): string;
   /** The call's deadline when it is not the dispatcher's default (a wait longer than 300 s). */
   deadlineMs?(args: z.output<Args>, settings: Readonly<z.output<Settings>>): number;
   run(args: z.output<Args>, ctx: ToolContext<z.output<Settings>, ServicesFor<Needs, Uses>>): Promise<JsonObject>;

@@ -23,6 +23,7 @@ export const recordPlanTool = defineTool({
   kind: 'lifecycle',
   needs: ['plans'],
   narrowHint: '',
+  planText: (args) => args.plan,
   args: z.strictObject({
     plan: z
       .string()
