@@ -72,11 +72,12 @@ export interface GateOptions {
 
 /**
  * The permission gate. Every tool call passes here under `tool.<name>`, in this
- * order: deny rules (deny wins, in every mode), then the mode — yolo allows,
- * plan allows read-only tools only, accept-edits and ask allow read-only tools
- * and ask for the rest unless an allow rule or a session grant covers the call.
- * Asking needs a terminal; without one the call is refused and the reason names
- * the rule and how to change it. path_scope is checked separately, per path,
+ * order: deny rules (deny wins, in every mode); plan-first's check; then the mode —
+ * yolo allows everything; read-only and session (lifecycle) tools run in every
+ * mode; plan refuses the rest; accept-edits allows file edits; anything else is
+ * allowed by an allow rule or a session grant, or asked. Asking needs a terminal;
+ * without one the call is refused and the reason names the rule and how to
+ * change it. path_scope is checked separately, per path,
  * by `checkPath` (the dispatcher does both before a tool runs).
  */
 export class Gate {

@@ -125,9 +125,13 @@ describe('MCP servers as tool sources (the test server as a real process)', () =
   });
 
   it('plan_mode required holds back every MCP tool, read-only ones too, until a plan is recorded', async () => {
-    const rt = await setup({ recipe: recipeWith(stdioServer(), 'permissions:\n  plan_mode: required\n') });
+    const rt = await setup({
+      recipe: recipeWith(stdioServer(), 'permissions:\n  plan_mode: required\n'),
+      tree: { 'notes.txt': 'before the plan\n' },
+    });
     expect(await rt.refused('test_echo', { text: 'x' })).toContain('requires record_plan');
-    expect(await rt.ok('read_file', { path: '.', limit: 1 }).catch(() => 'dir')).toBeTruthy();
+    // A local read is no MCP tool: it runs before the plan.
+    expect((await rt.ok('read_file', { path: 'notes.txt' })).content).toContain('before the plan');
     const plan = await rt.ok('record_plan', { plan: '1. look at the pods' });
     expect(JSON.stringify(plan)).toContain('mcp.test.echo');
     expect(await rt.ok('test_echo', { text: 'now' })).toEqual({ text: 'now' });

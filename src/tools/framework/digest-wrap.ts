@@ -37,13 +37,12 @@ export class DigestWrap {
     this.threshold = threshold;
   }
 
-  /** The digested result, or null to show the result as it is. */
   /** The size check alone: the exact size at or below the threshold, else a figure above it. */
   size(result: JsonObject): number {
     return jsonSize(result, this.threshold);
   }
 
-  /** `lowerBound` is `size(result)` when the caller has it. */
+  /** The digested result, or null to show the result as it is; `lowerBound` is `size(result)` when the caller has it. */
   wrap(tool: string, result: JsonObject, lowerBound = this.size(result)): { shown: JsonObject; callId: string } | null {
     if (lowerBound <= this.threshold) return null;
     // Prose (an MCP server's table or YAML as text) has no structure to keep: cutting it to

@@ -112,8 +112,8 @@ export interface ToolDefinition<
   /**
    * The model-facing description, from `<tool>.md` beside the tool. A template:
    * `{{#other_tool}}…{{/other_tool}}` keeps a passage only when other_tool is
-   * registered, `{{^other_tool}}…{{/other_tool}}` only when it is not (catalog.ts,
-   * "descriptions follow the catalog"). A function only where it lists what the
+   * registered, `{{^other_tool}}…{{/other_tool}}` only when it is not (describe.ts,
+   * which the catalog renders every description with: "descriptions follow the catalog"). A function only where it lists what the
    * run configured (url_scope entries, alert targets, skills, plan mode, the search gate).
    */
   readonly description: string | ((env: DescribeEnv) => string);
