@@ -59,7 +59,9 @@ node -e 'fetch(process.argv[1]).then(r=>r.text()).then(t=>console.log(t))' "$url
 node -e 'fetch(process.argv[1]).then(r=>r.text()).then(t=>console.log(t.split("\n").filter(l=>/^core_agent_(incidents|session|sessions|watch_events_received)/.test(l)).join("\n")))' "$url/metrics"
 
 say "The session the incident ran (core-agent sessions show)"
-session=$(node "$bin" sessions list --json --session-db "$work/sessions.db" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].id))')
+# `sessions list` lists the sessions of the workspace it runs in: the watcher's, $work.
+session=$(cd "$work" && node "$bin" sessions list --json --session-db "$work/sessions.db" |
+  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const l=JSON.parse(s);if(!l[0]){console.error("demo-operator: the watcher recorded no session");process.exit(1)}console.log(l[0].id)})')
 node "$bin" sessions show "$session" --session-db "$work/sessions.db" | cut -c1-200
 
 say "SIGTERM"

@@ -55,15 +55,17 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
   try {
     if (sub === 'list') {
       const sessions = log.sessions({ workspace });
-      if (values.json) io.out(`${JSON.stringify(sessions, null, 2)}\n`);
-      else if (sessions.length === 0) {
-        const others = workspace === undefined ? 0 : log.sessions().length;
-        io.out(
-          workspace === undefined
-            ? `no sessions in ${log.location}\n`
-            : `no sessions of ${workspace} in ${log.location}${others > 0 ? ` (${others} in other workspaces: sessions list --all)` : ''}\n`,
-        );
-      } else io.out(sessionTable(sessions, workspace === undefined, io.env));
+      const others = sessions.length > 0 || workspace === undefined ? 0 : log.sessions().length;
+      const none =
+        workspace === undefined
+          ? `no sessions in ${log.location}`
+          : `no sessions of ${workspace} in ${log.location}${others > 0 ? ` (${others} in other workspaces: sessions list --all)` : ''}`;
+      if (values.json) {
+        io.out(`${JSON.stringify(sessions, null, 2)}\n`);
+        // stdout stays the JSON a script parses; a script that asked from the wrong directory reads [] and this line says why.
+        if (others > 0) io.err(`core-agent: ${none}\n`);
+      } else if (sessions.length === 0) io.out(`${none}\n`);
+      else io.out(sessionTable(sessions, workspace === undefined, io.env));
       return EXIT.ok;
     }
     if (sub === 'show') {

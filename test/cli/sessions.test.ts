@@ -12,11 +12,12 @@ import { bundle } from '../helpers/cli.ts';
 import { tempDir, writeTree } from '../helpers/workspace.ts';
 import { REFUSAL_CASES, STATUS_CASES } from './sessions.cases.ts';
 
-async function sessions(argv: string[], env: Io['env'] = {}): Promise<{ code: number; out: string }> {
+async function sessions(argv: string[], env: Io['env'] = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
-  const io: Io = { out: (t) => (out += t), err: () => {}, readStdin: () => Promise.resolve(''), isTty: false, env };
+  let err = '';
+  const io: Io = { out: (t) => (out += t), err: (t) => (err += t), readStdin: () => Promise.resolve(''), isTty: false, env };
   const code = await sessionsCommand(argv, io);
-  return { code, out };
+  return { code, out, err };
 }
 
 /** A log with one session per workspace given, each with one finished turn. */
@@ -83,6 +84,20 @@ describe('sessions list: status, this workspace, local times', () => {
     expect((await sessions(['list', '--session-db', db, '-w', b])).out).toMatch(
       new RegExp(`^no sessions of ${b} in .*sessions\\.db \\(1 in other workspaces: sessions list --all\\)\\n$`),
     );
+  });
+
+  it('--json: stdout stays the JSON ([]), and stderr says where the other sessions are', async () => {
+    const [a, b] = [await tempDir(), await tempDir()];
+    const { db } = await logWith([a, a]);
+    const elsewhere = await sessions(['list', '--session-db', db, '-w', b, '--json']);
+    expect([elsewhere.code, JSON.parse(elsewhere.out)]).toEqual([0, []]);
+    expect(elsewhere.err).toMatch(
+      new RegExp(`^core-agent: no sessions of ${b} in .*sessions\\.db \\(2 in other workspaces: sessions list --all\\)\\n$`),
+    );
+    // Nothing to say when this workspace has sessions, or when there are none anywhere.
+    expect((await sessions(['list', '--session-db', db, '-w', a, '--json'])).err).toBe('');
+    const empty = path.join(await tempDir(), 'empty.db');
+    expect((await sessions(['list', '--session-db', empty, '-w', b, '--json'])).err).toBe('');
   });
 
   it.each([
