@@ -28,8 +28,10 @@ FROM ${BUILD_IMAGE} AS build
 ARG TARGETARCH
 ARG SOURCE_DATE_EPOCH=0
 WORKDIR /src
-# Dependencies first, so that a change to src/ reuses the npm ci layer.
+# Dependencies first, so that a change to src/ reuses the npm ci layer. image/package.json is
+# the workspace that brings kubernetes-mcp-server (the image's; the npm package has none).
 COPY package.json package-lock.json ./
+COPY image/package.json image/
 RUN npm ci --no-audit --no-fund
 # tsconfig.json too: esbuild reads it, and the bundle must be the one `npm run build` makes.
 COPY tsconfig.json ./

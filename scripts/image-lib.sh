@@ -1,7 +1,7 @@
 # Sourced by scripts/rootfs.sh and scripts/node-libs.sh (needs $root, the checkout, and die):
 # where the image's per-architecture inputs come from, in one place.
 #
-#   pinned NAME          the version package.json's optionalDependencies pin for NAME
+#   pinned NAME          the version package.json's (or image/package.json's) optionalDependencies pin
 #   package_dir NAME     that package's directory: node_modules when it holds the pinned
 #                        version (npm installs only the host's platform), else the npm
 #                        registry's tarball (npm pack) unpacked into the cache
@@ -15,8 +15,9 @@
 image_cache="${CORE_AGENT_ROOTFS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/core-agent/rootfs}"
 
 pinned() {
-  node -e 'const p = require(process.argv[1]); process.stdout.write(p.optionalDependencies?.[process.argv[2]] ?? "")' \
-    "$root/package.json" "$1"
+  # package.json's platform packages, or image/package.json's (the image's kubernetes-mcp-server).
+  node -e 'const [a, b, n] = process.argv.slice(1); process.stdout.write(require(a).optionalDependencies?.[n] ?? require(b).optionalDependencies?.[n] ?? "")' \
+    "$root/package.json" "$root/image/package.json" "$1"
 }
 
 offline_refusal() {
@@ -27,7 +28,7 @@ offline_refusal() {
 package_dir() {
   local name="$1" version have dest tmp
   version="$(pinned "$name")"
-  [[ -n $version ]] || die "package.json pins no version of $name in optionalDependencies"
+  [[ -n $version ]] || die "neither package.json nor image/package.json pins a version of $name in optionalDependencies"
   have="$(node -p 'require(process.argv[1]).version' "$root/node_modules/$name/package.json" 2>/dev/null || true)"
   if [[ $have == "$version" ]]; then
     echo "$root/node_modules/$name"

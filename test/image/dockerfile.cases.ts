@@ -69,6 +69,13 @@ export const DOCKERFILE_RULES: ReadonlyArray<readonly [rule: string, where: Wher
   ],
   ['the library manifest is in the build context', 'build', /^COPY image\/ image\/$/m, 'COPY image/ image/\n', ''],
   [
+    'npm ci sees the image workspace (kubernetes-mcp-server)',
+    'build',
+    /^COPY image\/package\.json image\/\nRUN npm ci /m,
+    'COPY image/package.json image/\n',
+    '',
+  ],
+  [
     'the final stage copies the tree whole, no file names',
     'final',
     /^COPY --from=build \/out\/ \/$/m,
