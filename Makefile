@@ -6,8 +6,9 @@
 all: build
 
 # npm writes node_modules/.package-lock.json on install; reinstall when the lock changes.
-node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund
+# scripts/npm-ci.sh runs npm ci on the pinned Node 24 (no engine warnings on a Node 20 machine).
+node_modules/.package-lock.json: package.json package-lock.json image/package.json
+	bash scripts/npm-ci.sh --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.package-lock.json
