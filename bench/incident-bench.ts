@@ -85,7 +85,17 @@ async function incident(label: string, extraRecipe: string, extraArgs: string[])
         ...extraArgs,
         'incident',
       ],
-      { cwd: ws, encoding: 'utf8', env: { PATH: pathWithKubernetesMcpServer(), HOME: ws, KUBECONFIG: process.env.KUBECONFIG } },
+      {
+        cwd: ws,
+        encoding: 'utf8',
+        // The recipe's oncall target is required; the replay never alerts, so nothing listens there.
+        env: {
+          PATH: pathWithKubernetesMcpServer(),
+          HOME: ws,
+          KUBECONFIG: process.env.KUBECONFIG,
+          ONCALL_WEBHOOK_URL: 'http://127.0.0.1:9/hook',
+        },
+      },
     );
     if (r.status !== 0) throw new Error(`${label}: the run failed: ${r.stderr}`);
     const log = EventLog.open(db);

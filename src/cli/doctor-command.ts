@@ -5,6 +5,7 @@ import { positiveInt } from './agent-session.ts';
 import { DOCTOR_OPTIONS, OUTPUT_FORMATS } from './command-table.ts';
 import { flagSettings, parse } from './common-options.ts';
 import {
+  alertChecks,
   clusterCheck,
   configFileCheck,
   configPaths,
@@ -26,8 +27,8 @@ Checks what a run needs, one line each (ok, warn or fail, with a fix): the Node
 version, ripgrep, the configuration files (user and project) and the recipe,
 the model's credentials (the variable's name and whether it is set, never its
 value) and one cheap call with them (a provider's models list, or a 1-token
-request on Vertex), each MCP server (started, its tool count), and the cluster
-(GET /version).
+request on Vertex), each MCP server (started, its tool count), each alert target
+(its variables set; a required one unset fails), and the cluster (GET /version).
 
   -m, --model PROVIDER:MODEL  the model to check (default: as a run would pick it)
   -o, --output text|json      text (default) or one JSON object
@@ -70,6 +71,7 @@ export async function doctorCommand(argv: string[], io: Io): Promise<number> {
   // What the files say about MCP and the cluster is only known when they parse; each failure is already a line above.
   if (recipe) {
     checks.push(...(await mcpChecks({ recipe, recipeFile: settings.recipe, workspace, env: io.env, trustWorkspace, timeoutMs })));
+    checks.push(...alertChecks(recipe, io.env));
     checks.push(await clusterCheck(recipe, io.env, home, timeoutMs));
   }
   const failed = checks.some((c) => c.status === 'fail');

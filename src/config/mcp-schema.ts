@@ -128,6 +128,10 @@ export const mcpServerSchema = z
     call_timeout_seconds: seconds(3600, 'One tool call within this (default 120).'),
     digest: z.boolean().optional().describe('false: never digest this server’s responses (the output caps still apply).'),
     disabled: z.boolean().optional().describe('Declared but not started.'),
+    required: z
+      .boolean()
+      .optional()
+      .describe('The run needs this server: one that cannot start is a start-up error (exit 2), not a run without its tools.'),
   })
   .superRefine((s, ctx) => {
     const transport = s.transport ?? (s.url ? 'http' : 'stdio');
@@ -144,6 +148,8 @@ export const mcpServerSchema = z
       if (s.oauth)
         for (const k of ['bearer_token_env', 'google_auth'] as const) wrong(k, `${k} and oauth both set Authorization: keep one`);
     }
+    if (s.required && s.disabled)
+      ctx.addIssue({ code: 'custom', path: ['required'], message: 'a required server cannot be disabled: drop one of the two' });
   });
 
 export const mcpConfigSchema = z

@@ -203,7 +203,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
           required: z
             .boolean()
             .optional()
-            .describe('true: run, repl and recipe validate refuse to start (exit 2) when no cluster is configured.'),
+            .describe('true: run, repl and watch refuse to start (exit 2) when no cluster is configured (recipe validate does not look).'),
           kubeconfig: z.string().min(1).optional().describe('The kubeconfig file (default $KUBECONFIG, ~/.kube/config, or in-cluster).'),
           context: z.string().min(1).optional().describe('The kubeconfig context (default: its current-context).'),
           denied_resources: z
@@ -271,6 +271,12 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
                     })
                     .optional()
                     .describe('At most count alerts per window_seconds to this target (default 5 per 300).'),
+                  required: z
+                    .boolean()
+                    .optional()
+                    .describe(
+                      'The run needs this target: one that cannot deliver (a variable unset) is a start-up error (exit 2), not dropped.',
+                    ),
                 })
                 .superRefine((t, ctx) => {
                   if (t.template === 'pagerduty' && !t.token_env) {

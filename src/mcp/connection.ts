@@ -15,6 +15,7 @@ import type { Asker } from '../tools/framework/services.ts';
 import { answerElicitation } from './elicitation.ts';
 import { CoreAgentOAuthProvider } from './oauth-provider.ts';
 import { shareStream } from '../util/fd-output.ts';
+import { routeMetadataWarnings } from './google-warnings.ts';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -411,6 +412,7 @@ export class McpConnection {
       if (!cfg.google_auth) return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } });
       // Google access tokens last an hour and a session (or `watch`) may last days: every
       // request asks the library for its current token, which it caches and refreshes.
+      routeMetadataWarnings(this.log);
       const auth = new sdk.GoogleAuth({ scopes: cfg.google_auth.scopes });
       const token = async () => {
         const t = await auth.getAccessToken().catch((err: unknown) => {

@@ -56,7 +56,9 @@ export class McpManager {
     for (const [i, r] of results.entries()) {
       if (r.status === 'rejected') failed.push({ server: this.connections[i]!.name, error: (r.reason as Error).message });
     }
-    for (const f of failed) this.log.warn(f, 'MCP server did not start; its tools are missing until it does');
+    // A required server's failure is the caller's start-up error (runtime/mcp-step.ts), said once there.
+    for (const f of failed)
+      if (this.opts.servers[f.server]?.required !== true) this.log.warn(f, 'MCP server did not start; its tools are missing until it does');
     return failed;
   }
 

@@ -4,10 +4,15 @@ import type { Logger } from '../log.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
-import type { Settings } from './settings.ts';
+import { capErrorText } from '../util/error-text.ts';
+import { SettingsError, type Settings } from './settings.ts';
 import { stateDir } from './state-dir.ts';
 
-/** Connect the declared MCP servers; a server that fails is reported and retried, never fatal. */
+/**
+ * Connect the declared MCP servers. A server that fails is reported and retried — unless it is
+ * `required`: then the start fails (SettingsError, exit 2) with the server and why, since a
+ * run without the tools its recipe is built on would investigate blind and still exit 0.
+ */
 export async function startMcp(o: {
   servers: Readonly<Record<string, McpServerConfig>>;
   catalog: Catalog;
@@ -37,6 +42,13 @@ export async function startMcp(o: {
     logger: o.logger,
     keep: (name) => (allow === null || matches(allow, name)) && !matches(denyRules, name),
   });
-  await manager.start();
+  const failed = await manager.start();
+  const missing = failed.find((f) => servers[f.server]?.required === true);
+  if (missing) {
+    await manager.close();
+    throw new SettingsError(
+      `the recipe requires the MCP server "${missing.server}" (mcp.servers.${missing.server}.required) and it did not start: ${capErrorText(missing.error.replace(/\s+/g, ' ').trim(), 300)}`,
+    );
+  }
   return manager;
 }

@@ -45,6 +45,8 @@ export interface ToolsRequest extends RequestBase {
   prompter?: Prompter | undefined;
   /** false: declare MCP servers without starting them (recipe validate). */
   startMcp?: boolean;
+  /** false: the recipe only, not the world it names (recipe validate; RuntimeOptions.checkWorld). */
+  checkWorld?: boolean;
   /** Record (and first reap) process groups and writes in flight in the state directory. */
   stateDir?: boolean;
   /**

@@ -72,6 +72,13 @@ export interface RuntimeOptions {
   rawStore?: RawStore | undefined;
   /** false: declare but do not start MCP servers (recipe validate). */
   startMcp?: boolean;
+  /**
+   * false: build from the recipe alone, never the world it names (recipe validate: a CI job that
+   * checks recipes has no cluster and none of their secrets). No cluster is looked for, and what
+   * only start-up can know — a required cluster, MCP server or alert target, a variable the
+   * recipe names — is left to start-up and `doctor`. Default true.
+   */
+  checkWorld?: boolean;
   /** Where lines for the user go (ignored project keys, absent Kubernetes tools); default: the logger's warn. */
   say?: ((text: string) => void) | undefined;
   /**
@@ -118,9 +125,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stateDir: opts.stateDir,
     resolver: opts.resolver,
     disabled,
+    checkWorld: opts.checkWorld !== false,
   });
   const { session, tools } = services;
-  const noCluster = clusterNotice(recipe, tools.kubeUnavailable);
+  const noCluster = opts.checkWorld === false ? undefined : clusterNotice(recipe, tools.kubeUnavailable);
   if (noCluster) say(noCluster);
   const catalog = buildCatalog({ settings, recipe, services, disabled, logger });
   const prompter = opts.prompter && notifyingPrompter(opts.prompter, relay);

@@ -67,6 +67,8 @@ export interface ServicesInput {
   resolver?: Resolver | undefined;
   /** Built-in tools this run turns off (toggles, --allow-tool / --deny-tool): a family with none left builds no services. */
   disabled?: readonly string[] | undefined;
+  /** false: the recipe only (recipe validate): no cluster looked for, nothing required checked (RuntimeOptions.checkWorld). */
+  checkWorld?: boolean | undefined;
 }
 
 /** The services step: the root's own services, then each family's whose tools this run may register. */
@@ -113,6 +115,7 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
       stateDir: o.stateDir,
       resolver: o.resolver,
       services: tools,
+      world: o.checkWorld !== false,
     });
     tools = { ...tools, ...given };
   }

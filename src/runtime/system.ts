@@ -47,6 +47,7 @@ async function toolsSystem(r: ToolsRequest, settings: Settings, logger: Logger):
       prompter: r.prompter,
       say: r.say,
       startMcp: r.startMcp,
+      checkWorld: r.checkWorld,
       stateDir: r.stateDir ? stateDir(r.env) : undefined,
     });
   } catch (err) {

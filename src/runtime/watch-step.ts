@@ -36,8 +36,10 @@ export async function prepareWatch(
   if ('unavailable' in cluster) throw new UsageError(`no cluster to watch: ${cluster.unavailable}`, r.command);
 
   let alertTarget: AlertTarget | undefined;
+  // Every target, not only watch.alert_target: a required one that cannot deliver stops the start
+  // here, not in each incident's session later.
+  const targets = alertTargetsStep(recipe, r.env);
   if (cfg.alert_target) {
-    const targets = alertTargetsStep(recipe, r.env);
     alertTarget = targets?.live.find((t) => t.name === cfg.alert_target);
     const why = targets?.dropped.find((d) => d.target === cfg.alert_target)?.reason;
     if (!alertTarget) logger.warn({ target: cfg.alert_target, reason: why }, 'outcomes will not be sent: the alert target is not live');

@@ -1,4 +1,5 @@
-// kubernetes.required and an absent cluster, through the CLI (test/cli/cluster-required.test.ts).
+// kubernetes.required and an absent cluster, through the CLI (test/cli/cluster-required.test.ts):
+// run and repl check the world at start-up; recipe validate checks the file only, never a cluster.
 // `kubernetes` is the recipe's kubernetes: section (YAML flow text; absent: no section);
 // `cluster` what the environment offers: none, a KUBECONFIG naming a missing file, or a
 // kubeconfig file (configured is enough: nothing is contacted before a k8s tool runs).
@@ -22,9 +23,10 @@ const ABSENT = /^core-agent: no Kubernetes tools \(k8s_\*\) in this run: no clus
 export const CLUSTER_CASES: ClusterCase[] = [
   { command: 'run', kubernetes: '{ required: true }', cluster: 'none', code: 2, stderr: REFUSED },
   { command: 'repl', kubernetes: '{ required: true }', cluster: 'none', code: 2, stderr: REFUSED },
-  { command: 'validate', kubernetes: '{ required: true }', cluster: 'none', code: 2, stderr: REFUSED },
+  // recipe validate checks the file, never the world: no cluster is looked for, nothing is said of one.
+  { command: 'validate', kubernetes: '{ required: true }', cluster: 'none', code: 0, stderr: null },
   { command: 'run', kubernetes: '{ required: true }', cluster: 'missing-file', code: 2, stderr: MISSING },
-  { command: 'validate', kubernetes: '{ required: true }', cluster: 'missing-file', code: 2, stderr: MISSING },
+  { command: 'validate', kubernetes: '{ required: true }', cluster: 'missing-file', code: 0, stderr: null },
   {
     command: 'run',
     kubernetes: '{ required: true, enabled: false }',
@@ -35,14 +37,23 @@ export const CLUSTER_CASES: ClusterCase[] = [
   { command: 'run', kubernetes: '{ required: true }', cluster: 'kubeconfig', code: 0, stderr: null },
   { command: 'validate', kubernetes: '{ required: true }', cluster: 'kubeconfig', code: 0, stderr: null },
   { command: 'run', kubernetes: '{ denied_resources: [] }', cluster: 'none', code: 0, stderr: ABSENT },
-  { command: 'validate', kubernetes: '{ denied_resources: [] }', cluster: 'none', code: 0, stderr: ABSENT },
-  { command: 'validate', kubernetes: '{ required: false }', cluster: 'none', code: 0, stderr: ABSENT },
+  { command: 'validate', kubernetes: '{ denied_resources: [] }', cluster: 'none', code: 0, stderr: null },
+  { command: 'validate', kubernetes: '{ required: false }', cluster: 'none', code: 0, stderr: null },
+  { command: 'repl', kubernetes: '{ required: false }', cluster: 'none', code: 0, stderr: ABSENT },
   {
-    command: 'validate',
+    command: 'run',
     kubernetes: '{ denied_resources: [] }',
     cluster: 'missing-file',
     code: 0,
     stderr: /no Kubernetes tools \(k8s_\*\) in this run: the kubeconfig \S+ does not exist/,
+  },
+  { command: 'validate', kubernetes: '{ denied_resources: [] }', cluster: 'missing-file', code: 0, stderr: null },
+  {
+    command: 'validate',
+    kubernetes: '{ required: true, enabled: false }',
+    cluster: 'none',
+    code: 2,
+    stderr: /kubernetes\.required\) and there is none: kubernetes\.enabled is false/,
   },
   { command: 'validate', kubernetes: '{ enabled: false }', cluster: 'none', code: 0, stderr: null },
   { command: 'validate', cluster: 'none', code: 0, stderr: null },

@@ -5,8 +5,9 @@
 // `recipe`: {ok-server} {broken-server} {hung-server} (MCP server declarations), {kube-live}
 // {kube-hung} {kube-dead} (kubeconfig files), {openai-url} {anthropic-url} {google-url} (a
 // provider's base URL), {refusing-url} (an OpenAI server refusing every key), {dead-url}
-// {hung-url} (a closed port, a server that never answers), {ws} the workspace. Every failure of
-// the "model api" check by provider is in test/model/model-errors.cases.ts. `expect`: the status of each named check; checks not named are not looked at.
+// {hung-url} (a closed port, a server that never answers), {ws} the workspace; alert targets
+// by their variables (set or not). Every failure of the "model api" check by provider is in
+// test/model/model-errors.cases.ts. `expect`: the status of each named check; checks not named are not looked at.
 // Every case runs twice (text and -o json) with a planted secret that must appear in neither.
 // One line a case.
 
@@ -233,6 +234,29 @@ export const DOCTOR_CASES: DoctorCase[] = [
     exit: 0,
   },
   { name: 'a required cluster that is missing', recipe: 'kubernetes:\n  required: true\n', expect: { cluster: 'fail' }, exit: 1 },
+  {
+    name: 'an alert target whose URL is set',
+    recipe: 'alerts:\n  targets:\n    oncall: {url_env: HOOK_URL, required: true}\n',
+    env: { HOOK_URL: 'http://127.0.0.1:9/hook' },
+    expect: { 'alert oncall': 'ok' },
+    exit: 0,
+  },
+  {
+    name: 'an alert target whose URL is unset',
+    recipe: 'alerts:\n  targets:\n    oncall: {url_env: HOOK_URL}\n',
+    expect: { 'alert oncall': 'warn' },
+    detail: { 'alert oncall': /HOOK_URL \(url_env\) is not set: dropped at start-up/ },
+    exit: 0,
+  },
+  {
+    name: 'a required alert target whose token is unset',
+    recipe: 'alerts:\n  targets:\n    pager: {url_env: HOOK_URL, token_env: HOOK_TOKEN, required: true}\n',
+    env: { HOOK_URL: 'http://127.0.0.1:9/hook' },
+    expect: { 'alert pager': 'fail' },
+    detail: { 'alert pager': /HOOK_TOKEN \(token_env\) is not set: a run refuses to start \(required\)/ },
+    exit: 1,
+  },
+
   {
     name: 'kubernetes turned off',
     recipe: 'kubernetes:\n  enabled: false\n',

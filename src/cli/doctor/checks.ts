@@ -7,6 +7,7 @@ import { ConfigFileError, readConfigFile } from '../../config/read-config-file.t
 import { recipeSchema, type Recipe } from '../../config/recipe-schema.ts';
 import { findCluster, Kube } from '../../k8s/cluster.ts';
 import { loadMcpConfig } from '../../mcp/load-config.ts';
+import { liveTargets } from '../../net/alert-targets.ts';
 import { McpManager } from '../../mcp/manager.ts';
 import { modelCredentialProblem, modelSpecProblem, PROVIDER_ENV } from '../../model/providers.ts';
 import { Catalog } from '../../tools/framework/catalog.ts';
@@ -228,6 +229,20 @@ export async function mcpChecks(o: {
     clearTimeout(timer);
     await manager.close();
   }
+}
+
+/** Each alert target: live when its variables are set; else dropped at start-up (warn), or the start refused when it is required (fail). */
+export function alertChecks(recipe: Recipe, env: NodeJS.ProcessEnv): Check[] {
+  const targets = recipe.alerts?.targets ?? {};
+  const { dropped } = liveTargets(targets, env);
+  return Object.entries(targets).map(([name, t]) => {
+    const why = dropped.find((d) => d.target === name)?.reason;
+    if (why === undefined) return ok(`alert ${name}`, `${t.url_env}${t.token_env ? ` and ${t.token_env}` : ''} set`);
+    const fix = `export ${why.split(' ')[0]}=… (alerts.targets.${name})`;
+    return t.required
+      ? fail(`alert ${name}`, `${why}: a run refuses to start (required)`, fix)
+      : warn(`alert ${name}`, `${why}: dropped at start-up`, fix);
+  });
 }
 
 /** The cluster the settings resolve, asked for /version within `timeoutMs`; none configured is a warning (the k8s tools are left out). */

@@ -44,6 +44,12 @@ export interface ServiceContext {
   readonly resolver?: Resolver | undefined;
   /** What the root and the families listed before this one provided. */
   readonly services: ToolServices;
+  /**
+   * false for recipe validate: the recipe alone, never the world it names — no cluster is
+   * looked for, no variable the recipe names is read, nothing required is checked (a CI job
+   * validating recipes has no cluster and none of their secrets); start-up and `doctor` do.
+   */
+  readonly world: boolean;
 }
 
 /** A family's services: built by the root only when one of its tools is enabled. */

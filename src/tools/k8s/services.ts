@@ -13,8 +13,8 @@ declare module '../framework/services.ts' {
   }
 }
 
-export const services: FamilyServices = ({ recipe, env, home }) => {
-  const cluster = clusterStep(recipe, env, home);
+export const services: FamilyServices = ({ recipe, env, home, world }) => {
+  const cluster = clusterStep(recipe, env, home, world);
   return 'kube' in cluster ? { kube: cluster.kube } : { kubeUnavailable: cluster.unavailable };
 };
 
@@ -26,9 +26,11 @@ export const missing: MissingReasons = {
  * The cluster the recipe and environment point at, or why there is none (the
  * k8s tools say it; watch refuses to start). With kubernetes.required, none is
  * a SettingsError (exit 2): an incident recipe without its cluster would run
- * blind and still exit 0.
+ * blind and still exit 0. `world` false (recipe validate) looks for none.
  */
-export function clusterStep(recipe: Recipe, env: NodeJS.ProcessEnv, home: string): { kube: Kube } | { unavailable: string } {
+export function clusterStep(recipe: Recipe, env: NodeJS.ProcessEnv, home: string, world = true): { kube: Kube } | { unavailable: string } {
+  // world false (recipe validate): the recipe alone, so only its own contradiction (required, yet enabled: false) is refused.
+  if (!world && recipe.kubernetes?.enabled !== false) return { unavailable: 'recipe validate does not look for a cluster' };
   const found = findClusterFor(recipe, env, home);
   if ('unavailable' in found && recipe.kubernetes?.required === true) {
     throw new SettingsError(`the recipe requires a Kubernetes cluster (kubernetes.required) and there is none: ${found.unavailable}`);

@@ -27,16 +27,16 @@ declare module '../framework/services.ts' {
  * The modules behind a configured service (the fetch stack, a search provider's schemas) are
  * imported only when it is configured: a run without them never evaluates them.
  */
-export const services: FamilyServices = async ({ recipe, env, logger, resolver }) => {
+export const services: FamilyServices = async ({ recipe, env, logger, resolver, world }) => {
   const search = await searchProviderOf(recipe, env, logger);
-  const alertTargets = liveAlertTargets(recipe, env, logger);
+  const alertTargets = liveAlertTargets(recipe, env, logger, world);
   const urlScope = recipe.permissions?.url_scope;
   const network =
     urlScope?.allow && urlScope.allow.length > 0
       ? new (await import('../../net/network-access.ts')).NetworkAccess(
           UrlScope.parse(urlScope.allow, urlScope.deny ?? []),
           resolver,
-          fetchProxy(urlScope, env),
+          fetchProxy(urlScope, env, world),
         )
       : undefined;
   return { network, ...search, ...(alertTargets ? { alertTargets } : {}) };
@@ -66,28 +66,48 @@ async function searchProviderOf(
   return { searchProvider: provider, ...(ws.max_results !== undefined ? { searchResults: ws.max_results } : {}) };
 }
 
-/** The recipe's alert targets that can deliver (their URL and credentials are set), and why the others cannot. */
+/**
+ * The recipe's alert targets that can deliver (their URL and credentials are set), and why the
+ * others cannot. A target with `required: true` that cannot is a SettingsError (exit 2), unless
+ * `world` is false (recipe validate, which reads no variable).
+ */
 export function alertTargetsStep(
   recipe: Recipe,
   env: NodeJS.ProcessEnv,
+  world = true,
 ): { live: AlertTarget[]; dropped: ReadonlyArray<{ target: string; reason: string }> } | undefined {
   const targets = recipe.alerts?.targets;
-  return targets ? liveTargets(targets, env) : undefined;
+  if (!targets) return undefined;
+  const found = liveTargets(targets, env);
+  const missing = world ? found.dropped.find((d) => targets[d.target]?.required === true) : undefined;
+  if (missing)
+    throw new SettingsError(
+      `the recipe requires the alert target "${missing.target}" (alerts.targets.${missing.target}.required) and it cannot deliver: ${missing.reason}`,
+    );
+  return found;
 }
 
-/** alert's live targets; the others said at startup, loudly: an operator who configured a pager expects it to work. */
-function liveAlertTargets(recipe: Recipe, env: NodeJS.ProcessEnv, logger: Logger): readonly AlertTarget[] | undefined {
-  const targets = alertTargetsStep(recipe, env);
+/**
+ * alert's live targets; the others said at startup, loudly: an operator who configured a pager
+ * expects it to work. A required one that cannot deliver stops the start (exit 2): an incident
+ * recipe must not finish its run with nobody told.
+ */
+function liveAlertTargets(recipe: Recipe, env: NodeJS.ProcessEnv, logger: Logger, world: boolean): readonly AlertTarget[] | undefined {
+  const targets = alertTargetsStep(recipe, env, world);
   if (!targets) return undefined;
   for (const d of targets.dropped) logger.warn({ target: d.target, reason: d.reason }, 'alert target dropped: it could never deliver');
   return targets.live;
 }
 
 /** url_scope.proxy, or the URL in url_scope.proxy_env; nothing else (no HTTP_PROXY). */
-function fetchProxy(scope: { proxy?: string | undefined; proxy_env?: string | undefined }, env: NodeJS.ProcessEnv): URL | undefined {
+function fetchProxy(
+  scope: { proxy?: string | undefined; proxy_env?: string | undefined },
+  env: NodeJS.ProcessEnv,
+  world: boolean,
+): URL | undefined {
   const text = scope.proxy ?? (scope.proxy_env ? env[scope.proxy_env] : undefined);
   if (!text) {
-    if (scope.proxy_env) throw new SettingsError(`permissions.url_scope.proxy_env: ${scope.proxy_env} is not set`);
+    if (scope.proxy_env && world) throw new SettingsError(`permissions.url_scope.proxy_env: ${scope.proxy_env} is not set`);
     return undefined;
   }
   let url: URL;
