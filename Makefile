@@ -16,14 +16,16 @@ install: node_modules/.package-lock.json
 build bundle: install
 	npm run build
 
-# The whole suite: unit tests, then the Kubernetes suite against the local control
+# The whole suite: make test-unit, then the Kubernetes suite against the local control
 # plane (started for the run and stopped after it, unless it was already up).
-test: install
+test: test-unit
 	bash scripts/test-prereqs.sh
-	bash test/cluster/with-cluster.sh npm run test:all
+	bash test/cluster/with-cluster.sh npm run test:k8s
 
-# Only the tests that need nothing but this machine.
+# Only the tests that need nothing but this machine (and npm's cache holding the platform
+# packages the npm-package test installs offline).
 test-unit: install
+	bash scripts/cache-platform-packages.sh
 	npm test
 
 demo: install
