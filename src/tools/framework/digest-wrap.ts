@@ -1,5 +1,6 @@
 import { DIGEST_THRESHOLD_BYTES, digestValue, jsonSize } from './digest.ts';
 import type { JsonObject } from '../../core/json.ts';
+import { textStructure } from './digest-text.ts';
 
 /** Where the raw payload behind a digest is kept for retrieve_raw (the session's event log). */
 export interface RawStore {
@@ -17,6 +18,7 @@ const ENVELOPE_BYTES = 420;
 const NOTE =
   'Structural digest of a large result: long strings are cut (…<truncated, N chars>), long arrays keep their first and last items ' +
   '(_summary with total and dropped), deep subtrees are elided; identifiers, names, statuses and paths are kept whole. ' +
+  'A text table is given as its rows keyed by the header, with per-column counts over every row and the rows holding rare values; YAML as its value. ' +
   'Treat it as authoritative. Only if a field you need is marked truncated, call retrieve_raw with this call_id ' +
   '(it puts the whole payload back into context), or narrow the call instead.';
 
@@ -43,12 +45,13 @@ export class DigestWrap {
   }
 
   /** The digested result, or null to show the result as it is; `lowerBound` is `size(result)` when the caller has it. */
-  wrap(tool: string, result: JsonObject, lowerBound = this.size(result)): { shown: JsonObject; callId: string } | null {
+  async wrap(tool: string, result: JsonObject, lowerBound = this.size(result)): Promise<{ shown: JsonObject; callId: string } | null> {
     if (lowerBound <= this.threshold) return null;
-    // Prose (an MCP server's table or YAML as text) has no structure to keep: cutting it to
-    // 200 characters would lose the rows. It is shown as it is, under the output caps.
-    if (isProse(result)) return null;
-    const digest = digestValue(result, this.threshold - ENVELOPE_BYTES);
+    // Text: an MCP server's table or YAML is parsed and digested as its structure (a string cut to
+    // 200 characters would lose the rows); other prose is shown as it is, under the output caps.
+    const value = isProse(result) ? await textStructure(result.text as string) : result;
+    if (value === undefined) return null;
+    const digest = digestValue(value, this.threshold - ENVELOPE_BYTES);
     // Compared with the real size: `lowerBound` may stop counting just past the threshold.
     if (digest.bytes >= jsonSize(result, digest.bytes)) return null;
     const rawJson = JSON.stringify(result);

@@ -309,7 +309,7 @@ export class Dispatcher {
     // Digest before the caps: the digest summarises the whole result, where the caps would keep only its head.
     const digests = def.digest && digest ? this.opts.catalog.services.digests : undefined;
     const size = digests?.size(raw);
-    const digested = digests && size !== undefined && size > digests.threshold ? digests.wrap(canonical, raw, size) : null;
+    const digested = digests && size !== undefined && size > digests.threshold ? await digests.wrap(canonical, raw, size) : null;
     if (digested) return { ok: true, result: applyCaps(digested.shown, caps, def.narrowHint), rawRef: digested.callId };
     // At or below the threshold the size is exact, and the caps need not measure again.
     const result = applyCaps(raw, caps, def.narrowHint, digests && size! <= digests.threshold ? size : undefined);
