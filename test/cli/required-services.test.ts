@@ -86,7 +86,7 @@ describe('every shipped recipe validates with an empty environment and no cluste
       .filter((f) => f.endsWith('.yaml'))
       .map((f) => `recipes/${f}`),
     ...readdirSync(path.join(root, 'examples/recipes')).map((f) => `examples/recipes/${f}`),
-    'scion/recipe.yaml',
+    'scion/home/.config/core-agent/scion-recipe.yaml',
   ];
   it.each(shipped)('%s', async (file) => {
     const home = await tempDir();
