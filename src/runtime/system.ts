@@ -2,7 +2,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { startUpIsOver } from '../util/fs-callbacks.ts';
 import type { AgentRequest, AgentSystem, RequestBase, ToolsRequest, ToolsSystem, WatchRequest, WatchSystem } from './requests.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
-import { resolveSettings, type Settings } from './settings.ts';
+import { ENV, resolveSettings, type Settings } from './settings.ts';
 import { stateDir } from './state-dir.ts';
 import { openSessionLog, recordingSession } from './store-step.ts';
 
@@ -17,8 +17,24 @@ export function buildSystem(r: ToolsRequest): Promise<ToolsSystem>;
 export function buildSystem(r: AgentRequest): Promise<AgentSystem>;
 export function buildSystem(r: WatchRequest): Promise<WatchSystem>;
 export function buildSystem(r: ToolsRequest | AgentRequest | WatchRequest): Promise<ToolsSystem | AgentSystem | WatchSystem> {
+  holdStartUp(r.env);
   // The start-up's file calls are synchronous until the first system is built (src/util/fs-callbacks.ts).
   return buildSystemSteps(r).finally(startUpIsOver);
+}
+
+let held = false;
+
+/**
+ * CORE_AGENT_DEBUG_START_DELAY_MS: the first build holds the thread that long, as a loaded
+ * machine holds a start-up that is synchronous — no timer, no signal handler, no reader runs
+ * meanwhile. For reproducing start-up races (a wait that ran out during start-up, Ctrl-C while
+ * it starts: test/cli/prompt-input.cases.ts, test/cli/startup-failures.test.ts).
+ */
+function holdStartUp(env: NodeJS.ProcessEnv): void {
+  const raw = env[ENV.debugStartDelayMs.name];
+  if (held || !raw) return;
+  held = true;
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ENV.debugStartDelayMs.parse(raw));
 }
 
 function buildSystemSteps(r: ToolsRequest | AgentRequest | WatchRequest): Promise<ToolsSystem | AgentSystem | WatchSystem> {
