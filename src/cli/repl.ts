@@ -1,6 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { TurnResult } from '../agent/agent.ts';
-import { chooseOnLines } from '../runtime/choices.ts';
+import { chooseOnLines, type ReadLine } from '../runtime/choices.ts';
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/framework/services.ts';
 import type { ElicitAnswer, ElicitForm } from '../tools/framework/form.ts';
 import { buildSystem } from '../runtime/system.ts';
@@ -182,22 +182,23 @@ class LineReader {
 }
 
 class LineAsker implements Asker {
-  constructor(private readonly lines: LineReader) {}
+  /** `read`: the REPL's one reader of stdin, which exists only once the system is built. */
+  constructor(private readonly read: ReadLine) {}
 
   async ask(question: string): Promise<{ answer: string } | { unavailable: string }> {
-    const answer = await this.lines.read(`? ${question}\n> `);
+    const answer = await this.read(`? ${question}\n> `);
     return answer === null ? { unavailable: 'the operator closed the input' } : { answer: answer.trim() };
   }
 
   /** request_user_input: numbered choices on this terminal, through the one reader. */
   choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
-    return chooseOnLines(questions, (prompt) => this.lines.read(prompt));
+    return chooseOnLines(questions, this.read);
   }
 
   /** An MCP server's elicitation form, field by field, through the one reader (the live region pauses for it). */
   async elicit(form: ElicitForm): Promise<ElicitAnswer | { unavailable: string }> {
     const { formOnLines } = await import('../mcp/elicit-lines.ts');
-    return formOnLines(form, (prompt) => this.lines.read(prompt));
+    return formOnLines(form, this.read);
   }
 }
 
@@ -213,6 +214,36 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
   const history = io.isTty
     ? new ReplHistory(stateDir(io.env), await historyDir(values.workspace as string | undefined, io.env))
     : undefined;
+  const color = shouldColor(io.env, io.isTty ? process.stdout : undefined);
+  const text = new TextRenderer(io, io.isTty, { color, columns: () => process.stdout.columns });
+  // Nothing reads stdin until the system is built: a start-up that fails (no model, a bad
+  // recipe) must end the process at once, and a reader made before it — readline in raw mode,
+  // holding the terminal, with Ctrl-C a key it handles — kept the process alive after the
+  // error, deaf to Ctrl-C. Until then Ctrl-C is the signal, and it ends the process.
+  let lines: LineReader | undefined;
+  const read: ReadLine = (prompt) => lines?.read(prompt) ?? Promise.resolve(null);
+  const s = await buildSystem({
+    until: 'agent',
+    ...agentFlags(values, 'repl'),
+    env: io.env,
+    command: 'repl',
+    logLevel: 'warn',
+    say: (line) => text.note(line),
+    // Warnings read as lines on a terminal, above the working indicator; JSON elsewhere.
+    ...(io.isTty ? { logSink: (line: string) => text.note(prettyLogLine(line, painter(color))) } : {}),
+    interactive: io.isTty,
+    defaults: { watchdog: 'warn', ask: 'stdin' },
+    prompter: new DialogPrompter(
+      read,
+      io.out,
+      painter(color),
+      () => text.pause(),
+      () => text.resume(),
+    ),
+    asker: new LineAsker(read),
+    title: first ?? 'interactive session',
+    onEvent: text.onEvent,
+  });
   let typed: string[] = history?.load() ?? [];
   // readline and the paste markers write to process.stdout: io.out joins that stream.
   shareStream(1);
@@ -227,8 +258,6 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
   rl.on('history', (h: string[]) => {
     typed = h;
   });
-  const color = shouldColor(io.env, io.isTty ? process.stdout : undefined);
-  const text = new TextRenderer(io, io.isTty, { color, columns: () => process.stdout.columns });
   // On a terminal a paste arrives bracketed, as one message (docs/terminal.md#input).
   const paste = io.isTty ? new PasteTracker(process.stdin, rl, process.stdout) : undefined;
   const pasteOff = () => process.stdout.write(BRACKETED_PASTE_OFF);
@@ -236,36 +265,15 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     process.stdout.write(BRACKETED_PASTE_ON);
     process.once('exit', pasteOff);
   }
-  const lines = new LineReader(
+  const reader = new LineReader(
     rl,
     process.stdout,
     () => text.pause(),
     () => text.resume(),
     paste,
   );
-  const interrupts = new Interrupts(rl, lines);
-  const s = await buildSystem({
-    until: 'agent',
-    ...agentFlags(values, 'repl'),
-    env: io.env,
-    command: 'repl',
-    logLevel: 'warn',
-    say: (line) => text.note(line),
-    // Warnings read as lines on a terminal, above the working indicator; JSON elsewhere.
-    ...(io.isTty ? { logSink: (line: string) => text.note(prettyLogLine(line, painter(color))) } : {}),
-    interactive: io.isTty,
-    defaults: { watchdog: 'warn', ask: 'stdin' },
-    prompter: new DialogPrompter(
-      (prompt) => lines.read(prompt),
-      io.out,
-      painter(color),
-      () => text.pause(),
-      () => text.resume(),
-    ),
-    asker: new LineAsker(lines),
-    title: first ?? 'interactive session',
-    onEvent: text.onEvent,
-  });
+  lines = reader;
+  const interrupts = new Interrupts(rl, reader);
   const { agent, session, sessionId } = s;
   // As in run: a full disk stops the record, not the session.
   s.log.onWriteFailure = (f) => {
@@ -296,7 +304,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
       if (interrupts.quit) break;
       // The command line's prompt is shown as if typed, so the transcript reads as one.
       if (first !== undefined) io.out(`› ${first}\n`);
-      const read = first ?? (await lines.readMessage('› '));
+      const read = first ?? (await reader.readMessage('› '));
       first = undefined;
       if (read === null) break; // Ctrl-D, the end of piped input, or Ctrl-C at an empty prompt
       const line = read.trim();

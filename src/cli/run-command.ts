@@ -84,7 +84,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     cancel.abort(new DOMException('cancelled by SIGINT', 'AbortError'));
     dialog.close();
   };
-  process.on('SIGINT', onSigint);
+  // Before the system is built there is no turn to cancel: Ctrl-C ends the process at once
+  // (with -o json, after the events a reader waits for), as it would any command.
+  const startUpSigint = () => {
+    json?.line({ type: 'cancelled', reason: 'SIGINT' });
+    json?.line({ type: 'exit', status: EXIT_INTERRUPTED });
+    process.exit(EXIT_INTERRUPTED);
+  };
+  if (json) process.on('SIGINT', startUpSigint);
   const prompter =
     io.isTty && TtyPrompter.available()
       ? new DialogPrompter(
@@ -115,7 +122,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     title: prompt,
     maxDeferMs: values.autonomous ? maxDeferSec * 1000 : undefined,
     onEvent: (e) => (json ? json.onEvent(e) : text!.onEvent(e)),
-  });
+  }).finally(() => process.off('SIGINT', startUpSigint));
+  process.on('SIGINT', onSigint);
   const { agent, log, sessionId } = s;
   // A full disk mid-turn must not cost the answer (the model calls are paid for, the
   // tools have run): the turn goes on unrecorded, and the run says so, twice.

@@ -21,7 +21,21 @@ export class TerminalSession {
     const vars = Object.entries({ HOME: cwd, TERM: 'xterm-256color', PATH: process.env.PATH ?? '', ...env })
       .map(([k, v]) => `${k}=${quote(v)}`)
       .join(' ');
-    this.tmux('new-session', '-d', '-s', 't', '-x', '120', '-y', '50', '-c', cwd, `env -i ${vars} ${command}; echo "exited $?"; sleep 600`);
+    // The shell traps SIGINT (a handler, not SIG_IGN: the CLI gets the default back at exec), so
+    // a Ctrl-C that ends the CLI by the signal leaves the shell to say how it ended.
+    this.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      't',
+      '-x',
+      '120',
+      '-y',
+      '50',
+      '-c',
+      cwd,
+      `trap true INT; env -i ${vars} ${command}; echo "exited $?"; sleep 600`,
+    );
   }
 
   tmux(...args: string[]): string {
