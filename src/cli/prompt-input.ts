@@ -14,7 +14,8 @@ export const STDIN_CAP_BYTES = 256 * 1024;
  * How long a pipe may stay silent before run stops waiting for it. A parent
  * that never closes stdin (a CI runner, a test harness) must not hang the run;
  * a producer slower than this (a cluster call) can be given longer with
- * CORE_AGENT_STDIN_WAIT_MS. The wait overlaps start-up.
+ * CORE_AGENT_STDIN_WAIT_MS. The wait starts when run starts reading, once the
+ * system is built, never during start-up.
  */
 export const STDIN_FIRST_BYTE_MS = 500;
 /** All `@path` files of one prompt together: a file past this is not attached (read_file caps each one). */
@@ -42,11 +43,16 @@ export function stdinSource(fd = 0): 'fifo' | 'file' | null {
   return null;
 }
 
-/** Reads piped stdin, bounded in size and, for a pipe, in the wait for its first byte. */
+/**
+ * Reads piped stdin, bounded in size. A file is read at once. A pipe is read to its
+ * end or the cap, however long its writer takes once it has sent a byte (as `cat`
+ * would); only a pipe that has sent nothing, and not closed, when the wait is over
+ * is left unread ('silent'). `signal` (Ctrl-C) stops the reading: what came is kept.
+ */
 export async function readPipedStdin(
   /** The stream, or how to get it: process.stdin is created (net, tty, fs streams) only for a pipe. */
   input: PipeStream | (() => PipeStream),
-  opts: { fd?: number; capBytes?: number; firstByteMs?: number } = {},
+  opts: { fd?: number; capBytes?: number; firstByteMs?: number; signal?: AbortSignal } = {},
 ): Promise<PipedStdin> {
   const fd = opts.fd ?? 0;
   const cap = opts.capBytes ?? STDIN_CAP_BYTES;
@@ -54,7 +60,7 @@ export async function readPipedStdin(
   if (source === null) return { kind: 'none' };
   if (source === 'file') return classify(readFileHead(fd, cap + 1), cap);
   const waited = opts.firstByteMs ?? STDIN_FIRST_BYTE_MS;
-  const got = await readPipeHead(typeof input === 'function' ? input() : input, cap + 1, waited);
+  const got = await readPipeHead(typeof input === 'function' ? input() : input, cap + 1, waited, opts.signal);
   return got === 'silent' ? { kind: 'silent', waitedMs: waited } : classify(got, cap);
 }
 
@@ -72,16 +78,16 @@ function readFileHead(fd: number, max: number): Buffer {
   return buf.subarray(0, n);
 }
 
-function readPipeHead(
-  stream: NodeJS.ReadableStream & { destroy?: () => void },
-  max: number,
-  firstByteMs: number,
-): Promise<Buffer | 'silent'> {
+function readPipeHead(stream: PipeStream, max: number, firstByteMs: number, signal: AbortSignal | undefined): Promise<Buffer | 'silent'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let n = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let recheck: NodeJS.Immediate | undefined;
     const done = (r: Buffer | 'silent') => {
       clearTimeout(timer);
+      clearImmediate(recheck);
+      signal?.removeEventListener('abort', onAbort);
       stream.off('data', onData);
       stream.off('end', onEnd);
       stream.off('error', onEnd);
@@ -92,16 +98,28 @@ function readPipeHead(
     };
     const onData = (chunk: Buffer | string) => {
       clearTimeout(timer);
+      clearImmediate(recheck);
       const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       chunks.push(b);
       n += b.length;
       if (n >= max) done(Buffer.concat(chunks).subarray(0, max));
     };
     const onEnd = () => done(Buffer.concat(chunks));
-    const timer = setTimeout(() => done('silent'), firstByteMs);
+    const onAbort = () => done(n === 0 ? 'silent' : Buffer.concat(chunks));
+    // When the wait is over, the pipe is polled once more before it is called silent: a
+    // process held up past the deadline (a loaded machine) runs its timers before it polls
+    // its descriptors, so bytes already waiting in the pipe would otherwise lose the race.
+    // setImmediate runs after that poll, which does not block while an immediate is due.
+    timer = setTimeout(() => {
+      recheck = setImmediate(() => {
+        if (n === 0) done('silent');
+      });
+    }, firstByteMs);
     stream.on('data', onData);
     stream.on('end', onEnd);
     stream.on('error', onEnd);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

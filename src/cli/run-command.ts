@@ -64,8 +64,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   let prompt = positionals.join(' ').trim();
   const fromStdin = prompt === '-';
   if (fromStdin) prompt = (await io.readStdin()).trim();
-  // Read while the system starts: the wait for a silent pipe overlaps start-up.
-  const piped = prompt && !fromStdin ? readPipedStdin(() => process.stdin, { firstByteMs: stdinWaitMs(io.env) }) : null;
+  const stdinWait = stdinWaitMs(io.env);
   if (!prompt && values.resume === undefined && !values.continue)
     throw new UsageError('run needs a PROMPT (or --resume ID, --continue)', 'run');
 
@@ -147,7 +146,11 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       const files = await expandAtFiles(prompt, (p) =>
         s.runtime.dispatcher.call('read_file', { path: p }, cancel.signal, { source: 'operator' }),
       );
-      const stdin = piped ? withStdin(files.text, await piped) : { text: files.text, notes: [] };
+      // Piped stdin is read now, once the system is built, so its wait is measured from here: a
+      // wait that ran during start-up expired on a loaded machine before the CLI had looked.
+      const stdin = fromStdin
+        ? { text: files.text, notes: [] }
+        : withStdin(files.text, await readPipedStdin(() => process.stdin, { firstByteMs: stdinWait, signal: cancel.signal }));
       for (const note of [...files.notes, ...stdin.notes]) io.err(`core-agent: ${note}\n`);
       prompt = stdin.text;
     }

@@ -5,8 +5,18 @@
  * what it must not; `says` / `saysNot` are about stderr.
  */
 
-/** How stdin is given: a pipe (FIFO) written and closed, a regular file, a socket, a FIFO never written nor closed, /dev/null. */
-export type StdinSetup = { pipe: string | Buffer } | { file: string | Buffer } | { socket: string } | 'open-pipe' | 'devnull';
+/**
+ * How stdin is given: a pipe (FIFO) written and closed, a regular file, a socket, a FIFO never
+ * written nor closed, /dev/null, or a pipe whose writer sends each part `gapMs` after the last
+ * (held open between them) and then closes it.
+ */
+export type StdinSetup =
+  | { pipe: string | Buffer }
+  | { file: string | Buffer }
+  | { socket: string }
+  | { trickle: string[]; gapMs: number }
+  | 'open-pipe'
+  | 'devnull';
 
 export interface PromptInputCase {
   name: string;
@@ -16,6 +26,8 @@ export interface PromptInputCase {
   files?: Record<string, string | Buffer>;
   /** A recipe (YAML) the run is given with -c. */
   recipe?: string;
+  /** The CLI's environment besides PATH and HOME (CORE_AGENT_DEBUG_START_DELAY_MS: a loaded machine's start-up). */
+  env?: Record<string, string>;
   sees?: (string | RegExp)[];
   seesNot?: (string | RegExp)[];
   says?: RegExp[];
@@ -23,6 +35,8 @@ export interface PromptInputCase {
 }
 
 const CAP = 256 * 1024;
+/** Start-up held on its thread, as a loaded machine holds it (issue 37: 11 of 11 runs lost their stdin at load ~12). */
+const HELD = { CORE_AGENT_DEBUG_START_DELAY_MS: '1500' };
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 // One case a line (prettier would spread each over several).
@@ -44,6 +58,12 @@ export const STDIN_CASES: PromptInputCase[] = [
   { name: 'over the cap from a file', prompt: 'why', stdin: { file: 'z'.repeat(CAP + 10) }, sees: [`first ${CAP} of ${CAP + 1}+ bytes`], says: [/stdin truncated/] },
   { name: 'exactly the cap: whole', prompt: 'why', stdin: { pipe: 'q'.repeat(CAP) }, sees: [`stdin (${CAP} bytes):`], saysNot: [/truncated/] },
   { name: 'binary past the cap', prompt: 'why', stdin: { pipe: Buffer.alloc(CAP + 5) }, sees: [`[stdin: ${CAP + 1}+ bytes of binary data`] },
+  { name: 'a pipe with data, start-up held 1.5 s (a loaded machine)', prompt: 'why', stdin: { pipe: 'ERR\n' }, env: HELD, sees: ['why\n\nstdin (4 bytes):\n```\nERR\n```'], saysNot: [/stdin/] },
+  { name: 'the wait runs from when run looks, not from its start', prompt: 'why', stdin: { trickle: ['', 'late\n'], gapMs: 1000 }, env: { ...HELD, CORE_AGENT_STDIN_WAIT_MS: '1000' }, sees: ['stdin (5 bytes):\n```\nlate\n```'], saysNot: [/sent nothing/] },
+  { name: 'a file, start-up held', prompt: 'why', stdin: { file: 'from a file\n' }, env: HELD, sees: ['stdin (12 bytes):'] },
+  { name: 'a pipe open and silent, start-up held: the wait is after it', prompt: 'why', stdin: 'open-pipe', env: HELD, sees: [/^why$/], says: [/stdin is a pipe that sent nothing in 500 ms: not attached/] },
+  { name: '/dev/null, start-up held: not read, nothing said', prompt: 'why', stdin: 'devnull', env: HELD, sees: [/^why$/], saysNot: [/stdin/] },
+  { name: 'data, then the pipe held open past the wait: read to its end', prompt: 'why', stdin: { trickle: ['part one\n', 'part two\n'], gapMs: 1500 }, sees: ['stdin (18 bytes):\n```\npart one\npart two\n```'], saysNot: [/sent nothing/] },
   { name: '`run -`: stdin is the prompt, no block', prompt: '-', stdin: { pipe: 'the prompt itself\n' }, sees: [/^the prompt itself$/], seesNot: ['stdin ('] },
   { name: 'stdin is not scanned for @path', prompt: 'why', stdin: { pipe: 'see @a.txt\n' }, files: { 'a.txt': 'SECRET-A\n' }, sees: ['see @a.txt'], seesNot: ['SECRET-A'] },
   { name: '@file and stdin: the file first, stdin last', prompt: 'why @a.txt', stdin: { pipe: 'logs\n' }, files: { 'a.txt': 'A\n' }, sees: [/File a\.txt[^]*stdin \(5 bytes\)/] },

@@ -36,7 +36,7 @@ async function workspace(c: Pick<PromptInputCase, 'files' | 'recipe'>): Promise<
  * sockets, which is the `socket` case. An `open-pipe` is a named FIFO opened for
  * reading and writing, so it never ends and never sends anything.
  */
-async function cli(ws: string, args: string[], stdin: StdinSetup): Promise<Ran> {
+async function cli(ws: string, args: string[], stdin: StdinSetup, env: Record<string, string> = {}): Promise<Ran> {
   let fd: number | undefined;
   let argv = [bundle, ...args];
   let command = process.execPath;
@@ -47,6 +47,13 @@ async function cli(ws: string, args: string[], stdin: StdinSetup): Promise<Ran> 
       command = 'sh';
       argv = ['-c', 'cat stdin.in | "$0" "$@"', process.execPath, ...argv];
     }
+  } else if (typeof stdin === 'object' && 'trickle' in stdin) {
+    // A shell's pipe whose writer pauses between parts, holding it open, then closes it.
+    const parts = await Promise.all(
+      stdin.trickle.map(async (part, i) => (await writeFile(path.join(ws, `stdin.${i}`), part), `cat stdin.${i}`)),
+    );
+    command = 'sh';
+    argv = ['-c', `(${parts.join(`; sleep ${stdin.gapMs / 1000}; `)}) | "$0" "$@"`, process.execPath, ...argv];
   } else if (stdin === 'devnull') fd = openSync('/dev/null', 'r');
   else if (stdin === 'open-pipe') {
     execFileSync('mkfifo', [path.join(ws, 'fifo')]);
@@ -55,7 +62,7 @@ async function cli(ws: string, args: string[], stdin: StdinSetup): Promise<Ran> 
   const child = spawn(command, argv, {
     cwd: ws,
     stdio: [fd ?? 'pipe', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, HOME: ws },
+    env: { PATH: process.env.PATH, HOME: ws, ...env },
   });
   if (fd !== undefined) closeSync(fd);
   let stderr = '';
@@ -113,7 +120,7 @@ const runArgs = (c: PromptInputCase) => [
 describe('core-agent run: piped stdin appended to the prompt', { timeout: RUN_DEADLINE_MS + 10_000 }, () => {
   it.each(STDIN_CASES)('$name', async (c) => {
     const ws = await workspace(c);
-    check(c, await cli(ws, runArgs(c), c.stdin ?? 'devnull'));
+    check(c, await cli(ws, runArgs(c), c.stdin ?? 'devnull', c.env));
   });
 });
 
