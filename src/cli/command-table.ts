@@ -49,6 +49,7 @@ export const RUN_OPTIONS = {
   ...modeOptions,
   ...agentOptions,
   output: { type: 'string', short: 'o' },
+  prompt: { type: 'string', short: 'p' },
   autonomous: { type: 'boolean' },
   'max-turns': { type: 'string' },
   'max-defer': { type: 'string' },

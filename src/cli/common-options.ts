@@ -34,8 +34,10 @@ function parseStrict<O extends NonNullable<ParseArgsConfig['options']>>(argv: st
  */
 function argsError(argv: string[], options: NonNullable<ParseArgsConfig['options']>, err: Error & { code?: string }): string {
   const flag = (name: string) => `--${name}`;
-  const ambiguous = /^Option '(?:-\w, )?--([\w-]+)' argument is ambiguous/.exec(err.message);
-  if (ambiguous) return `${flag(ambiguous[1]!)}: its value starts with "-"; write ${flag(ambiguous[1]!)}=VALUE`;
+  // "Option '-p, --prompt' …", or "Option '-p' …" when the short form was typed.
+  const ambiguous = /^Option '(?:-\w, )?--([\w-]+)' argument is ambiguous|^Option '-(\w)' argument is ambiguous/.exec(err.message);
+  const name = ambiguous?.[1] ?? Object.entries(options).find(([, o]) => ambiguous?.[2] !== undefined && o.short === ambiguous[2])?.[0];
+  if (name !== undefined) return `${flag(name)}: its value starts with "-"; write ${flag(name)}=VALUE`;
   const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
   for (const t of tokens) {
     if (t.kind !== 'option') continue;

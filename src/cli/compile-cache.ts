@@ -4,6 +4,7 @@
 import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { joinUnder } from '../util/join-path.ts';
+import { COMMANDS, impliedCommand } from './main-help.ts';
 
 /** The variable that names a cache directory of one's own: an absolute path (src/runtime/settings.ts checks it). */
 export const COMPILE_CACHE_VAR = 'CORE_AGENT_COMPILE_CACHE';
@@ -42,7 +43,8 @@ const WORD = /^[a-z][a-z-]{0,23}$/;
  */
 export function cacheGroup(argv: readonly string[]): { name: string; help: boolean } {
   const [first, second] = argv;
-  const words = first !== undefined && WORD.test(first) ? [first] : ['default'];
+  // A prompt without the word (`core-agent "why?"`, `-p …`) runs run's code: run's file, not one per first word.
+  const words = first !== undefined && COMMANDS.includes(first) && WORD.test(first) ? [first] : [impliedCommand(argv) ?? 'default'];
   if (first !== undefined && WITH_SUBCOMMANDS.has(first) && second !== undefined && WORD.test(second)) words.push(second);
   return { name: words.join('-'), help: argv.some((a) => a === '--help' || a === '-h') };
 }

@@ -11,6 +11,7 @@ import {
   COMPLETION_SHELLS,
   OUTPUT_FORMATS,
   REPL_OPTIONS,
+  RUN_OPTIONS,
   TASK_PRESETS,
   type CommandNode,
   type OptionTable,
@@ -64,8 +65,11 @@ export interface CompletionNode {
   positional: Positional | undefined;
 }
 
-/** The root takes the REPL's flags (`core-agent --model X` starts it) and --version. */
-const ROOT: CommandNode = { options: { ...REPL_OPTIONS, version: { type: 'boolean', short: 'v' } }, subcommands: COMMAND_TREE };
+/** The root takes the REPL's flags (`core-agent --model X` starts it), run's -p PROMPT (`core-agent -p "…"` runs it) and --version. */
+const ROOT: CommandNode = {
+  options: { ...REPL_OPTIONS, prompt: RUN_OPTIONS.prompt, version: { type: 'boolean', short: 'v' } },
+  subcommands: COMMAND_TREE,
+};
 
 export function completionNodes(root: CommandNode = ROOT): CompletionNode[] {
   const nodes: CompletionNode[] = [];

@@ -5,6 +5,10 @@ export const VERSION: string = typeof __CORE_AGENT_VERSION__ === 'string' ? __CO
 export const MAIN_HELP = `core-agent ${VERSION} — an agent runtime with a gated catalog of built-in tools
 
 Usage: core-agent <command> [options]
+       core-agent "PROMPT" [options]   or   core-agent -p PROMPT [options]
+                             a prompt: the same as core-agent run "PROMPT" [options]
+                             (one word close to a command's name is taken for a
+                             mistyped command: -p WORD sends it as a prompt)
 
 Commands:
   run "PROMPT" --model M     Run one turn headless (replay:FILE for a scripted model)
@@ -50,4 +54,41 @@ export function nodeVersionProblem(version: string): string | undefined {
   const major = Number.parseInt(version, 10);
   if (Number.isFinite(major) && major >= MIN_NODE_MAJOR) return undefined;
   return `core-agent: needs Node ${MIN_NODE_MAJOR} or newer; this is Node ${version.slice(0, 20)} (${process.execPath.slice(0, 200)})\n`;
+}
+
+/** The command words the CLI dispatches (src/cli/main.ts; every one is in command-table.ts's tree). */
+export const COMMANDS: readonly string[] = [
+  'run',
+  'repl',
+  'sessions',
+  'tools',
+  'recipe',
+  'mcp',
+  'watch',
+  'doctor',
+  'completion',
+  'serve',
+  'attach',
+  'version',
+  'help',
+];
+
+/** `-p PROMPT` / `--prompt PROMPT` (Gemini CLI's, and Claude Code's `-p "…"`): run's flag, before any `--`. */
+export function hasPromptFlag(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === '-p' || a === '--prompt' || a.startsWith('--prompt=') || /^-p./.test(a)) return true;
+  }
+  return false;
+}
+
+/**
+ * The command a line runs when its first word is not a command: `run` for a prompt (`-p PROMPT`
+ * anywhere, or a first word that is not a flag), undefined for only global flags (the REPL on a
+ * terminal). Which first words are mistyped commands instead is main.ts's to say (did-you-mean).
+ */
+export function impliedCommand(argv: readonly string[]): 'run' | undefined {
+  const [first] = argv;
+  if (first === undefined || COMMANDS.includes(first)) return undefined;
+  return hasPromptFlag(argv) || !first.startsWith('-') ? 'run' : undefined;
 }

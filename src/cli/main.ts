@@ -3,28 +3,12 @@ import { readEnv, SettingsError } from '../runtime/settings.ts';
 import { SessionDbError } from '../store/session-db.ts';
 import { isCwdGone } from '../util/failure-sentences.ts';
 import { sessionDbAdvice } from './session-db-option.ts';
-import { HELP_WORDS, MAIN_HELP, VERSION } from './main-help.ts';
+import { COMMANDS, HELP_WORDS, impliedCommand, MAIN_HELP, VERSION } from './main-help.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
-import { suggestion } from '../config/did-you-mean.ts';
+import { editDistance } from '../config/did-you-mean.ts';
 import type { Commands } from './commands.ts';
 
-export const COMMANDS = [
-  'run',
-  'repl',
-  'sessions',
-  'tools',
-  'recipe',
-  'mcp',
-  'watch',
-  'doctor',
-  'completion',
-  'serve',
-  'attach',
-  'version',
-  'help',
-];
-
-export { MAIN_HELP, VERSION } from './main-help.ts';
+export { COMMANDS, MAIN_HELP, VERSION } from './main-help.ts';
 
 /**
  * Runs one command line; returns the exit status. Never throws for user errors. `commands`: the
@@ -32,6 +16,8 @@ export { MAIN_HELP, VERSION } from './main-help.ts';
  */
 export async function main(argv: string[], io: Io, commands: Commands): Promise<number> {
   const [command, ...rest] = argv;
+  // A prompt without the word `run` (`core-agent "why?"`, `core-agent -p "why?"`) is a run.
+  const implied = impliedCommand(argv);
   // The entry picks the script by the command word (src/cli/cli-script.ts), so a script is never
   // asked for a command it does not hold: one missing here is a build mistake, said as one.
   const run = async (name: string, args: string[]): Promise<number> => {
@@ -59,24 +45,48 @@ export async function main(argv: string[], io: Io, commands: Commands): Promise<
       case 'help':
         io.out(`${MAIN_HELP}\n`);
         return EXIT.ok;
-      default:
+      default: {
         if (COMMANDS.includes(command)) return await run(command, rest);
-        // Only global flags (`core-agent --model X`, `-c r.yaml`): the interactive session, as with no command.
-        if (command.startsWith('-')) {
-          if (io.isTty || rest.includes('--help') || rest.includes('-h')) return await run('repl', argv);
-          io.err(`${MAIN_HELP}\n`);
-          return EXIT.usage;
+        if (implied === 'run') {
+          // One word close to a command's name is a mistyped command, not a prompt: `core-agent sesions list`.
+          const meant = mistypedCommand(command);
+          if (meant !== undefined)
+            throw new UsageError(
+              `unknown command "${command.slice(0, 60)}" — did you mean "${meant}"? (to send it as a prompt: core-agent -p ${command.slice(0, 60)})`,
+            );
+          return await run('run', argv);
         }
-        throw new UsageError(`unknown command "${command.slice(0, 60)}"${suggestion(command.slice(0, 60), COMMANDS)}`);
+        // Only global flags (`core-agent --model X`, `-c r.yaml`): the interactive session, as with no command.
+        if (io.isTty || rest.includes('--help') || rest.includes('-h')) return await run('repl', argv);
+        io.err(`${MAIN_HELP}\n`);
+        return EXIT.usage;
+      }
     }
   } catch (err) {
     // `run -o json`: the same report, as one JSON event on stdout (docs/json-stream.md).
-    if (command === 'run') {
+    if (command === 'run' || implied === 'run') {
       const { wantsJsonOutput, reportAsJson } = await import('./json-errors.ts');
-      if (wantsJsonOutput(rest)) return reportAsJson(io, (textIo) => reportError(err, command, textIo));
+      if (wantsJsonOutput(command === 'run' ? rest : argv)) return reportAsJson(io, (textIo) => reportError(err, 'run', textIo));
     }
-    return reportError(err, command, io);
+    return reportError(err, implied ?? command, io);
   }
+}
+
+/**
+ * The command a first word was likely meant to be, or undefined when the word is a prompt. Only
+ * one word (a prompt of several is quoted) within an edit of a command's name — two from eight
+ * letters on (`complition`) — since any other word is now a prompt of its own: `hello` is not a
+ * mistyped `help`, `sesions` is a mistyped `sessions`. `-p WORD` sends such a word as a prompt.
+ */
+export function mistypedCommand(word: string): string | undefined {
+  if (word.startsWith('-') || /\s/.test(word) || word.length > 60) return undefined;
+  const limit = word.length >= 8 ? 2 : 1;
+  let best: { command: string; d: number } | undefined;
+  for (const command of COMMANDS) {
+    const d = editDistance(word.toLowerCase(), command);
+    if (d <= limit && (best === undefined || d < best.d)) best = { command, d };
+  }
+  return best?.command;
 }
 
 /** An error the user can act on, said on stderr with its exit status; anything else is rethrown (start-cli.ts reports it). */

@@ -23,6 +23,7 @@ import { ModelCallError } from '../model/model.ts';
 import { usageSince } from '../model/pricing.ts';
 
 export const RUN_HELP = `Usage: core-agent run [PROMPT | -] [options]
+       core-agent "PROMPT" [options]  or  core-agent -p PROMPT [options]
 
 Runs one turn headless: the prompt, then model calls and tool calls until the
 model answers without calling a tool. "-" reads the prompt from stdin.
@@ -32,6 +33,7 @@ a pipe silent for 500 ms is not waited for (CORE_AGENT_STDIN_WAIT_MS=MS
 changes that). @PATH in the prompt attaches that file through read_file and
 its permission gate; \\@ is a literal @. (docs/terminal.md#input)
 
+  -p, --prompt PROMPT         the prompt, as a flag (before any PROMPT words)
   -o, --output text|json      text (default): the answer on stdout, tool calls on
                               stderr; json: JSON Lines events on stdout (schema:
                               docs/json-stream.md), ending in "result" and "exit";
@@ -61,7 +63,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const output = oneOf(values.output ?? 'text', OUTPUT_FORMATS, '--output', 'run');
   const maxTurns = positiveInt(values['max-turns'], 20, '--max-turns', 'run');
   const maxDeferSec = positiveInt(values['max-defer'], 3600, '--max-defer', 'run');
-  let prompt = positionals.join(' ').trim();
+  let prompt = [...(values.prompt === undefined ? [] : [values.prompt]), ...positionals].join(' ').trim();
   const fromStdin = prompt === '-';
   if (fromStdin) prompt = (await io.readStdin()).trim();
   const stdinWait = stdinWaitMs(io.env);

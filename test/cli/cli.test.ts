@@ -42,9 +42,9 @@ describe('core-agent CLI (the bundle)', () => {
 
   it('usage errors exit 2 with a hint', () => {
     expect(run([]).code).toBe(2);
-    const unknown = run(['frobnicate']);
+    const unknown = run(['tols']);
     expect(unknown).toMatchObject({ code: 2 });
-    expect(unknown.stderr).toMatch(/unknown command "frobnicate"/);
+    expect(unknown.stderr).toMatch(/unknown command "tols" — did you mean "tools"\?/);
     const flag = run(['tools', 'list', '--jsn']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/--jsn.*\n.*core-agent tools list --help/s);

@@ -77,9 +77,13 @@ describe('cacheGroup', () => {
     [['recipe', 'schema'], 'recipe-schema', false],
     [[], 'default', false],
     [['--yolo'], 'default', false],
-    [['Run'], 'default', false],
-    [['../../etc'], 'default', false],
-    [['x'.repeat(40)], 'default', false],
+    // A prompt without the word run (`core-agent "why?"`, `core-agent -p why`) is a run.
+    [['Run'], 'run', false],
+    [['../../etc'], 'run', false],
+    [['x'.repeat(40)], 'run', false],
+    [['why does it crash?', '-m', 'replay:x'], 'run', false],
+    [['-m', 'replay:x', '-p', 'why?'], 'run', false],
+    [['-m', 'replay:x'], 'default', false],
     [['tools', 'A/B'], 'tools', false],
   ])('%j → %s (help: %s)', (argv, name, help) => {
     const group = cacheGroup(argv);

@@ -68,10 +68,13 @@ export const USAGE_ERROR_CASES: readonly UsageErrorCase[] = [
   },
   {
     argv: ['sesions', 'list'],
-    stderr: /^core-agent: unknown command "sesions" — did you mean "sessions"\?\nRun "core-agent --help" for usage\.\n$/,
+    stderr:
+      /^core-agent: unknown command "sesions" — did you mean "sessions"\? \(to send it as a prompt: core-agent -p sesions\)\nRun "core-agent --help" for usage\.\n$/,
   },
   { argv: ['rn', 'hi'], stderr: /unknown command "rn" — did you mean "run"\?/ },
-  { argv: ['frobnicate'], stderr: /^core-agent: unknown command "frobnicate"\nRun "core-agent --help"/ },
+  // Any other first word is a prompt (`core-agent "…"` runs it): here it has no model.
+  { argv: ['frobnicate'], stderr: /^core-agent: no model: give --model .*\nRun "core-agent run --help"/ },
+  { argv: ['-p', '-v is broken'], stderr: /^core-agent: --prompt: its value starts with "-"; write --prompt=VALUE\n/ },
   // A name no build has stays an unknown tool, with the guess.
   {
     argv: ['tools', 'call', 'gerp', '{}'],
