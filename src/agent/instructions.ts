@@ -1,11 +1,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { readConfigHead, type ConfigKind } from '../config/read-config-file.ts';
+import { ConfigFileError, readConfigHead, type ConfigKind } from '../config/read-config-file.ts';
 
 /** Larger AGENTS.md files are cut here, with a marker, rather than flooding every request. */
 export const MAX_AGENTS_MD_BYTES = 32 * 1024;
 
-const AGENTS_MD: ConfigKind = { noun: 'AGENTS.md', maxBytes: MAX_AGENTS_MD_BYTES, hint: 'make it a text file' };
+/**
+ * The instruction files a directory may hold, in the order they are looked for: AGENTS.md, and
+ * where it is absent the files Claude Code and Gemini CLI read (a repository set up for one of
+ * them works as it is). One file a directory: they usually say the same thing, often as links.
+ */
+export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'] as const;
 
 const CORE =
   'You are core-agent, an agent working in a workspace through the tools you are given. ' +
@@ -20,8 +25,9 @@ export const MAX_AGENTS_MD_TOTAL_BYTES = 64 * 1024;
  * The system prompt: the core contract, the recipe's `instructions`, the user's
  * own AGENTS.md (in core-agent's user directory, beside the user file: where an
  * orchestrator such as Scion writes an agent's role), then the AGENTS.md files
- * from the project's root down to the workspace, nearest last (a subproject's
- * rules refine the repository's) — each under its own heading.
+ * (or CLAUDE.md, GEMINI.md where there is none) from the project's root down to
+ * the workspace, nearest last (a subproject's rules refine the repository's) —
+ * each under its own heading.
  */
 export async function assembleInstructions(
   workspace: string,
@@ -30,24 +36,25 @@ export async function assembleInstructions(
 ): Promise<string> {
   const parts = [CORE];
   if (recipeInstructions?.trim()) parts.push(`## Instructions\n\n${recipeInstructions.trim()}`);
-  const own = userDir ? await readAgentsMd(userDir) : null;
-  if (own) parts.push(`## Your AGENTS.md (${path.join(userDir!, 'AGENTS.md')})\n\n${own}`);
+  // The user's directory is core-agent's own: only its AGENTS.md, not another tool's file.
+  const own = userDir ? await readInstructionFile(userDir, ['AGENTS.md']) : null;
+  if (own?.text) parts.push(`## Your AGENTS.md (${path.join(userDir!, 'AGENTS.md')})\n\n${own.text}`);
   const dirs = agentsMdDirs(workspace);
-  const found: Array<{ dir: string; text: string }> = [];
+  const found: Array<{ dir: string; file: string; text: string }> = [];
   let budget = MAX_AGENTS_MD_TOTAL_BYTES;
   // Nearest first, so the budget keeps the rules closest to the work; shown root first.
   for (const dir of [...dirs].reverse()) {
     if (found.length === MAX_AGENTS_MD_FILES || budget <= 0) break;
-    const text = await readAgentsMd(dir);
-    if (!text) continue;
-    const bytes = Buffer.byteLength(text);
+    const read = await readInstructionFile(dir);
+    if (!read?.text) continue;
+    const bytes = Buffer.byteLength(read.text);
     if (bytes > budget) break;
     budget -= bytes;
-    found.unshift({ dir, text });
+    found.unshift({ dir, ...read });
   }
-  for (const { dir, text } of found) {
+  for (const { dir, file, text } of found) {
     const where = path.relative(workspace, dir);
-    parts.push(`## AGENTS.md${where === '' ? '' : ` (${where}/AGENTS.md)`}\n\n${text}`);
+    parts.push(`## ${file}${where === '' ? '' : ` (${where}/${file})`}\n\n${text}`);
   }
   return parts.join('\n\n');
 }
@@ -69,17 +76,29 @@ function agentsMdDirs(workspace: string): string[] {
 }
 
 /**
- * Only the head that is used is read, through the bounded reader: an AGENTS.md
- * that is a FIFO, /dev/zero or gigabytes long cannot hang or flood a start. One
- * that cannot be read (or is not text) is left out, as a missing one is.
+ * A directory's instruction file: the first of INSTRUCTION_FILES that exists. Only the head that
+ * is used is read, through the bounded reader: one that is a FIFO, /dev/zero or gigabytes long
+ * cannot hang or flood a start. One that exists but cannot be read (or is not text) is left out,
+ * as a missing one is — and does not hand over to the next name: it is there, only unusable.
  */
-async function readAgentsMd(workspace: string): Promise<string | null> {
-  let head: { text: string; complete: boolean };
-  try {
-    head = await readConfigHead(path.join(workspace, 'AGENTS.md'), AGENTS_MD, MAX_AGENTS_MD_BYTES);
-  } catch {
-    return null;
+async function readInstructionFile(
+  dir: string,
+  names: readonly string[] = INSTRUCTION_FILES,
+): Promise<{ file: string; text: string } | null> {
+  for (const file of names) {
+    let head: { text: string; complete: boolean };
+    try {
+      head = await readConfigHead(
+        path.join(dir, file),
+        { noun: file, maxBytes: MAX_AGENTS_MD_BYTES, hint: 'make it a text file' },
+        MAX_AGENTS_MD_BYTES,
+      );
+    } catch (err) {
+      if (err instanceof ConfigFileError && err.code === 'ENOENT') continue;
+      return null;
+    }
+    if (head.complete) return { file, text: head.text.trim() };
+    return { file, text: `${head.text.trim()}\n[...${file} truncated by core-agent at ${MAX_AGENTS_MD_BYTES} bytes...]` };
   }
-  if (head.complete) return head.text.trim();
-  return `${head.text.trim()}\n[...AGENTS.md truncated by core-agent at ${MAX_AGENTS_MD_BYTES} bytes...]`;
+  return null;
 }

@@ -94,3 +94,50 @@ describe("the user's AGENTS.md (core-agent's user directory, where Scion writes 
     expect(at('You review code.')).toBeLessThan(at('## AGENTS.md\n\nProject rules.'));
   });
 });
+
+describe('CLAUDE.md and GEMINI.md where there is no AGENTS.md', () => {
+  // Each row: the files of one directory, and the heading and text the instructions must show (none: nothing).
+  it.each([
+    [{ 'AGENTS.md': 'agents\n', 'CLAUDE.md': 'claude\n', 'GEMINI.md': 'gemini\n' }, 'AGENTS.md', 'agents'],
+    [{ 'CLAUDE.md': 'claude\n', 'GEMINI.md': 'gemini\n' }, 'CLAUDE.md', 'claude'],
+    [{ 'GEMINI.md': 'gemini\n' }, 'GEMINI.md', 'gemini'],
+    [{ 'AGENTS.md': '', 'CLAUDE.md': 'claude\n' }, undefined, undefined],
+    [{ 'notes.md': 'other\n' }, undefined, undefined],
+  ] as const)('%j → %s', async (files, heading, text) => {
+    const ws = await tempDir();
+    await writeTree(ws, files);
+    const got = await assembleInstructions(ws, undefined);
+    const headings = got.split('\n').filter((l) => /^## (AGENTS|CLAUDE|GEMINI)\.md/.test(l));
+    expect(headings).toEqual(heading === undefined ? [] : [`## ${heading}`]);
+    if (text !== undefined) expect(got).toContain(`## ${heading}\n\n${text}`);
+    for (const other of ['agents', 'claude', 'gemini'].filter((t) => t !== text)) expect(got).not.toContain(`\n\n${other}`);
+  });
+
+  it('an AGENTS.md that exists but cannot be read does not hand over to CLAUDE.md', async () => {
+    const ws = await tempDir();
+    await writeTree(ws, { 'CLAUDE.md': 'claude\n' });
+    execFileSync('mkfifo', [path.join(ws, 'AGENTS.md')]);
+    expect(await assembleInstructions(ws, undefined)).not.toContain('claude');
+  });
+
+  it('each level of a repository picks its own file, under a heading naming it', async () => {
+    const repo = await tempDir();
+    await writeTree(repo, {
+      '.git/HEAD': '',
+      'CLAUDE.md': 'root, for Claude\n',
+      'pkg/GEMINI.md': 'pkg, for Gemini\n',
+      'pkg/AGENTS.md': 'pkg rules\n',
+    });
+    const text = await assembleInstructions(path.join(repo, 'pkg'), undefined);
+    expect(text.split('\n').filter((l) => l.startsWith('## '))).toEqual(['## CLAUDE.md (../CLAUDE.md)', '## AGENTS.md']);
+    expect(text).not.toContain('pkg, for Gemini');
+  });
+
+  it('a long CLAUDE.md is cut under its own name', async () => {
+    const ws = await tempDir();
+    await writeTree(ws, { 'CLAUDE.md': `${'x'.repeat(MAX_AGENTS_MD_BYTES)}TAIL` });
+    expect(await assembleInstructions(ws, undefined)).toContain(
+      `[...CLAUDE.md truncated by core-agent at ${MAX_AGENTS_MD_BYTES} bytes...]`,
+    );
+  });
+});
