@@ -128,7 +128,7 @@ async function mcpAuthCommand(sub: 'list' | 'login' | 'logout', argv: string[], 
   await sys.close();
   const { loadMcpConfig } = await import('../mcp/load-config.ts');
   const admin = await import('../mcp/oauth-admin.ts');
-  const servers = (await loadMcpConfig(rt.workspace, rt.recipe.mcp, rt.settings.trustWorkspace === true)).servers ?? {};
+  const servers = (await loadMcpConfig(rt.workspace, rt.recipe.mcp, rt.settings.trustWorkspace === true, io.env)).servers ?? {};
   const state = stateDir(io.env);
   const opts = { workspace: rt.workspace, env: io.env, stateDir: state, say: (text: string) => io.err(text) };
 

@@ -458,10 +458,11 @@ export class McpConnection {
     return headers;
   }
 
-  /** `${NAME}` / `${env:NAME}` from core-agent's environment; an unset name is an error, never "". */
+  /** `${NAME}` / `${env:NAME}` from core-agent's environment; an unset name is an error, never "" — unless `${NAME:-default}` gives one. */
   private expand(value: string, where: string): string {
-    return value.replace(ENV_REFERENCE, (_m, name: string) => {
+    return value.replace(ENV_REFERENCE, (_m, name: string, fallback: string | undefined) => {
       const v = this.opts.env[name];
+      if (fallback !== undefined && (v === undefined || v === '')) return fallback;
       if (v === undefined) throw new Error(`${where}: \${${name}} is not set`);
       return v;
     });

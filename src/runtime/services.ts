@@ -77,10 +77,11 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
   const session = o.session ?? new SessionState();
   warnScrub(logger);
   const pendingWrites = o.stateDir !== undefined ? await recordInStateDir(o.stateDir, logger) : undefined;
-  const mcpConfig = await loadMcpConfig(workspace, recipe.mcp, s.trustWorkspace === true);
+  const mcpConfig = await loadMcpConfig(workspace, recipe.mcp, s.trustWorkspace === true, env);
+  for (const notice of mcpConfig.notices ?? []) logger.warn(notice);
   if (mcpConfig.untrusted) {
     logger.warn(
-      { servers: mcpConfig.untrusted, file: joinUnder(workspace, '.agents/mcp.json') },
+      { servers: mcpConfig.untrusted, files: [joinUnder(workspace, '.agents/mcp.json'), joinUnder(workspace, '.mcp.json')] },
       'MCP servers declared by the workspace were not started: pass --trust-workspace (or CORE_AGENT_TRUST_WORKSPACE=1) if you trust this repository, or declare them in a recipe',
     );
   }

@@ -175,7 +175,7 @@ export async function mcpChecks(o: {
   trustWorkspace: boolean;
   timeoutMs: number;
 }): Promise<Check[]> {
-  const config = await loadMcpConfig(o.workspace, o.recipe.mcp, o.trustWorkspace);
+  const config = await loadMcpConfig(o.workspace, o.recipe.mcp, o.trustWorkspace, o.env);
   // Each server gets the doctor's deadline for its start (a connection that gives up stops its process too).
   const seconds = o.timeoutMs / 1000;
   const servers = Object.fromEntries(
@@ -186,10 +186,12 @@ export async function mcpChecks(o: {
   const untrusted = (config.untrusted ?? []).map((name) =>
     warn(
       `mcp ${name}`,
-      'declared in .agents/mcp.json, not started: the workspace is not trusted',
+      'declared in .agents/mcp.json or .mcp.json, not started: the workspace is not trusted',
       'pass --trust-workspace if you trust it',
     ),
   );
+  // A server of .mcp.json core-agent cannot take (SSE, an unset variable), or keys it ignores.
+  untrusted.push(...(config.notices ?? []).map((n) => warn('mcp .mcp.json', n, 'declare the server for core-agent in .agents/mcp.json')));
   if (Object.keys(servers).length === 0) return untrusted.length > 0 ? untrusted : [ok('mcp', 'no MCP servers configured')];
   const catalog = Catalog.build([]);
   // As a run starts them: ${CORE_AGENT_RECIPE_DIR} finds files shipped beside the recipe (runtime/mcp-step.ts).
