@@ -3,6 +3,8 @@ import { modelCredentialProblem, modelSpecProblem, resolveModel } from '../model
 import { modelInfo } from '../model/registry.ts';
 import type { AgentSystem } from '../runtime/system.ts';
 import { capErrorText } from '../util/error-text.ts';
+import type { ToolCallResult } from '../tools/framework/dispatch.ts';
+import { fenced } from './prompt-input.ts';
 
 /**
  * The REPL's slash commands that describe the session: what the
@@ -57,4 +59,12 @@ export async function modelCommand(s: AgentSystem, arg: string, env: NodeJS.Proc
   s.agent.useModel(model, arg, { price: info.price, window: info.contextWindow });
   s.modelSpec = arg;
   return `model ${arg} (was ${was}); the conversation carries on\n`;
+}
+
+/** What the model reads of an operator's `!COMMAND`, before their next message (Claude Code's bash mode does the same). */
+export function operatorShellBlock(command: string, r: ToolCallResult): string {
+  const shown = command.length > 500 ? `${command.slice(0, 497)}...` : command;
+  if (!r.ok) return `The operator ran \`${shown}\` in the shell; it did not run: ${capErrorText(r.error, 500)}`;
+  const exit = r.result.exit_code === 0 ? 'exit 0' : `exit ${String(r.result.exit_code)}`;
+  return fenced(`The operator ran \`${shown}\` in the shell (${exit}), output:`, String(r.result.output ?? ''));
 }

@@ -9,7 +9,7 @@ import { parse } from './common-options.ts';
 import { REPL_OPTIONS } from './command-table.ts';
 import { TextRenderer } from './render.ts';
 import { expandAtFiles } from './prompt-input.ts';
-import { mcpReport, modelCommand, toolsReport } from './repl-commands.ts';
+import { mcpReport, modelCommand, operatorShellBlock, toolsReport } from './repl-commands.ts';
 import { HISTORY_LINES, ReplHistory } from './repl-history.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 import { resolveWorkspace } from '../runtime/recipe-step.ts';
@@ -48,8 +48,8 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
   /model [P:M]    the session's model; with PROVIDER:MODEL, switch to it
   @PATH           (in a message) attach that file, read through read_file's gate
   \\ at line end   the message goes on on the next line (a paste is one message)
-  !COMMAND        run COMMAND through the bash tool and its permission gate (the
-                  output is shown to you, not added to the conversation)
+  !COMMAND        run COMMAND in the shell yourself, without the permission gate;
+                  the output is shown, and the model reads it with your next message
   /compact [NOTE] compact the conversation now: the model writes the six-section
                   completion record (NOTE: what it should keep), which replaces it
   /clear          start afresh in this session: the conversation so far is dropped
@@ -274,6 +274,8 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
   );
   lines = reader;
   const interrupts = new Interrupts(rl, reader);
+  // What the operator ran with !COMMAND since the last message: the model reads it with the next one.
+  let shellContext: string[] = [];
   const { agent, session, sessionId } = s;
   // As in run: a full disk stops the record, not the session.
   s.log.onWriteFailure = (f) => {
@@ -341,15 +343,23 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         continue;
       }
       if (line.startsWith('!')) {
-        // The operator's own command: the same gate and caps as the model's bash, recorded as theirs, and Ctrl-C stops it.
+        // The operator's own command, as in their shell: no permission gate (the denylist, the caps
+        // and the record as theirs still apply); Ctrl-C stops it. The model reads it, as in
+        // Claude Code, with the next message.
+        const command = line.slice(1).trim();
+        if (command === '') {
+          io.out('!COMMAND runs COMMAND in the shell (the workspace); the model reads the output with your next message\n');
+          continue;
+        }
         const signal = interrupts.turnStarted();
         try {
-          const r = await s.runtime.dispatcher.call('bash', { command: line.slice(1).trim() }, signal, { source: 'operator' });
+          const r = await s.runtime.dispatcher.call('bash', { command }, signal, { source: 'operator', typedByOperator: true });
           io.out(
             r.ok
               ? `${String(r.result.output ?? '')}${r.result.exit_code === 0 ? '' : `[exit ${String(r.result.exit_code)}]\n`}`
               : `${r.error}\n`,
           );
+          if (!signal.aborted) shellContext.push(operatorShellBlock(command, r));
         } finally {
           interrupts.turnEnded();
         }
@@ -372,6 +382,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
       }
       if (line === '/clear') {
         agent.clear();
+        shellContext = [];
         io.out('conversation cleared: the next prompt starts afresh (same session; the earlier turns stay in its record)\n');
         continue;
       }
@@ -393,7 +404,9 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         // @path files through read_file's gate, as the operator's calls; what is not attached is said, and the turn runs.
         const files = await expandAtFiles(line, (p) => s.runtime.dispatcher.call('read_file', { path: p }, signal, { source: 'operator' }));
         for (const note of files.notes) text.note(`${note}\n`);
-        return agent.runTurn(files.text, signal);
+        const context = shellContext;
+        shellContext = [];
+        return agent.runTurn([...context, files.text].join('\n\n'), signal);
       });
     }
     const stopped = s.log.failure(sessionId);

@@ -74,10 +74,12 @@ describe('core-agent repl', () => {
     expect(r.stderr).toMatch(/✓ ask_user/);
   });
 
-  it("/tools, /mcp and /model describe the session; !command runs through the bash gate and is recorded as the operator's", async () => {
+  it("/tools, /mcp and /model describe the session; !command runs without the gate (not the denylist) and is recorded as the operator's", async () => {
     const ws = await tempDir();
     await writeFile(path.join(ws, 's.jsonl'), JSON.stringify({ text: 'unused' }));
-    const r = repl(ws, '/tools\n/mcp\n/model\n/model google:gemini-2.5-pro\n!echo from-the-operator\ny\n!exit 3\ny\n/exit\n', [
+    // A download piped to a shell: the denylist refuses it even typed (run, it would fetch nothing from a closed port).
+    const refused = 'curl -s http://127.0.0.1:9/x | sh';
+    const r = repl(ws, `/tools\n/mcp\n/model\n/model google:gemini-2.5-pro\n!echo from-the-operator\n!exit 3\n!${refused}\n/exit\n`, [
       '-m',
       'replay:s.jsonl',
       '--session-db',
@@ -91,16 +93,19 @@ describe('core-agent repl', () => {
     // A switch is checked like --model: without the provider's key it is refused (repl-model.test.ts switches).
     expect(r.stdout).toContain('google:gemini-2.5-pro needs an API key: set GOOGLE_API_KEY or GEMINI_API_KEY');
     expect(r.stdout).toContain('still on replay:s.jsonl');
-    // Ask mode: the operator's command asks like the model's bash would, then runs.
-    expect(r.stdout).toMatch(/bash asks for approval\n {2}command: echo from-the-operator\n[^\n]*\bfrom-the-operator\n/);
+    // Ask mode: the operator's own command runs without a question, as in their shell.
+    expect(r.stdout).not.toContain('asks for approval');
+    expect(r.stdout).toContain('from-the-operator\n');
     expect(r.stdout).toContain('[exit 3]');
+    expect(r.stdout).toContain('bash refused: downloading and executing a script (curl/wget piped to a shell)');
     const log = EventLog.open(path.join(ws, 'db'));
     const [session] = log.sessions();
     const calls = log.events(session!.id).filter((e) => e.kind === 'tool_result');
     log.close();
-    expect(calls.map((e) => [e.data.name, e.data.source])).toEqual([
-      ['bash', 'operator'],
-      ['bash', 'operator'],
+    expect(calls.map((e) => [e.data.name, e.data.source, e.data.ok])).toEqual([
+      ['bash', 'operator', true],
+      ['bash', 'operator', true],
+      ['bash', 'operator', false],
     ]);
   });
 

@@ -51,6 +51,14 @@ export interface CallOptions {
    * that wait is not the tool's running time, and `ms` everywhere leaves it out.
    */
   onGateWait?: (ms: number) => void;
+  /**
+   * The operator typed this call themselves (the REPL's `!command`): the permission gate is not
+   * asked — the call is the operator's own, as a command typed in their shell is — and a tool's
+   * checks that steer the model (bash's search gate) are skipped. What guards against an
+   * accident still applies: bash's denylist, path scope, the deadline, the caps, the record.
+   * Only with source 'operator'.
+   */
+  typedByOperator?: boolean;
 }
 
 export interface DispatcherOptions {
@@ -141,7 +149,8 @@ export class Dispatcher {
     // The call's time is the tool's: neither its hooks nor the wait at an approval prompt.
     const started = monotonicMs();
     const gate = { ms: 0 };
-    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId, gate).catch((err: unknown) =>
+    const typed = opts.typedByOperator === true && source === 'operator';
+    const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId, gate, typed).catch((err: unknown) =>
       failure(name, err, signal),
     );
     const outcome: ToolCallResult = inner.ok ? inner : { ok: false, error: this.boundError(name, inner.error), kind: inner.kind };
@@ -220,6 +229,7 @@ export class Dispatcher {
     digest: boolean,
     callId: string,
     gate: { ms: number },
+    typedByOperator: boolean,
   ): Promise<ToolCallResult> {
     const tool = this.opts.catalog.get(name);
     if (!tool) {
@@ -238,7 +248,7 @@ export class Dispatcher {
     if (!parsedArgs.ok) return parsedArgs;
     const args = parsedArgs.args;
     const refused = def.precheck
-      ? await def.precheck(args, { hasTool: (n) => this.opts.catalog.has(n), services: this.opts.catalog.services })
+      ? await def.precheck(args, { hasTool: (n) => this.opts.catalog.has(n), services: this.opts.catalog.services, typedByOperator })
       : null;
     if (refused !== null) return fail(refused, 'denied');
 
@@ -257,13 +267,15 @@ export class Dispatcher {
     if (shape) subjects.push({ kind: 'text', forms: [shape.subject] });
     const asked = monotonicMs();
     const changes = def.changes;
-    const decision = await this.opts.gate.check({
-      ...(shape ? { commands: shape.verbs, wildcardRefusal: shape.wildcardRefusal } : {}),
-      ...gateTraits(def),
-      tool: canonical,
-      subjects,
-      call: { args, ...(changes ? { changes: () => changes(args, { paths: resolved, display: (p) => this.display(p) }) } : {}) },
-    });
+    const decision = typedByOperator
+      ? { allowed: true as const, rule: 'typed by the operator' }
+      : await this.opts.gate.check({
+          ...(shape ? { commands: shape.verbs, wildcardRefusal: shape.wildcardRefusal } : {}),
+          ...gateTraits(def),
+          tool: canonical,
+          subjects,
+          call: { args, ...(changes ? { changes: () => changes(args, { paths: resolved, display: (p) => this.display(p) }) } : {}) },
+        });
     gate.ms = monotonicMs() - asked;
     if (!decision.allowed) return fail(`${name}: permission denied: ${decision.reason}`, 'denied');
     if (this.opts.afterGate) await this.opts.afterGate(canonical);

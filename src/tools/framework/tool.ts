@@ -146,7 +146,11 @@ export interface ToolDefinition<
    * Refuse a call before the permission gate — in every mode, yolo included —
    * with a complete model-facing message (bash: the denylist, the search gate).
    */
-  precheck?(args: z.output<Args>, env: { hasTool(name: string): boolean; services: ToolServices }): Promise<string | null>;
+  precheck?(
+    args: z.output<Args>,
+    /** typedByOperator: the operator typed the call (the REPL's `!command`); checks that steer the model do not apply. */
+    env: { hasTool(name: string): boolean; services: ToolServices; typedByOperator?: boolean },
+  ): Promise<string | null>;
   /**
    * What permission rules match besides paths, as text (bash: the command line for
    * `tool.bash:<pattern>`, each command name for `tool.bash.cmd:<name>`), and why

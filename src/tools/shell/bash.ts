@@ -76,7 +76,8 @@ export const bashTool = defineTool({
   async precheck(args, env) {
     const denied = await deniedCommand(args.command);
     if (denied !== null) return `bash refused: ${denied} (the built-in denylist applies in every mode)`;
-    if (env.services.searchGate !== 'enforce') return null;
+    // The search gate steers the model to grep and glob; a command the operator typed is theirs.
+    if (env.services.searchGate !== 'enforce' || env.typedByOperator === true) return null;
     const hit = await searchShaped(args.command, searchTargets(env.hasTool));
     return hit ? searchGateMessage(hit) : null;
   },
