@@ -3,6 +3,8 @@ import { modelCredentialProblem, modelSpecProblem, resolveModel } from '../model
 import { modelInfo } from '../model/registry.ts';
 import type { AgentSystem } from '../runtime/system.ts';
 import { capErrorText } from '../util/error-text.ts';
+import { unknownName } from '../config/did-you-mean.ts';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/gate.ts';
 import type { ToolCallResult } from '../tools/framework/dispatch.ts';
 import { fenced } from './prompt-input.ts';
 
@@ -59,6 +61,22 @@ export async function modelCommand(s: AgentSystem, arg: string, env: NodeJS.Proc
   s.agent.useModel(model, arg, { price: info.price, window: info.contextWindow });
   s.modelSpec = arg;
   return `model ${arg} (was ${was}); the conversation carries on\n`;
+}
+
+/**
+ * `/mode` shows the permission mode; `/mode MODE` switches the gate to it for the rest of the
+ * session (recorded as the operator's action; a resumed session starts in the mode its flags,
+ * environment and files give).
+ */
+export function modeCommand(s: AgentSystem, arg: string): string {
+  const gate = s.runtime.gate;
+  if (arg === '') return `mode ${gate.mode} (/mode ${PERMISSION_MODES.join('|')} switches)\n`;
+  if (!(PERMISSION_MODES as readonly string[]).includes(arg))
+    return `core-agent: ${unknownName('permission mode', arg.slice(0, 40), PERMISSION_MODES)}; still ${gate.mode}\n`;
+  const was = gate.mode;
+  gate.setMode(arg as PermissionMode);
+  s.log.append(s.sessionId, s.agent.turn, 'operator', { action: 'mode', from: was, to: arg, principal: 'repl' });
+  return `mode ${arg} (was ${was})\n`;
 }
 
 /** What the model reads of an operator's `!COMMAND`, before their next message (Claude Code's bash mode does the same). */

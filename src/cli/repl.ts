@@ -9,7 +9,7 @@ import { parse } from './common-options.ts';
 import { REPL_OPTIONS } from './command-table.ts';
 import { TextRenderer } from './render.ts';
 import { expandAtFiles } from './prompt-input.ts';
-import { mcpReport, modelCommand, operatorShellBlock, toolsReport } from './repl-commands.ts';
+import { mcpReport, modeCommand, modelCommand, operatorShellBlock, toolsReport } from './repl-commands.ts';
 import { HISTORY_LINES, ReplHistory } from './repl-history.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 import { resolveWorkspace } from '../runtime/recipe-step.ts';
@@ -46,6 +46,8 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
   /tools          the tools registered, and why the others are not
   /mcp            the MCP servers: state and tool count
   /model [P:M]    the session's model; with PROVIDER:MODEL, switch to it
+  /mode [MODE]    the permission mode; with MODE (ask, accept-edits, plan, yolo),
+                  switch to it for the rest of the session
   @PATH           (in a message) attach that file, read through read_file's gate
   \\ at line end   the message goes on on the next line (a paste is one message)
   !COMMAND        run COMMAND in the shell yourself, without the permission gate;
@@ -65,7 +67,7 @@ The watchdog defaults to warn here, and ask_user to asking on this terminal.
 
 ${COMMON_OPTIONS_HELP}`;
 
-const COMMANDS = '/stats  /tools  /mcp  /model  /compact [note]  /clear  /done [note]  /replan  !command  /help  /exit';
+const COMMANDS = '/stats  /tools  /mcp  /model  /mode  /compact [note]  /clear  /done [note]  /replan  !command  /help  /exit';
 
 /** A second Ctrl-C within this long of the first quits, whatever is running. */
 const DOUBLE_PRESS_MS = 1000;
@@ -336,6 +338,10 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
       }
       if (line === '/mcp') {
         io.out(mcpReport(s));
+        continue;
+      }
+      if (line === '/mode' || line.startsWith('/mode ')) {
+        io.out(modeCommand(s, line.slice(5).trim()));
         continue;
       }
       if (line === '/model' || line.startsWith('/model ')) {
