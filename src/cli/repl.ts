@@ -52,6 +52,7 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
   \\ at line end   the message goes on on the next line (a paste is one message)
   !COMMAND        run COMMAND in the shell yourself, without the permission gate;
                   the output is shown, and the model reads it with your next message
+  Esc             interrupts the running turn (as Ctrl-C, but never quits)
   /compact [NOTE] compact the conversation now: the model writes the six-section
                   completion record (NOTE: what it should keep), which replaces it
   /clear          start afresh in this session: the conversation so far is dropped
@@ -276,6 +277,11 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
   );
   lines = reader;
   const interrupts = new Interrupts(rl, reader);
+  // Esc interrupts a turn, as in Claude Code and Gemini CLI (readline reports a lone Esc as a key).
+  const onKey = (_typed: string | undefined, key: { name?: string } | undefined) => {
+    if (key?.name === 'escape') interrupts.escape();
+  };
+  if (io.isTty) process.stdin.on('keypress', onKey);
   // What the operator ran with !COMMAND since the last message: the model reads it with the next one.
   let shellContext: string[] = [];
   const { agent, session, sessionId } = s;
@@ -293,7 +299,8 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         text.finish(await run(signal));
       } catch (err) {
         if (signal.aborted) {
-          s.log.append(sessionId, agent.turn, 'error', { message: 'the operator cancelled the turn (Ctrl-C)', cancelled: true });
+          const why = signal.reason instanceof Error ? signal.reason.message : 'the operator cancelled the turn';
+          s.log.append(sessionId, agent.turn, 'error', { message: why, cancelled: true });
           text.cancelled('the turn was stopped (model call and running tools); back at the prompt — Ctrl-C again within a second quits');
         } else {
           text.stopSpinner();
@@ -350,7 +357,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
       }
       if (line.startsWith('!')) {
         // The operator's own command, as in their shell: no permission gate (the denylist, the caps
-        // and the record as theirs still apply); Ctrl-C stops it. The model reads it, as in
+        // and the record as theirs still apply); Ctrl-C or Esc stops it. The model reads it, as in
         // Claude Code, with the next message.
         const command = line.slice(1).trim();
         if (command === '') {
@@ -420,6 +427,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     if (interrupts.quit) return EXIT_INTERRUPTED;
     return stopped ? EXIT.failure : EXIT.ok;
   } finally {
+    process.stdin.off('keypress', onKey);
     interrupts.close();
     if (paste) {
       pasteOff();
@@ -496,6 +504,13 @@ class Interrupts {
     // Something typed at the prompt: Ctrl-C drops it, as shells do.
     this.rl.write(null, { ctrl: true, name: 'e' });
     this.rl.write(null, { ctrl: true, name: 'u' });
+  }
+
+  /** Esc: the running turn (or !command) is cancelled, as by a first Ctrl-C; at the prompt it does nothing, and it never quits. */
+  escape(): void {
+    if (!this.controller || this.controller.signal.aborted) return;
+    this.controller.abort(new DOMException('the operator interrupted the turn (Esc)', 'AbortError'));
+    this.lines.withdraw();
   }
 
   private leave(): void {
