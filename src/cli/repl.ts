@@ -3,7 +3,7 @@ import type { TurnResult } from '../agent/agent.ts';
 import { chooseOnLines, type ReadLine } from '../runtime/choices.ts';
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/framework/services.ts';
 import type { ElicitAnswer, ElicitForm } from '../tools/framework/form.ts';
-import { buildSystem } from '../runtime/system.ts';
+import { buildSystem, type AgentSystem } from '../runtime/system.ts';
 import { AGENT_OPTIONS_HELP, agentFlags } from './agent-session.ts';
 import { parse } from './common-options.ts';
 import { REPL_OPTIONS } from './command-table.ts';
@@ -39,6 +39,7 @@ line is the first one (how Scion hands an agent its task). Permission prompts,
 ask_user and request_user_input questions are answered in the same place. A
 permission prompt shows the call in full (an edit as a diff): once, always
 (this tool, for the session), deny, or deny with a note to the model.
+Answering "s" saves an "always" to the workspace's config (.agents/config.yaml).
 Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
 (exit 130). Commands:
 
@@ -225,6 +226,14 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
   // error, deaf to Ctrl-C. Until then Ctrl-C is the signal, and it ends the process.
   let lines: LineReader | undefined;
   const read: ReadLine = (prompt) => lines?.read(prompt) ?? Promise.resolve(null);
+  // "Always, saved": the rule goes to the workspace's project file (asked only once the system is built).
+  let built: AgentSystem | undefined;
+  const saveRule = async (rule: string): Promise<string> => {
+    const { saveAllowRule } = await import('../config/save-allow-rule.ts');
+    const { file, added } = await saveAllowRule(built!.runtime.workspace, rule);
+    const untrusted = built!.runtime.settings.trustWorkspace !== true;
+    return `${added ? 'saved' : 'already saved'}: "${rule}" in ${file}${untrusted ? " (a project file's allow rules apply with --trust-workspace)" : ''}`;
+  };
   const s = await buildSystem({
     until: 'agent',
     ...agentFlags(values, 'repl'),
@@ -242,11 +251,13 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
       painter(color),
       () => text.pause(),
       () => text.resume(),
+      saveRule,
     ),
     asker: new LineAsker(read),
     title: first ?? 'interactive session',
     onEvent: text.onEvent,
   });
+  built = s;
   let typed: string[] = history?.load() ?? [];
   // readline and the paste markers write to process.stdout: io.out joins that stream.
   shareStream(1);

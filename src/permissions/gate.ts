@@ -47,8 +47,12 @@ export interface CallPreview {
 
 export type GateDecision = { readonly allowed: true; readonly rule: string } | { readonly allowed: false; readonly reason: string };
 
-/** A deny may carry the operator's note, which the model sees in the refusal. */
-export type PromptAnswer = 'once' | 'session' | 'deny' | { readonly deny: string };
+/**
+ * A deny may carry the operator's note, which the model sees in the refusal. `allowRule`: allow
+ * by that rule (alwaysRule's) from now on, as if permissions.allow held it — the prompter has
+ * saved it to the workspace's config for the sessions to come.
+ */
+export type PromptAnswer = 'once' | 'session' | 'deny' | { readonly deny: string } | { readonly allowRule: string };
 
 /** Asks a person. Present only on an interactive terminal. */
 export interface Prompter {
@@ -82,7 +86,7 @@ export interface GateOptions {
  */
 export class Gate {
   private modeValue: PermissionMode;
-  private readonly allowRules: readonly Rule[];
+  private readonly allowRules: Rule[];
   private readonly denyRules: readonly Rule[];
   private readonly sessionGrants = new Set<string>();
   readonly scope: PathScope;
@@ -185,6 +189,12 @@ export class Gate {
     }
     const answer = await this.prompter.ask({ ...req, namespace });
     if (answer === 'deny') return { allowed: false, reason: `${req.tool} was denied by the operator at the prompt` };
+    if (typeof answer === 'object' && 'allowRule' in answer) {
+      const rule = parseRule(answer.allowRule);
+      this.allowRules.push(rule);
+      if (!covers(rule)) return { allowed: false, reason: `${req.tool}: the rule "${answer.allowRule}" does not cover this call` };
+      return { allowed: true, rule: `operator (saved rule "${answer.allowRule}")` };
+    }
     if (typeof answer === 'object')
       return { allowed: false, reason: `${req.tool} was denied by the operator at the prompt, who says: ${answer.deny.slice(0, 2000)}` };
     if (answer === 'session') this.grantSession(req.tool);
@@ -198,6 +208,20 @@ export class Gate {
 
 /** The longest command or path a refusal quotes back as a rule to add. */
 const MAX_QUOTED_SUBJECT = 200;
+
+/**
+ * The rule "always, saved" adds for this call: for a command line (bash) the exact rule for
+ * that line — a saved rule outlives the session, and the whole of bash is not what one call's
+ * approval meant — and for any other tool the whole tool, as "always this session" grants it.
+ * Undefined when the line is too long to quote as a rule.
+ */
+export function alwaysRule(req: GateRequest & { namespace: string }): string | undefined {
+  const first = req.subjects[0];
+  if (req.commands === undefined || req.commands.length === 0 || first?.kind !== 'text' || !first.forms[0]) return req.namespace;
+  if (first.forms[0].length > MAX_QUOTED_SUBJECT) return undefined;
+  // A text pattern reads `*`, `?` and `\` as wildcards: escaped, the rule matches this one line.
+  return `${req.namespace}:${first.forms[0].replace(/[\\*?]/g, '\\$&')}`;
+}
 
 /** The rules that would allow this call: the exact one for its first subject, and the whole tool when that could. */
 function suggestedRules(namespace: string, req: GateRequest): string {

@@ -84,3 +84,80 @@ describe('the gate with the dialog', () => {
     expect(waited).toBeGreaterThanOrEqual(350);
   });
 });
+
+describe('"always, saved" (the REPL\'s s)', () => {
+  const bashReq = (command: string) => ({
+    tool: 'bash',
+    namespace: 'tool.bash',
+    readOnly: false,
+    fileEdit: false,
+    commands: [command.split(' ')[0]!],
+    subjects: [{ kind: 'text' as const, forms: [command] }],
+  });
+
+  it('is offered with the rule it saves; s saves it and allows by it', async () => {
+    const writes: string[] = [];
+    const prompts: string[] = [];
+    const saved: string[] = [];
+    const replies = ['what', 's'];
+    const p = new DialogPrompter(
+      async (prompt) => (prompts.push(prompt), replies.shift() ?? null),
+      (t) => void writes.push(t),
+      plain,
+      undefined,
+      undefined,
+      async (rule) => (saved.push(rule), `saved: "${rule}"`),
+    );
+    expect(await p.ask(bashReq('git log *.ts'))).toEqual({ allowRule: 'tool.bash:git log \\*.ts' });
+    expect(saved).toEqual(['tool.bash:git log \\*.ts']);
+    expect(writes.join('')).toContain(
+      '  [s] always: save the rule "tool.bash:git log \\*.ts" to the workspace config (.agents/config.yaml)\n',
+    );
+    expect(writes.at(-1)).toBe('saved: "tool.bash:git log \\*.ts"\n');
+    expect(prompts[1]).toBe('Answer y, a, s, n or m: ');
+  });
+
+  it('a save that fails still allows by the rule, and says why', async () => {
+    const writes: string[] = [];
+    const p = new DialogPrompter(
+      async () => 's',
+      (t) => void writes.push(t),
+      plain,
+      undefined,
+      undefined,
+      async () => {
+        throw new Error('/ws/.agents is a symbolic link; not writing through it');
+      },
+    );
+    expect(await p.ask({ tool: 'write_file', namespace: 'tool.write_file', readOnly: false, fileEdit: true, subjects: [] })).toEqual({
+      allowRule: 'tool.write_file',
+    });
+    expect(writes.at(-1)).toBe('not saved: /ws/.agents is a symbolic link; not writing through it; allowed by it for this session\n');
+  });
+
+  it('without a saver (run, attach) s is no answer', async () => {
+    const replies = ['s', 'n'];
+    const p = new DialogPrompter(
+      async () => replies.shift() ?? null,
+      () => undefined,
+      plain,
+    );
+    expect(await p.ask(bashReq('ls'))).toBe('deny');
+  });
+
+  it('the gate allows by the saved rule from then on: the same line without asking, another line asks', async () => {
+    let asked = 0;
+    const prompter: Prompter = {
+      ask: async (req) => {
+        asked += 1;
+        return asked === 1 ? { allowRule: 'tool.bash:echo one' } : 'deny';
+      },
+    };
+    const rt = await setup({ prompter });
+    expect((await rt.dispatcher.call('bash', { command: 'echo one' })).ok).toBe(true);
+    expect((await rt.dispatcher.call('bash', { command: 'echo one' })).ok).toBe(true);
+    expect(asked).toBe(1);
+    expect((await rt.dispatcher.call('bash', { command: 'echo two' })).ok).toBe(false);
+    expect(asked).toBe(2);
+  });
+});

@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import type { FileChange, GateRequest, PromptAnswer, Prompter } from '../../permissions/gate.ts';
+import { alwaysRule, type FileChange, type GateRequest, type PromptAnswer, type Prompter } from '../../permissions/gate.ts';
 import type { ReadLine } from '../../runtime/choices.ts';
 import type { Paint } from './colors.ts';
 
@@ -75,8 +75,11 @@ function inert(l: string): string {
   return visible.length > MAX_LINE_CHARS ? `${visible.slice(0, MAX_LINE_CHARS - 1)}…` : visible;
 }
 
+/** The answers every dialog takes (the REPL's also takes "always, saved": DialogPrompter). */
+export type DialogAnswer = 'once' | 'session' | 'deny' | { readonly deny: string };
+
 /** A reply to the dialog: an answer, 'note' (ask for the note next), or null (ask again). */
-export function parseApproval(reply: string): PromptAnswer | 'note' | null {
+export function parseApproval(reply: string): DialogAnswer | 'note' | null {
   const r = reply.trim();
   const lower = r.toLowerCase();
   if (lower === 'y' || lower === 'yes' || lower === 'once') return 'once';
@@ -102,16 +105,31 @@ export class DialogPrompter implements Prompter {
     private readonly paint: Paint,
     private readonly hold: () => void = () => undefined,
     private readonly release: () => void = () => undefined,
+    /**
+     * "Always, saved" (`s`): writes the rule to the workspace's config and returns the line to
+     * show; absent, the choice is not offered. A failure to save still allows by the rule, for
+     * this session, and says why it was not saved.
+     */
+    private readonly saveRule?: (rule: string) => Promise<string>,
   ) {}
 
   async ask(req: GateRequest & { namespace: string }): Promise<PromptAnswer> {
     this.hold();
     try {
       this.write(await approvalText(req, this.paint));
+      const rule = this.saveRule ? alwaysRule(req) : undefined;
+      if (rule) this.write(`  [s] always: save the rule "${inert(rule)}" to the workspace config (.agents/config.yaml)\n`);
       let prompt = `Allow ${req.tool}? ${APPROVAL_CHOICES}: `;
       for (;;) {
         const reply = await this.read(prompt);
         if (reply === null) return 'deny'; // nobody left to answer
+        if (rule && this.saveRule && /^(s|save)$/i.test(reply.trim())) {
+          const said = await this.saveRule(rule).catch(
+            (err: unknown) => `not saved: ${(err as Error).message}; allowed by it for this session`,
+          );
+          this.write(`${said}\n`);
+          return { allowRule: rule };
+        }
         const answer = parseApproval(reply);
         if (answer === 'note') {
           const note = await this.read('Note to the model: ');
@@ -119,7 +137,7 @@ export class DialogPrompter implements Prompter {
           return note.trim() ? { deny: note.trim() } : 'deny';
         }
         if (answer !== null) return answer;
-        prompt = `Answer y, a, n or m: `;
+        prompt = rule ? 'Answer y, a, s, n or m: ' : 'Answer y, a, n or m: ';
       }
     } finally {
       this.release();
