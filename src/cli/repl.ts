@@ -10,6 +10,9 @@ import { REPL_OPTIONS } from './command-table.ts';
 import { TextRenderer } from './render.ts';
 import { expandAtFiles } from './prompt-input.ts';
 import { mcpReport, modeCommand, modelCommand, operatorShellBlock, toolsReport } from './repl-commands.ts';
+import { completeLine } from './repl-completion.ts';
+import { PERMISSION_MODES } from '../permissions/gate.ts';
+import { PROVIDERS } from '../model/providers.ts';
 import { HISTORY_LINES, ReplHistory } from './repl-history.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 import { resolveWorkspace } from '../runtime/recipe-step.ts';
@@ -53,6 +56,7 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
   \\ at line end   the message goes on on the next line (a paste is one message)
   !COMMAND        run COMMAND in the shell yourself, without the permission gate;
                   the output is shown, and the model reads it with your next message
+  Tab             completes /commands, /mode and /model values, and @paths
   Esc             interrupts the running turn (as Ctrl-C, but never quits)
   /compact [NOTE] compact the conversation now: the model writes the six-section
                   completion record (NOTE: what it should keep), which replaces it
@@ -268,6 +272,12 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
     history: typed,
     historySize: HISTORY_LINES,
     removeHistoryDuplicates: true,
+    ...(io.isTty
+      ? {
+          completer: (line: string) =>
+            completeLine(line, { cwd: () => s.session.cwd ?? s.runtime.workspace, modes: PERMISSION_MODES, providers: PROVIDERS }),
+        }
+      : {}),
   });
   rl.on('history', (h: string[]) => {
     typed = h;
