@@ -3,10 +3,11 @@ import { modelCredentialProblem, modelSpecProblem, resolveModel } from '../model
 import { modelInfo } from '../model/registry.ts';
 import type { AgentSystem } from '../runtime/system.ts';
 import { capErrorText } from '../util/error-text.ts';
-import { unknownName } from '../config/did-you-mean.ts';
+import { didYouMean, unknownName } from '../config/did-you-mean.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/gate.ts';
 import type { ToolCallResult } from '../tools/framework/dispatch.ts';
 import { fenced } from './prompt-input.ts';
+import { SLASH_COMMANDS } from './repl-completion.ts';
 
 /**
  * The REPL's slash commands that describe the session: what the
@@ -85,4 +86,18 @@ export function operatorShellBlock(command: string, r: ToolCallResult): string {
   if (!r.ok) return `The operator ran \`${shown}\` in the shell; it did not run: ${capErrorText(r.error, 500)}`;
   const exit = r.result.exit_code === 0 ? 'exit 0' : `exit ${String(r.result.exit_code)}`;
   return fenced(`The operator ran \`${shown}\` in the shell (${exit}), output:`, String(r.result.output ?? ''));
+}
+
+/**
+ * A line that starts with `/` and is no command: the closest command when it is likely a typo
+ * (`/stast` → `/stats`, `/quit` is /exit's other name and never reaches here), else the list.
+ * Nothing is sent to the model: a mistyped command is not a message.
+ */
+export function unknownSlashCommand(line: string, commands: string): string {
+  const word = line.split(/\s/, 1)[0]!.slice(0, 40);
+  // A word of a letter or two is close to every command: no guess.
+  const meant = word.length >= 3 ? didYouMean(word, SLASH_COMMANDS) : undefined;
+  return meant
+    ? `unknown command ${word} — did you mean ${meant}? (nothing was sent to the model)\n`
+    : `unknown command ${word}; ${commands}\n`;
 }

@@ -9,7 +9,7 @@ import { parse } from './common-options.ts';
 import { REPL_OPTIONS } from './command-table.ts';
 import { TextRenderer } from './render.ts';
 import { expandAtFiles } from './prompt-input.ts';
-import { mcpReport, modeCommand, modelCommand, operatorShellBlock, toolsReport } from './repl-commands.ts';
+import { mcpReport, modeCommand, modelCommand, operatorShellBlock, toolsReport, unknownSlashCommand } from './repl-commands.ts';
 import { completeLine } from './repl-completion.ts';
 import { PERMISSION_MODES } from '../permissions/gate.ts';
 import { PROVIDERS } from '../model/providers.ts';
@@ -431,7 +431,7 @@ export async function replCommand(argv: string[], io: Io): Promise<number> {
         continue;
       }
       if (line.startsWith('/')) {
-        io.out(`unknown command ${line.split(' ')[0]}; ${COMMANDS}\n`);
+        io.out(unknownSlashCommand(line, COMMANDS));
         continue;
       }
       await turn(async (signal) => {

@@ -74,6 +74,29 @@ describe('core-agent repl', () => {
     expect(r.stderr).toMatch(/✓ ask_user/);
   });
 
+  it('an unknown /command gets a did-you-mean (or the list), and nothing goes to the model', async () => {
+    const ws = await tempDir();
+    await writeFile(path.join(ws, 's.jsonl'), JSON.stringify({ text: 'unused' }));
+    const huge = `/${'x'.repeat(5000)}`;
+    const r = repl(ws, `/stast\n/hlep me\n/mdoe plan\n/frobnicate\n/\n${huge}\n/exit\n`, ['-m', 'replay:s.jsonl', '--session-db', 'db']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('unknown command /stast — did you mean /stats? (nothing was sent to the model)\n');
+    expect(r.stdout).toContain('unknown command /hlep — did you mean /help?');
+    expect(r.stdout).toContain('unknown command /mdoe — did you mean /mode?');
+    expect(r.stdout).toMatch(/unknown command \/frobnicate; \/stats {2}\/tools/);
+    expect(r.stdout).toMatch(/unknown command \/; \/stats/);
+    // A huge word is not echoed back whole.
+    expect(r.stdout).toContain(`unknown command /${'x'.repeat(39)};`);
+    expect(r.stdout).not.toContain('x'.repeat(41));
+    const log = EventLog.open(path.join(ws, 'db'));
+    const users = log
+      .sessions()
+      .flatMap((s) => log.events(s.id))
+      .filter((e) => e.kind === 'user');
+    log.close();
+    expect(users).toEqual([]);
+  });
+
   it("/tools, /mcp and /model describe the session; !command runs without the gate (not the denylist) and is recorded as the operator's", async () => {
     const ws = await tempDir();
     await writeFile(path.join(ws, 's.jsonl'), JSON.stringify({ text: 'unused' }));
