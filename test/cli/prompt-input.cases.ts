@@ -60,6 +60,8 @@ export const STDIN_CASES: PromptInputCase[] = [
   { name: 'binary past the cap', prompt: 'why', stdin: { pipe: Buffer.alloc(CAP + 5) }, sees: [`[stdin: ${CAP + 1}+ bytes of binary data`] },
   { name: 'a pipe with data, start-up held 1.5 s (a loaded machine)', prompt: 'why', stdin: { pipe: 'ERR\n' }, env: HELD, sees: ['why\n\nstdin (4 bytes):\n```\nERR\n```'], saysNot: [/stdin/] },
   { name: 'the wait runs from when run looks, not from its start', prompt: 'why', stdin: { trickle: ['', 'late\n'], gapMs: 1000 }, env: { ...HELD, CORE_AGENT_STDIN_WAIT_MS: '1000' }, sees: ['stdin (5 bytes):\n```\nlate\n```'], saysNot: [/sent nothing/] },
+  { name: 'more than a pipe buffer holds (200 KiB), start-up held: read whole', prompt: 'why', stdin: { pipe: 'x\n'.repeat(100 * 1024) }, env: HELD, sees: [`stdin (${200 * 1024} bytes):`], seesNot: ['x\n'.repeat(100 * 1024 + 1)], saysNot: [/stdin/] },
+  { name: 'parts written while start-up is held, the pipe closed after: read to its end', prompt: 'why', stdin: { trickle: ['one\n', 'two\n', 'three\n'], gapMs: 600 }, env: HELD, sees: ['stdin (14 bytes):\n```\none\ntwo\nthree\n```'], saysNot: [/stdin/] },
   { name: 'a file, start-up held', prompt: 'why', stdin: { file: 'from a file\n' }, env: HELD, sees: ['stdin (12 bytes):'] },
   { name: 'a pipe open and silent, start-up held: the wait is after it', prompt: 'why', stdin: 'open-pipe', env: HELD, sees: [/^why$/], says: [/stdin is a pipe that sent nothing in 500 ms: not attached/] },
   { name: '/dev/null, start-up held: not read, nothing said', prompt: 'why', stdin: 'devnull', env: HELD, sees: [/^why$/], saysNot: [/stdin/] },
