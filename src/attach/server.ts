@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.ts';
+import { anyHostProblem, type AllowedHostEntry } from '../net/allowed-hosts.ts';
+import { isLoopbackBind, ListenerHostPolicy } from '../net/listener-host.ts';
 import { HttpError, sendError, sendJson } from './http.ts';
 import type { Caller, Route } from './route.ts';
 import { principalOf, type TokenEntry } from './tokens.ts';
@@ -16,7 +18,12 @@ export interface AttachServerOptions {
   /** Asked in order after authentication: the session API, then what the caller mounts (the peer registry). */
   routes: readonly Route[];
   logger: Logger;
+  /** Host names it answers to besides its own address (attach.allowed_hosts, --allowed-host). */
+  allowedHosts?: readonly AllowedHostEntry[];
 }
+
+/** Where an operator adds a host name the daemon answers to (named in a refusal). */
+export const ATTACH_HOSTS_SETTING = 'attach.allowed_hosts (or serve --allowed-host)';
 
 export interface AttachServer {
   /** HOST:PORT as bound (port 0 resolved). */
@@ -25,24 +32,26 @@ export interface AttachServer {
   close(): Promise<void>;
 }
 
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 /**
- * The attach daemon's HTTP server. Every request is authenticated first — a
- * token in `X-Attach-Token` (which wins, even when wrong) or
- * `Authorization: Bearer`, compared in constant time — then a write must say
- * `Content-Type: application/json` and come from no browser origin but a
- * loopback or its own, then each route is asked in turn. Without tokens it
- * listens only on a loopback address: anything else refuses to start.
+ * The attach daemon's HTTP server. Every request first passes the listeners'
+ * Host/Origin policy (src/net/listener-host.ts: a host it answers to, a page
+ * served from one), then is authenticated — a token in `X-Attach-Token` (which
+ * wins, even when wrong) or `Authorization: Bearer`, compared in constant time —
+ * then a write must say `Content-Type: application/json`, then each route is
+ * asked in turn. Without tokens it listens only on a loopback address: anything
+ * else refuses to start.
  */
 export async function startAttachServer(o: AttachServerOptions): Promise<AttachServer> {
-  if (o.tokens.length === 0 && !isLoopback(o.host)) {
+  if (o.tokens.length === 0 && !isLoopbackBind(o.host)) {
     throw new Error(`listening on ${o.host} (not loopback) needs bearer tokens: anyone who can reach it could drive the agent`);
   }
+  const anyHost = anyHostProblem(o.allowedHosts ?? [], o.tokens.length > 0, 'attach.allowed_hosts');
+  if (anyHost) throw new Error(anyHost);
+  const policy = new ListenerHostPolicy({ bind: o.host, allowed: o.allowedHosts ?? [], setting: ATTACH_HOSTS_SETTING });
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://attach.invalid');
+    const admitted = policy.check(req);
+    if (!admitted.ok) return sendError(res, new HttpError(admitted.status, admitted.error, admitted.field));
+    const url = admitted.url;
     try {
       const caller = authenticate(req, o.tokens);
       checkWrite(req);
@@ -96,21 +105,11 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * CSRF: a browser may send a cross-site POST without asking first only as a
- * "simple request" (text/plain, a form), so writes must be JSON; and a browser
- * always names its page's origin, which must be a loopback or this host.
+ * "simple request" (text/plain, a form), so writes must be JSON. (The page's
+ * Origin was checked with the Host, for reads too.)
  */
 function checkWrite(req: IncomingMessage): void {
   if (READS.has(req.method ?? 'GET')) return;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') throw new HttpError(415, 'a write needs Content-Type: application/json (even without a body)');
-  const origin = req.headers.origin;
-  if (origin === undefined) return;
-  let host: string;
-  try {
-    host = new URL(origin).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    throw new HttpError(403, 'the Origin header is not a URL');
-  }
-  const self = (req.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-  if (!isLoopback(host) && host !== self) throw new HttpError(403, `a write from the origin ${origin.slice(0, 100)} is refused`);
 }

@@ -62,6 +62,7 @@ export const WATCH_OPTIONS = {
   ...modeOptions,
   ...agentOptions,
   listen: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
   'shutdown-grace': { type: 'string' },
 } as const satisfies OptionTable;
 
@@ -94,6 +95,7 @@ export const MCP_SERVE_OPTIONS = {
   ...modeOptions,
   http: { type: 'string' },
   'token-env': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
   'session-db': { type: 'string' },
   'fresh-session-db': { type: 'boolean' },
 } as const satisfies OptionTable;
@@ -111,6 +113,7 @@ export const SERVE_OPTIONS = {
   ...agentOptions,
   listen: { type: 'string' },
   'token-env': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
   'prompt-timeout': { type: 'string' },
 } as const satisfies OptionTable;
 

@@ -24,6 +24,10 @@ may set a log level (logging/setLevel; default warning): each call's start
                        port 0 picks a free one (printed on stdout)
   --token-env NAME     require "Authorization: Bearer <value of NAME>";
                        required when HOST is not a loopback address
+  --allowed-host HOST[:PORT]
+                       a Host name it answers to besides its own address and
+                       loopback (a Service, an ingress); "*" any (needs
+                       --token-env); repeatable. Any other Host is refused.
   --mode MODE | --yolo permission mode (default ask)             [env CORE_AGENT_MODE]
   --session-db PATH    record every call in a session of this SQLite event log
                        (core-agent sessions show ID)      [env CORE_AGENT_SESSION_DB]
@@ -51,12 +55,8 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   const token = tokenEnv === undefined ? undefined : io.env[tokenEnv];
   if (tokenEnv !== undefined && !token) throw new UsageError(`--token-env: ${tokenEnv} is not set`, 'mcp serve');
   if (tokenEnv !== undefined && !listen) throw new UsageError('--token-env is for --http', 'mcp serve');
-  if (listen && !token && !isLoopback(listen.host)) {
-    throw new UsageError(
-      `serving on ${listen.host} (not loopback) needs --token-env: anyone who can reach it could call the tools`,
-      'mcp serve',
-    );
-  }
+  if (values['allowed-host'] !== undefined && !listen) throw new UsageError('--allowed-host is for --http', 'mcp serve');
+  const allowedHosts = listen ? await httpHosts(listen.host, values['allowed-host'] ?? [], token !== undefined) : [];
 
   const sys = await buildSystem({
     until: 'dispatcher',
@@ -76,7 +76,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
       await serveStdio(rt.catalog, rt.dispatcher);
       return EXIT.ok;
     }
-    const http = await serveHttp(rt.catalog, rt.dispatcher, { ...listen, token, logger });
+    const http = await serveHttp(rt.catalog, rt.dispatcher, { ...listen, token, allowedHosts, logger });
     const addr = http.address();
     const port = typeof addr === 'object' && addr ? addr.port : listen.port;
     const shown = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
@@ -90,15 +90,29 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   }
 }
 
+/** The --allowed-host entries, checked with the address: off loopback (or with "*") a token is required. */
+async function httpHosts(host: string, given: readonly string[], hasToken: boolean) {
+  const { anyHostProblem, parseAllowedHosts } = await import('../net/allowed-hosts.ts');
+  const { isLoopbackBind } = await import('../net/listener-host.ts');
+  let allowed;
+  try {
+    allowed = parseAllowedHosts(given);
+  } catch (err) {
+    throw new UsageError(`--allowed-host ${(err as Error).message}`, 'mcp serve');
+  }
+  const anyHost = anyHostProblem(allowed, hasToken, '--allowed-host');
+  if (anyHost) throw new UsageError(anyHost, 'mcp serve');
+  if (!hasToken && !isLoopbackBind(host)) {
+    throw new UsageError(`serving on ${host} (not loopback) needs --token-env: anyone who can reach it could call the tools`, 'mcp serve');
+  }
+  return allowed;
+}
+
 function hostPort(text: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text);
   const port = Number(m?.[3]);
   if (!m || port > 65535) throw new UsageError(`--http: expected HOST:PORT (e.g. 127.0.0.1:8765), not "${text}"`, 'mcp serve');
   return { host: m[1] ?? m[2]!, port };
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**

@@ -28,6 +28,10 @@ restart. core-agent attach URL is a terminal client. The API: docs/attach.md.
       --token-env NAME        the variable holding the bearer token, or
                               NAME=TOKEN,NAME2=TOKEN2 (each NAME a principal);
                               required off loopback       [recipe attach.token_env]
+      --allowed-host HOST[:PORT]
+                              a Host name the API answers to besides its own
+                              address and loopback (a Service, an ingress); "*" any
+                              (needs --token-env); repeatable [recipe attach.allowed_hosts]
       --prompt-timeout SECONDS
                               a permission prompt nobody answers is denied after
                               this long (default ${DEFAULT_PROMPT_TIMEOUT_S})
@@ -75,6 +79,8 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
     api = await startAttachApi({
       listen: values.listen ?? section?.listen ?? DEFAULT_ATTACH_LISTEN,
       tokenEnv: values['token-env'] ?? section?.token_env,
+      allowedHosts: [...(section?.allowed_hosts ?? []), ...(values['allowed-host'] ?? [])],
+      advertised: sys.recipe.peers?.register?.endpoint,
       env: io.env,
       log: sys.log,
       startSession: sys.startSession,
@@ -114,6 +120,10 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
 export interface AttachApiOptions {
   listen: string;
   tokenEnv: string | undefined;
+  /** Host names the API answers to besides its own address: the recipe's attach.allowed_hosts, then --allowed-host. */
+  allowedHosts?: readonly string[];
+  /** peers.register.endpoint: the URL a hub calls this daemon at, whose host it answers to. */
+  advertised?: string | undefined;
   env: NodeJS.ProcessEnv;
   log: EventLog;
   /** None: the sessions are run elsewhere (watch), and the API only lists and follows them. */
@@ -125,13 +135,22 @@ export interface AttachApiOptions {
   extraRoutes?: readonly Route[];
 }
 
+/** HOST:PORT of the URL this daemon registers at (the Host a hub's calls carry), as an allowed-host entry. */
+function advertisedHost(endpoint: string | undefined): string[] {
+  if (endpoint === undefined) return [];
+  const url = new URL(endpoint);
+  return [`${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`];
+}
+
 /** The attach API on its address: the tokens read and checked, the hub, the server. `serve` and `watch` both start it here. */
 export async function startAttachApi(o: AttachApiOptions): Promise<{ server: AttachServer; close(): Promise<void> }> {
   const { parseListen } = await import('../watch/listen.ts');
   const { parseTokens } = await import('../attach/tokens.ts');
   const { SessionHub } = await import('../attach/hub.ts');
   const { sessionRoutes } = await import('../attach/session-routes.ts');
-  const { isLoopback, startAttachServer } = await import('../attach/server.ts');
+  const { startAttachServer } = await import('../attach/server.ts');
+  const { isLoopbackBind } = await import('../net/listener-host.ts');
+  const { anyHostProblem, parseAllowedHosts } = await import('../net/allowed-hosts.ts');
   let address;
   try {
     address = parseListen(o.listen);
@@ -148,7 +167,15 @@ export async function startAttachApi(o: AttachApiOptions): Promise<{ server: Att
       throw new UsageError(`--token-env: ${(err as Error).message}`, o.command);
     }
   }
-  if (tokens.length === 0 && !isLoopback(address.host)) {
+  let allowedHosts;
+  try {
+    allowedHosts = parseAllowedHosts([...(o.allowedHosts ?? []), ...advertisedHost(o.advertised)]);
+  } catch (err) {
+    throw new UsageError(`--allowed-host ${(err as Error).message}`, o.command);
+  }
+  const anyHost = anyHostProblem(allowedHosts, tokens.length > 0, 'attach.allowed_hosts / --allowed-host');
+  if (anyHost) throw new UsageError(anyHost, o.command);
+  if (tokens.length === 0 && !isLoopbackBind(address.host)) {
     throw new UsageError(
       `listening on ${address.host} (not loopback) needs --token-env: anyone who can reach it could drive the agent and answer its prompts`,
       o.command,
@@ -161,6 +188,7 @@ export async function startAttachApi(o: AttachApiOptions): Promise<{ server: Att
   const server = await startAttachServer({
     ...address,
     tokens,
+    allowedHosts,
     routes: [sessionRoutes(hub, o.log), ...(o.extraRoutes ?? [])],
     logger: o.logger,
   });

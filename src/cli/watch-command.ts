@@ -20,6 +20,10 @@ sessions too: list them and follow their events live (docs/attach.md).
 
       --listen HOST:PORT      /healthz, /readyz and /metrics (Prometheus) on this
                               address (default 127.0.0.1:9464)  [env CORE_AGENT_WATCH_LISTEN]
+      --allowed-host HOST[:PORT]
+                              a Host name that port answers to besides its own
+                              address and loopback (a Service name); "*" any;
+                              repeatable (the attach API: attach.allowed_hosts)
       --shutdown-grace SECONDS
                               on SIGTERM, how long running sessions get to finish
                               before they are stopped and left to resume (default 25)
@@ -50,6 +54,13 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     listen = values.listen === undefined ? undefined : parseListen(values.listen);
   } catch (err) {
     throw new UsageError(`--listen ${(err as Error).message}`, 'watch');
+  }
+  let healthHosts;
+  try {
+    const { parseAllowedHosts } = await import('../net/allowed-hosts.ts');
+    healthHosts = parseAllowedHosts(values['allowed-host'] ?? []);
+  } catch (err) {
+    throw new UsageError(`--allowed-host ${(err as Error).message}`, 'watch');
   }
   const agent = agentFlags(values, 'watch');
   const w = await buildSystem({
@@ -93,7 +104,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   });
   let server;
   try {
-    server = await startHealthServer(w.listen, watcher, metrics.registry);
+    server = await startHealthServer(w.listen, watcher, metrics.registry, healthHosts);
   } catch (err) {
     store.close();
     log.close();
@@ -124,6 +135,8 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
       attach = await startAttachApi({
         listen: w.recipe.attach.listen,
         tokenEnv: w.recipe.attach.token_env,
+        allowedHosts: w.recipe.attach.allowed_hosts ?? [],
+        advertised: w.recipe.peers?.register?.endpoint,
         env: io.env,
         log,
         startSession: undefined,

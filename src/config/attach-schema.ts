@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { parseAllowedHost } from '../net/allowed-hosts.ts';
 
 /** HOST:PORT, [IPV6]:PORT, :PORT or PORT — what `--listen` takes (watch/listen.ts parses it). */
 const LISTEN = /^(?:(?:\[[^\]]+\]|[^:[\]]*):)?\d{1,5}$/;
@@ -20,6 +21,24 @@ export const attachSchema = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
       .optional()
       .describe('The variable holding the bearer token, or NAME=TOKEN,NAME2=TOKEN2 (each NAME is the principal recorded).'),
+    allowed_hosts: z
+      .array(
+        z
+          .string()
+          .max(300)
+          .superRefine((entry, ctx) => {
+            try {
+              parseAllowedHost(entry);
+            } catch (err) {
+              ctx.addIssue({ code: 'custom', message: (err as Error).message });
+            }
+          }),
+      )
+      .max(64)
+      .optional()
+      .describe(
+        'Host names the API answers to besides its own address and loopback, HOST or HOST:PORT (a Service name, an ingress host); "*" takes any Host (needs token_env). Any other Host is refused (DNS rebinding).',
+      ),
     prompt_timeout_seconds: z
       .number()
       .int()

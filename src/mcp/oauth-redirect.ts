@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ListenerHostPolicy } from '../net/listener-host.ts';
 
 /** How long a login waits for the browser to come back. */
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;
 const CALLBACK_PATH = '/oauth/callback';
+/** Bound to 127.0.0.1 and nothing configurable: the redirect URI names the loopback address. */
+const REDIRECT_HOSTS = new ListenerHostPolicy({ bind: '127.0.0.1' });
 
 /**
  * The loopback redirect of an authorization-code login (RFC 8252 §7.3): an HTTP
@@ -27,7 +30,7 @@ export class LoopbackRedirect {
     const want = preferred ? Number(new URL(preferred).port) || 0 : 0;
     // node:http only when a login needs the listener: `tools list` and most runs never load it.
     const { createServer } = await import('node:http');
-    const server = createServer((req, res) => this.onRequest(req.url ?? '/', res));
+    const server = createServer((req, res) => this.onRequest(req, res));
     const bind = (port: number) =>
       new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -67,12 +70,15 @@ export class LoopbackRedirect {
     this.server = undefined;
   }
 
-  private onRequest(raw: string, res: import('node:http').ServerResponse): void {
-    const u = new URL(raw, 'http://127.0.0.1');
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const reply = (status: number, text: string) => {
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       res.end(`${text}\n`);
     };
+    // The listeners' one Host/Origin policy: the browser comes back to 127.0.0.1:PORT.
+    const admitted = REDIRECT_HOSTS.check(req);
+    if (!admitted.ok) return reply(admitted.status, `core-agent: ${admitted.error}`);
+    const u = admitted.url;
     const w = this.waiting;
     // Anything but the redirect for the login in progress is turned away: another local
     // process must not be able to inject a code of its own.

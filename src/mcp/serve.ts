@@ -2,6 +2,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Logger } from '../log.ts';
+import type { AllowedHostEntry } from '../net/allowed-hosts.ts';
+import { ListenerHostPolicy } from '../net/listener-host.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
 import type { Dispatcher } from '../tools/framework/dispatch.ts';
 import { kindTraits } from '../tools/framework/kinds.ts';
@@ -69,8 +71,13 @@ export interface HttpServeOptions {
   port: number;
   /** Required from every client as `Authorization: Bearer <token>` when set. */
   token?: string | undefined;
+  /** Host names it answers to besides its own address and loopback (--allowed-host). */
+  allowedHosts?: readonly AllowedHostEntry[];
   logger: Logger;
 }
+
+/** Where an operator adds a host name `mcp serve --http` answers to (named in a refusal). */
+export const MCP_HOSTS_SETTING = 'mcp serve --allowed-host';
 
 /**
  * Stateless Streamable HTTP at /mcp on plain node:http: each POST gets a fresh
@@ -88,9 +95,19 @@ export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: 
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   };
   const log = new ServeLog();
+  // Token or not: a rebinding page must not reach the tools, and a name the
+  // operator did not give is no name this server has.
+  const policy = new ListenerHostPolicy({ bind: opts.host, allowed: opts.allowedHosts ?? [], setting: MCP_HOSTS_SETTING });
   const http = createServer((req, res) => {
     void (async () => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const admitted = policy.check(req);
+      if (!admitted.ok) {
+        const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: admitted.error }, id: null });
+        return void res.writeHead(admitted.status, { 'content-type': 'application/json' }).end(body);
+      }
+      // The SDK rebuilds the URL from Host and refuses a spelling it would write otherwise ([0:0::1]).
+      req.headers.host = admitted.host;
+      const url = admitted.url;
       if (url.pathname !== '/mcp')
         return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: the endpoint is /mcp\n');
       if (opts.token !== undefined && !authorized(req, opts.token)) {
@@ -103,10 +120,8 @@ export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: 
       const transport = new sdk.StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         // Answers as an SSE stream (which every MCP client accepts), so a call's log notifications travel with it.
+        // The SDK's own Host check stays off: the policy above has already judged Host and Origin.
         enableJsonResponse: false,
-        // Without a token, only the loopback names this server listens on: a web page whose
-        // domain is rebound to 127.0.0.1 sends its own Host and is refused (DNS rebinding).
-        ...(opts.token === undefined ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts(http) } : {}),
       });
       res.on('close', () => {
         void transport.close();
@@ -124,10 +139,4 @@ export async function serveHttp(catalog: Catalog, dispatcher: Dispatcher, opts: 
     http.listen(opts.port, opts.host, () => resolve());
   });
   return http;
-}
-
-function loopbackHosts(http: HttpServer): string[] {
-  const addr = http.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
 }

@@ -6,6 +6,7 @@ import { startAttachServer, type AttachServer } from '../../src/attach/server.ts
 import { sessionRoutes } from '../../src/attach/session-routes.ts';
 import { parseTokens } from '../../src/attach/tokens.ts';
 import { silentLogger } from '../../src/log.ts';
+import type { AllowedHostEntry } from '../../src/net/allowed-hosts.ts';
 import type { PermissionMode } from '../../src/permissions/gate.ts';
 import { attachSessions } from '../../src/runtime/attach-step.ts';
 import { resolveSettings } from '../../src/runtime/settings.ts';
@@ -50,6 +51,7 @@ export async function startDaemon(o: {
   tokens?: string | null;
   mode?: PermissionMode;
   promptTimeoutMs?: number;
+  allowedHosts?: readonly AllowedHostEntry[];
 }): Promise<Daemon> {
   const env = { HOME: o.ws.dir, PATH: process.env.PATH };
   const settings = resolveSettings({ workspace: o.ws.dir, model: o.ws.model, mode: o.mode ?? 'ask', sessionDb: o.ws.db }, env);
@@ -58,7 +60,14 @@ export async function startDaemon(o: {
   const hub = new SessionHub({ log, startSession, logger: silentLogger, promptTimeoutMs: o.promptTimeoutMs ?? 30_000 });
   hub.markInterrupted();
   const tokens = o.tokens === null ? [] : parseTokens(o.tokens ?? TOKENS, 'ATTACH_TOKENS');
-  const server = await startAttachServer({ host: '127.0.0.1', port: 0, tokens, routes: [sessionRoutes(hub, log)], logger: silentLogger });
+  const server = await startAttachServer({
+    host: '127.0.0.1',
+    port: 0,
+    tokens,
+    routes: [sessionRoutes(hub, log)],
+    logger: silentLogger,
+    allowedHosts: o.allowedHosts ?? [],
+  });
   const url = `http://${server.address}`;
   return {
     url,

@@ -60,6 +60,12 @@ describe('core-agent serve: the command line', () => {
     [['serve', '--resume', 's-1', '-m', ws.model], /--resume does not apply to serve/],
     [['serve', 'extra', '-m', ws.model], /unexpected argument "extra"/],
     [['serve', '--prompt-timeout', '0', '-m', ws.model], /--prompt-timeout must be a positive integer/],
+    [
+      ['serve', '--allowed-host', 'https://agent.example.com', '-m', ws.model],
+      /--allowed-host "https:\/\/agent\.example\.com" is not a host: give a name/,
+    ],
+    [['serve', '--allowed-host', 'a.example,b c', '-m', ws.model], /--allowed-host "b c" is not a host/],
+    [['serve', '--allowed-host', '*', '-m', ws.model], /attach\.allowed_hosts \/ --allowed-host "\*" needs a bearer token/],
     [['serve'], /no model: give --model/],
     [['attach'], /attach needs the daemon URL/],
     [['attach', 'ftp://x'], /is not an http\(s\) URL/],
@@ -79,11 +85,12 @@ describe('core-agent serve: the command line', () => {
 
   it("the recipe's attach: section is validated at its position", async () => {
     const recipe = path.join(ws.dir, 'bad.yaml');
-    writeFileSync(recipe, 'attach:\n  listen: "here"\n  token_env: "1X"\n');
+    writeFileSync(recipe, 'attach:\n  listen: "here"\n  token_env: "1X"\n  allowed_hosts: [ok.example, "user@evil.example"]\n');
     const r = await runCli(['recipe', 'validate', recipe], ws.dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/attach\.listen[\s\S]*HOST:PORT/);
     expect(r.stderr).toMatch(/attach\.token_env/);
+    expect(r.stderr).toMatch(/attach\.allowed_hosts\.1[\s\S]*"user@evil\.example" is not a host/);
   });
 });
 
@@ -130,5 +137,47 @@ describe('core-agent serve and core-agent attach, as processes', () => {
     const url = await eventually(() => /attach API on (http:\/\/\S+)/.exec(p.out())?.[1], 60_000);
     expect((await call(url, 'GET', '/whoami', { token: null })).status).toBe(401);
     expect((await call(url, 'GET', '/whoami')).json).toMatchObject({ identity: 'alice' });
+  }, 120_000);
+
+  it('answers to the names the recipe, --allowed-host and peers.register.endpoint give, and to no other', async () => {
+    const ws = workspace([]);
+    const recipe = path.join(ws.dir, 'recipe.yaml');
+    writeFileSync(
+      recipe,
+      [
+        'attach:',
+        '  listen: "127.0.0.1:0"',
+        '  token_env: ATTACH_TOKENS',
+        '  allowed_hosts: [from-recipe.example]',
+        'peers:',
+        '  register: {hub_url: "http://127.0.0.1:9", name: self, endpoint: "http://advertised.example:7777", token_env: HUB}',
+        '',
+      ].join('\n'),
+    );
+    const p = start(['serve', '-c', recipe, '-m', ws.model, '--session-db', ws.db, '--allowed-host', 'from-flag.example:443'], ws.dir, {
+      ATTACH_TOKENS: TOKENS,
+      HUB: 'hub-token',
+    });
+    const url = new URL(await eventually(() => /attach API on (http:\/\/\S+)/.exec(p.out())?.[1], 60_000));
+    const { request } = await import('node:http');
+    const get = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port: url.port, path: '/whoami', headers: { host, authorization: `Bearer ${ALICE}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await get(`127.0.0.1:${url.port}`)).toBe(200);
+    expect(await get('from-recipe.example')).toBe(200);
+    expect(await get('from-flag.example:443')).toBe(200);
+    expect(await get('advertised.example:7777')).toBe(200);
+    expect(await get('from-flag.example:80')).toBe(403);
+    expect(await get('advertised.example:7778')).toBe(403);
+    expect(await get(`rebind.evil.example:${url.port}`)).toBe(403);
   }, 120_000);
 });

@@ -4,7 +4,8 @@
 // its conformance fixtures (pkg/attach/testdata/conformance/<fixture>), named on
 // each line; field names exactly as there (`sessionID`, not `session_id`).
 // Paths: {sid} is a session that has run one turn, {fresh} a new session made for
-// the line (DELETE), {app} the app segment of the qualified path grammar.
+// the line (DELETE), {app} the app segment of the qualified path grammar; {self} in a
+// header is the daemon's own origin (http://127.0.0.1:PORT).
 
 export interface WireCase {
   name: string;
@@ -214,15 +215,36 @@ export const WIRE_CASES: readonly WireCase[] = [
     body: { message: 'x' },
     headers: { origin: 'https://evil.example' },
     status: 403,
-    fields: ERROR,
+    fields: FIELD_ERROR,
+    errorField: 'Origin',
   },
+  // The Go original let any loopback page write; a page on another local port is another
+  // site (a dev server, a downloaded file's server), so only the daemon's own origin may.
   {
-    name: 'a write from a loopback origin',
+    name: 'a write from a loopback page on another port',
     method: 'POST',
     path: '/sessions/{sid}/wake',
     headers: { origin: 'http://localhost:3000' },
+    status: 403,
+    fields: FIELD_ERROR,
+    errorField: 'Origin',
+  },
+  {
+    name: "a write from the daemon's own origin",
+    method: 'POST',
+    path: '/sessions/{sid}/wake',
+    headers: { origin: '{self}' },
     status: 200,
     fields: ['woken', 'prompt'],
+  },
+  {
+    name: 'a read from a foreign origin',
+    method: 'GET',
+    path: '/sessions',
+    headers: { origin: 'https://evil.example' },
+    status: 403,
+    fields: FIELD_ERROR,
+    errorField: 'Origin',
   },
   { name: 'events of an unknown session', method: 'GET', path: '/sessions/s-nope/events', status: 404, fields: ERROR },
   {

@@ -19,7 +19,8 @@ describe('the attach API: each documented shape', () => {
     let path = c.path.replaceAll('{sid}', sid).replaceAll('{app}', 'core-agent');
     if (path.includes('{fresh}')) path = path.replace('{fresh}', String((await d.call('POST', '/sessions')).json!.sessionID));
     // An SSE endpoint that answers 200 would stream forever: these lines are all refusals.
-    const r = await call(d.url, c.method, path, { body: c.body, headers: c.headers });
+    const headers = c.headers && Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, v.replaceAll('{self}', d.url)]));
+    const r = await call(d.url, c.method, path, { body: c.body, headers });
     expect(r.status, JSON.stringify(r.json)).toBe(c.status);
     if (c.fields) {
       const keys = Object.keys(r.json ?? {}).filter((k) => !(c.optional ?? []).includes(k));

@@ -112,10 +112,14 @@ describe('core-agent mcp serve', () => {
 
   it('without a token, refuses requests for any Host but its own loopback names (DNS rebinding)', async () => {
     const ws = await workspace();
-    const child = spawn(process.execPath, [bundle, 'mcp', 'serve', '--http', '127.0.0.1:0', '-w', ws], {
-      cwd: ws,
-      env: { PATH: process.env.PATH, HOME: ws },
-    });
+    const child = spawn(
+      process.execPath,
+      [bundle, 'mcp', 'serve', '--http', '127.0.0.1:0', '--allowed-host', 'mcp.example.test', '-w', ws],
+      {
+        cwd: ws,
+        env: { PATH: process.env.PATH, HOME: ws },
+      },
+    );
     stops.push(stopping(child));
     const url = new URL(
       await new Promise<string>((resolve) => {
@@ -147,6 +151,9 @@ describe('core-agent mcp serve', () => {
       });
     expect(await post(`evil.example:${url.port}`)).toBe(403);
     expect(await post(`127.0.0.1:${url.port}`)).toBe(200);
+    // --allowed-host: a name the operator gives (any port, as given without one).
+    expect(await post('mcp.example.test')).toBe(200);
+    expect(await post('other.example.test')).toBe(403);
   });
 
   it('refuses to serve HTTP beyond loopback without a token, and bad --http values', async () => {
@@ -159,5 +166,11 @@ describe('core-agent mcp serve', () => {
     expect(bad.stderr).toContain('expected HOST:PORT');
     const unset = await runCli(['mcp', 'serve', '--http', '127.0.0.1:0', '--token-env', 'NOPE', '-w', ws], ws);
     expect(unset.stderr).toContain('NOPE is not set');
+    const stdio = await runCli(['mcp', 'serve', '--allowed-host', 'a.example', '-w', ws], ws);
+    expect([stdio.code, stdio.stderr]).toEqual([2, expect.stringContaining('--allowed-host is for --http')]);
+    const anyHost = await runCli(['mcp', 'serve', '--http', '127.0.0.1:0', '--allowed-host', '*', '-w', ws], ws);
+    expect([anyHost.code, anyHost.stderr]).toEqual([2, expect.stringContaining('--allowed-host "*" needs a bearer token')]);
+    const notAHost = await runCli(['mcp', 'serve', '--http', '127.0.0.1:0', '--allowed-host', 'a.example/mcp', '-w', ws], ws);
+    expect([notAHost.code, notAHost.stderr]).toEqual([2, expect.stringContaining('"a.example/mcp" is not a host')]);
   });
 });

@@ -72,7 +72,7 @@ describe('a request the URL parser would reject', () => {
     const { connect } = await import('node:net');
     const [host, port] = [s.address.split(':')[0]!, Number(s.address.split(':')[1])];
     const reply = await new Promise<string>((resolve, reject) => {
-      const sock = connect(port, host, () => sock.end('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      const sock = connect(port, host, () => sock.end(`GET //[ HTTP/1.1\r\nHost: ${s.address}\r\nConnection: close\r\n\r\n`));
       let data = '';
       sock.on('data', (d: Buffer) => (data += d.toString()));
       sock.on('end', () => resolve(data));

@@ -32,6 +32,12 @@ describe('core-agent watch: usage errors', () => {
     ['--resume', ['-c', 'watch.yaml', '--resume', 's-1'], {}, /--resume does not apply to watch/],
     ['a bad --listen', ['-c', 'watch.yaml', '--model', 'replay:s.jsonl', '--listen', 'nowhere'], {}, /give HOST:PORT/],
     [
+      'a URL as --allowed-host',
+      ['-c', 'watch.yaml', '--model', 'replay:s.jsonl', '--allowed-host', 'http://x.example'],
+      {},
+      /--allowed-host "http:\/\/x\.example" is not a host/,
+    ],
+    [
       'no cluster',
       ['-c', 'watch.yaml', '--model', 'replay:s.jsonl'],
       { KUBECONFIG: '/nonexistent/kubeconfig' },
