@@ -14,6 +14,19 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * One `/`-separated segment of a request path, percent-decoded. A malformed
+ * escape (`%zz`, a lone `%`, bytes that are not UTF-8) is the client's mistake,
+ * a 400 naming the field; decodeURIComponent alone would throw a URIError.
+ */
+export function pathSegment(raw: string, field: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, `${field}: the path segment "${raw.slice(0, 80)}" is not valid percent-encoding (UTF-8 bytes as %XX)`, field);
+  }
+}
+
 /** The write endpoints' body cap (the Go original's operatorPostMaxBytes). */
 export const MAX_BODY_BYTES = 8 * 1024;
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as z from 'zod/v4';
+import { pathSegment } from './http.ts';
 import { PeerOwnedError, registerRequestSchema, type PeerRegistry } from './peers-registry.ts';
 import type { Route } from './route.ts';
 
@@ -30,7 +31,7 @@ export function peersRoute(registry: PeerRegistry): Route {
       if (method === 'POST') return register(req, res, registry, caller.principal);
       return notAllowed(res, 'GET, POST');
     }
-    const id = decodeURIComponent(parts[1]!);
+    const id = pathSegment(parts[1]!, 'id');
     if (parts.length === 2) {
       if (method !== 'DELETE') return notAllowed(res, 'DELETE');
       const outcome = registry.delete(id, caller.principal);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod/v4';
 import type { EventLog, SessionEvent } from '../store/event-log.ts';
-import { HttpError, openSse, readJson, sendJson, sseFrame } from './http.ts';
+import { HttpError, openSse, pathSegment, readJson, sendJson, sseFrame } from './http.ts';
 import { APP, type SessionHub } from './hub.ts';
 import { respondBody, type PromptNotice } from './prompts.ts';
 import type { Caller, Route } from './route.ts';
@@ -26,7 +26,11 @@ const KEEPALIVE_MS = 15_000;
 export function sessionRoutes(hub: SessionHub, log: EventLog): Route {
   return async (req, res, url, caller) => {
     const method = req.method ?? 'GET';
-    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    // Segments decode one by one, each naming its field: /peers/… and the rest are other routes' paths.
+    const raw = url.pathname.split('/').filter(Boolean);
+    const first = raw[0] === undefined ? undefined : pathSegment(raw[0], 'path');
+    if (first !== 'sessions' && first !== 'whoami') return false;
+    const parts = raw.map((segment, i) => pathSegment(segment, i === 0 ? 'path' : sessionField(raw, i)));
     if (parts.length === 1 && parts[0] === 'whoami' && method === 'GET') {
       sendJson(res, 200, { identity: caller.principal, admin: false, source: caller.source ?? 'bearer' });
       return true;
@@ -48,6 +52,12 @@ export function sessionRoutes(hub: SessionHub, log: EventLog): Route {
     await dispatch(hub, log, { req, res, url, caller, sid, action, method });
     return true;
   };
+}
+
+/** What segment i of /sessions/[core-agent/]{sid}/{action} is, for a refusal. */
+function sessionField(raw: readonly string[], i: number): string {
+  const sidAt = raw[1] === APP && raw.length > 2 ? 2 : 1;
+  return i === sidAt ? 'sessionID' : i < sidAt ? 'app' : 'action';
 }
 
 interface Call {
