@@ -25,8 +25,12 @@ export const PEER_TTL = { defaultSeconds: 60, maxSeconds: 300 } as const;
 export const PEER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const LABEL_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$/;
 
-/** Why an endpoint is refused, or null: absolute http(s) with a host, no credentials, no fragment. */
+/** C0 and C1 controls, DEL and whitespace: the URL parser drops tabs and newlines silently, so they would be stored (and shown) verbatim. */
+const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
+
+/** Why an endpoint is refused, or null: absolute http(s) with a host, no credentials, no fragment, no control characters. */
 export function endpointProblem(endpoint: string): string | null {
+  if (CONTROL_OR_SPACE.test(endpoint)) return 'must not contain spaces or control characters (CR, LF, tab…)';
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -52,7 +56,13 @@ export const registerRequestSchema = z.strictObject({
       if (problem) ctx.addIssue({ code: 'custom', message: `the endpoint ${problem}` });
     }),
   labels: z
-    .record(z.string().regex(LABEL_KEY, 'a label key is letters, digits, ".", "_", "/" and "-"'), z.string().max(256))
+    .record(
+      z.string().regex(LABEL_KEY, 'a label key is letters, digits, ".", "_", "/" and "-"'),
+      z
+        .string()
+        .max(256)
+        .refine((v) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(v), 'a label value has no control characters (CR, LF, tab…)'),
+    )
     .refine((l) => Object.keys(l).length <= 32, 'at most 32 labels')
     .optional(),
   heartbeat_ttl_sec: z.int().min(1).max(86_400).optional(),

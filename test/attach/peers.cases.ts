@@ -141,6 +141,39 @@ export const PEER_ROUTE_CASES: PeerRouteCase[] = [
     status: 400,
     field: 'endpoint',
   },
+  // Characters the URL parser drops or encodes silently, so the hub would store (and show) them verbatim.
+  ...(
+    [
+      ['CR LF in the host', 'http://peer.example\r\n:7777'],
+      ['CR LF and a header after the host', 'http://peer.example:7777/\r\nX-Injected: 1'],
+      ['a LF in the path', 'http://peer.example:7777/a\nb'],
+      ['a tab in the host', 'http://peer\t.example:7777'],
+      ['a NUL byte', 'http://peer.example:7777/\u0000'],
+      ['a DEL', 'http://peer.example:7777/\u007f'],
+      ['a C1 control (NEL)', 'http://peer.example:7777/\u0085'],
+      ['a leading space', ' http://peer.example:7777'],
+      ['a trailing newline', 'http://peer.example:7777\n'],
+      ['a space in the path', 'http://peer.example:7777/a b'],
+      ['a line separator', 'http://peer.example:7777/\u2028'],
+    ] as const
+  ).map(([what, endpoint]): PeerRouteCase => ({
+    name: `an endpoint with ${what}`,
+    as: 'bob',
+    method: 'POST',
+    path: '/peers',
+    body: { name: 'x', endpoint },
+    status: 400,
+    field: 'endpoint',
+  })),
+  {
+    name: 'a label value with CR LF',
+    as: 'bob',
+    method: 'POST',
+    path: '/peers',
+    body: { name: 'x', endpoint: ep, labels: { env: 'prod\r\nX: 1' } },
+    status: 400,
+    field: 'labels.env',
+  },
   {
     name: 'a URL as the name',
     as: 'bob',
