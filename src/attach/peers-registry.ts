@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/v4';
 import type { Logger } from '../log.ts';
+import { makeDirs } from '../util/make-dirs.ts';
 
 /**
  * The peer hub's roster: which daemons are in the fleet, where they listen, and
@@ -260,7 +261,7 @@ export class PeerRegistry {
   private save(): void {
     const file = this.opts.file;
     if (!file) return;
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    makeDirs(path.dirname(file), 0o700);
     const tmp = `${file}.tmp-${process.pid}`;
     writeFileSync(tmp, JSON.stringify({ peers: [...this.byId.values()] }, null, 1), { mode: 0o600 });
     renameSync(tmp, file);

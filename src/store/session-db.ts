@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readSync, renameSync, statSync, statfsSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readSync, renameSync, statSync, statfsSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -74,7 +74,8 @@ export function openSessionDb(location: string, schema: string): DatabaseSync {
   }
   const file = path.resolve(location);
   try {
-    makeDirs(path.dirname(file));
+    // Transcripts hold what the user and the tools said: directories made here are the user's alone.
+    makeDirs(path.dirname(file), 0o700);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     // A directory that cannot be made although its parent exists (/proc/…, a dead mount).
@@ -83,6 +84,7 @@ export function openSessionDb(location: string, schema: string): DatabaseSync {
     throw sessionDbError(err, location) ?? err;
   }
   inspectFile(file, location);
+  makePrivate(file, location);
   let db: DatabaseSync | undefined;
   try {
     db = new Database(file);
@@ -162,6 +164,32 @@ export function moveAside(location: string, now = new Date()): string[] {
     moved.push(target + suffix);
   }
   return moved;
+}
+
+/**
+ * The database file 0600 before SQLite opens it: SQLite would create it 0644
+ * (under the usual umask), and gives its -wal and -shm files the database's own
+ * mode. A database of the user's from before this rule (0644) is tightened, with
+ * its -wal and -shm, when it is the user's own file; one owned by someone else
+ * is left as it is (chmod would fail anyway).
+ */
+function makePrivate(file: string, location: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+    return;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST') throw sessionDbError(err, location) ?? err;
+  }
+  const uid = process.getuid?.();
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      const st = statSync(file + suffix);
+      if (st.isFile() && st.uid === uid && (st.mode & 0o077) !== 0) chmodSync(file + suffix, st.mode & 0o700);
+    } catch {
+      // absent, or a file system without modes: SQLite's open says what matters
+    }
+  }
 }
 
 /** Checks on the bytes, before SQLite sees them, for the causes SQLite would only call "malformed". */
