@@ -218,6 +218,9 @@ describe('helm/core-agent: lint, goldens, schema', () => {
       '/etc/core-agent/recipe.yaml',
       '--listen',
       '0.0.0.0:8080',
+      // The helm test reaches /readyz through the Service: its names are Hosts port 8080 answers to.
+      '--allowed-host',
+      'core-agent:8080,core-agent.core-agent:8080,core-agent.core-agent.svc:8080,core-agent.core-agent.svc.cluster.local:8080',
       '--session-db',
       '/var/lib/core-agent/sessions.db',
       '--shutdown-grace',

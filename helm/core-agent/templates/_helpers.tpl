@@ -63,7 +63,10 @@ merged into a parsed copy, so the recipe keeps its comments and layout.
 {{- define "core-agent.chartSections" -}}
 {{- $sections := dict }}
 {{- if .Values.attach.enabled }}
-{{- $_ := set $sections "attach" (dict "listen" (printf "0.0.0.0:%d" (int .Values.attach.port)) "token_env" "CORE_AGENT_ATTACH_TOKENS") }}
+{{- $hosts := concat (fromYamlArray (include "core-agent.serviceHosts" (dict "root" . "port" .Values.attach.port))) .Values.attach.allowedHosts }}
+{{- $attach := dict "listen" (printf "0.0.0.0:%d" (int .Values.attach.port)) "token_env" "CORE_AGENT_ATTACH_TOKENS" }}
+{{- with $hosts }}{{ $_ := set $attach "allowed_hosts" . }}{{ end }}
+{{- $_ := set $sections "attach" $attach }}
 {{- end }}
 {{- $reg := .Values.peers.register }}
 {{- if $reg.enabled }}
@@ -74,6 +77,23 @@ merged into a parsed copy, so the recipe keeps its comments and layout.
 {{- if $sections }}
 {{- toYaml $sections }}
 {{- end }}
+{{- end }}
+
+{{/*
+The Service's in-cluster names at a port, as a YAML list (empty without a Service):
+the Host a request through the Service carries, which the listeners refuse unless
+told (docs/network.md#listeners). Called with (dict "root" . "port" PORT).
+*/}}
+{{- define "core-agent.serviceHosts" -}}
+{{- $hosts := list }}
+{{- if .root.Values.service.enabled }}
+{{- $name := include "core-agent.fullname" .root }}
+{{- $ns := .root.Release.Namespace }}
+{{- range (list $name (printf "%s.%s" $name $ns) (printf "%s.%s.svc" $name $ns) (printf "%s.%s.svc.cluster.local" $name $ns)) }}
+{{- $hosts = append $hosts (printf "%s:%d" . (int $.port)) }}
+{{- end }}
+{{- end }}
+{{- toYaml $hosts }}
 {{- end }}
 
 {{/* Where the hub calls this agent back: peers.register.endpoint, else the Service's attach port. */}}
