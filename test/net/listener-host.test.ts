@@ -189,14 +189,26 @@ function rawRequest(
     // Written, not ended: a client's half-close may end the connection before a slow answer (POST /sessions).
     const socket = connect(port, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\n\r\n${o.body}`));
     const chunks: Buffer[] = [];
-    socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => {
+    const answer = () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const head = text.slice(0, text.indexOf('\r\n\r\n'));
+      const end = text.indexOf('\r\n\r\n');
+      const head = text.slice(0, end);
       let body = text.slice(head.length + 4);
       if (/^transfer-encoding:\s*chunked/im.test(head)) body = dechunk(body);
-      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), body });
+      return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0), head, body, complete: end >= 0 };
+    };
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      // The MCP SDK answers "connection: keep-alive" over our "close": a body of known length
+      // is whole when its bytes are in, rather than when the server's idle timeout (5 s) ends it.
+      const a = answer();
+      const length = /^content-length:\s*(\d+)/im.exec(a.head)?.[1];
+      if (a.complete && length !== undefined && Buffer.byteLength(a.body) >= Number(length)) socket.destroy();
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const { status, body } = answer();
+      resolve({ status, body });
     });
   });
 }
