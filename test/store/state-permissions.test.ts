@@ -4,10 +4,12 @@
 // stat'ed — the session database with its -wal and -shm (listed from inside the run, while
 // they exist), the process-group record of the running command, the pending-writes
 // journal, an MCP OAuth record, the peer registry, the REPL's history.
+// Then a database an older core-agent made 0644, which is tightened when opened.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventLog } from '../../src/store/event-log.ts';
 import { TerminalSession, hasTmux } from '../cli/terminal-session.ts';
 import { bundle, runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/workspace.ts';
@@ -51,7 +53,6 @@ describe('the state directory a real run leaves', () => {
     const ws = path.join(root, 'ws');
     const state = path.join(root, 'xdg-state');
     const mine = path.join(state, 'core-agent');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(ws);
     const env = { HOME: path.join(root, 'home'), XDG_STATE_HOME: state, CC_SECRET: CC_CLIENT.secret };
     const recipe = path.join(ws, 'recipe.json');
@@ -161,5 +162,35 @@ describe('the state directory a real run leaves', () => {
     const after = walk(state, state);
     expect(after.map((e) => e.entry)).toEqual(expect.arrayContaining(['core-agent/sessions.db', 'core-agent/mcp-oauth/secure.json']));
     expect(modes(after)).toEqual(wanted(after));
+  });
+});
+
+describe('a session database an older core-agent left readable by others', () => {
+  it('is tightened to 0600 when opened, with its -wal and -shm; a directory that exists is left as it is', async () => {
+    const dir = path.join(await tempDir(), 'shared');
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const file = path.join(dir, 'sessions.db');
+    // The first open writes the schema: the -wal and -shm exist while it stays open.
+    const older = EventLog.open(file);
+    try {
+      const files = ['', '-wal', '-shm'].map((suffix) => file + suffix);
+      expect(
+        files.every((f) => existsSync(f)),
+        'the database, its -wal and -shm',
+      ).toBe(true);
+      for (const f of files) chmodSync(f, 0o644);
+      const reopened = EventLog.open(file);
+      reopened.close();
+      expect(files.map((f) => `${octal(statSync(f).mode & 0o777)} ${path.basename(f)}`)).toEqual([
+        '0600 sessions.db',
+        '0600 sessions.db-wal',
+        '0600 sessions.db-shm',
+      ]);
+      // Not made by core-agent: the user's choice (docs/sessions.md).
+      expect(octal(statSync(dir).mode & 0o777)).toBe('0755');
+    } finally {
+      older.close();
+    }
   });
 });
