@@ -59,6 +59,7 @@ export function startPeerRegistration(o: PeerRegistrationOptions): PeerRegistrat
       `${base}${path}`,
       { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) },
       AbortSignal.timeout(timeout),
+      { what: 'answers from the peer hub' },
     );
 
   const register = async () => {

@@ -66,7 +66,7 @@ export interface FetchedResponse {
 type Undici = typeof import('./undici-entry.ts');
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const CONNECT_TIMEOUT_MS = 10_000;
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 export async function guardedFetch(target: string, policy: FetchPolicy, signal: AbortSignal, accept = '*/*'): Promise<FetchedResponse> {
   const { Agent, buildConnector, fetch } = await loadUndici();
@@ -133,18 +133,48 @@ function parseTarget(text: string, base?: URL): URL {
 async function checkHop(url: URL, policy: FetchPolicy): Promise<string[]> {
   const where = shown(url);
   // What is always blocked is said first, whatever url_scope would have said.
+  refuseAlwaysBlocked(url, where);
+  const decision = policy.scope.check(url);
+  if ('refused' in decision) throw new FetchRefused(`${where}: ${decision.refused}`);
+  return checkedAddresses(url, where, policy.resolve, {
+    mayReachPrivate: decision.exactHost,
+    howToAllow: (host) => `reachable only through an exact-host url_scope.allow entry ("${host}"), not a wildcard`,
+  });
+}
+
+/**
+ * The address policy's first step, before any other rule and any lookup: metadata
+ * host names, and IP literals that are always blocked (address-policy.ts).
+ * `where` is how the refusal names the destination.
+ */
+export function refuseAlwaysBlocked(url: URL, where: string): void {
   const metadata = blockedHostName(url.hostname);
   if (metadata) throw new FetchRefused(`${where}: ${metadata}`);
   const literal = ipLiteral(url.hostname);
   const literalClass = literal ? classifyAddress(literal) : undefined;
   if (literalClass?.kind === 'blocked') throw new FetchRefused(`${where}: ${literalClass.reason}`);
-  const decision = policy.scope.check(url);
-  if ('refused' in decision) throw new FetchRefused(`${where}: ${decision.refused}`);
+}
+
+/**
+ * The host's addresses — the literal itself, or every answer the resolver gives —
+ * each judged: one blocked address refuses the hop, and a loopback or private one
+ * refuses it unless `mayReachPrivate` (the caller's rule: an exact-host url_scope
+ * entry for fetch_url, a host the operator named for the say-so requests).
+ * `howToAllow(host)` ends the refusal of a private address with the setting that
+ * would allow it. Resolves to the addresses the connection may be pinned to.
+ */
+export async function checkedAddresses(
+  url: URL,
+  where: string,
+  resolve: Resolver,
+  o: { mayReachPrivate: boolean; howToAllow: (host: string) => string },
+): Promise<string[]> {
+  const literal = ipLiteral(url.hostname);
   let addresses: string[];
   if (literal) addresses = [literal];
   else {
     try {
-      addresses = await policy.resolve(url.hostname);
+      addresses = await resolve(url.hostname);
     } catch (err) {
       throw new Error(`${where}: could not resolve ${url.hostname}: ${failureText(err)}`);
     }
@@ -155,23 +185,21 @@ async function checkHop(url: URL, policy: FetchPolicy): Promise<string[]> {
     const verdict = classifyAddress(address);
     const via = literal ? '' : `${url.hostname} resolves to ${address}; `;
     if (verdict.kind === 'blocked') throw new FetchRefused(`${where}: ${via}${verdict.reason}`);
-    if (verdict.kind === 'private' && !decision.exactHost) {
-      throw new FetchRefused(
-        `${where}: ${via}${address} is a ${verdict.range} address, reachable only through an exact-host url_scope.allow entry ("${url.hostname}"), not a wildcard`,
-      );
+    if (verdict.kind === 'private' && !o.mayReachPrivate) {
+      throw new FetchRefused(`${where}: ${via}${address} is a ${verdict.range} address, ${o.howToAllow(url.hostname)}`);
     }
   }
   return addresses;
 }
 
-type Connector = ReturnType<Undici['buildConnector']>;
+export type Connector = ReturnType<Undici['buildConnector']>;
 
 /**
  * Connect to a checked address whatever host name undici asks for, and verify
  * the peer. The addresses are tried in order (a dual-stack name whose IPv6 is
  * unreachable still works); every one of them passed the policy.
  */
-function pinnedConnector(base: Connector, addresses: readonly string[]): Connector {
+export function pinnedConnector(base: Connector, addresses: readonly string[]): Connector {
   return (options, callback) => {
     const attempt = (i: number, lastError: Error | null) => {
       const pinned = addresses[i];

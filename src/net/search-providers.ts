@@ -64,7 +64,7 @@ export function braveProvider(baseUrl: string, apiKey: string): SearchProvider {
 async function getJson<T>(url: URL, headers: Record<string, string>, signal: AbortSignal, who: string, schema: z.ZodType<T>): Promise<T> {
   let res;
   try {
-    res = await operatorFetch(url.href, { method: 'GET', headers }, signal);
+    res = await operatorFetch(url.href, { method: 'GET', headers }, signal, { what: `answers from ${who}` });
   } catch (err) {
     throw new SearchError(`${who} could not be reached: ${(err as Error).message}`);
   }

@@ -43,7 +43,9 @@ export class OutcomeAlerts {
           sessionId: incident.sessionId ?? undefined,
         });
         try {
-          const res = await operatorFetch(req.url, { method: 'POST', headers: req.headers, body: req.body }, AbortSignal.timeout(15_000));
+          const res = await operatorFetch(req.url, { method: 'POST', headers: req.headers, body: req.body }, AbortSignal.timeout(15_000), {
+            what: 'answers from alert webhooks',
+          });
           if (res.status < 200 || res.status >= 300) throw new Error(`the webhook answered HTTP ${res.status}`);
           this.store.markNotified(incident.id);
         } catch (err) {

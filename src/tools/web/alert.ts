@@ -63,7 +63,9 @@ export const alertTool = defineTool({
     let status: number;
     let text: string;
     try {
-      ({ status, text } = await operatorFetch(req.url, { method: 'POST', headers: req.headers, body: req.body }, signal));
+      ({ status, text } = await operatorFetch(req.url, { method: 'POST', headers: req.headers, body: req.body }, signal, {
+        what: 'answers from alert webhooks',
+      }));
     } catch (err) {
       // The URL is a secret (Slack webhooks carry their token in the path): name the target only.
       throw new ToolError(`alert not delivered to "${target.name}": ${target.redact((err as Error).message)}`);
