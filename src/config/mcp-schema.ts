@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { privateHostsSchema } from './private-hosts.ts';
 
 /**
  * MCP server declarations: one schema for `.agents/mcp.json` and a recipe's
@@ -57,6 +58,9 @@ export const mcpOAuthSchema = z
       .refine((u) => u.startsWith('https://'), 'an https URL')
       .optional()
       .describe('A client ID metadata document URL used as client_id where the server supports it (SEP-991).'),
+    private_hosts: privateHostsSchema(
+      'OAuth discovery, registration and token requests (an authorization server inside the network; the server URL’s own host needs no entry)',
+    ),
   })
   .superRefine((o, ctx) => {
     const grant = o.grant ?? 'authorization_code';

@@ -6,6 +6,8 @@ import { ENV_REFERENCE, type McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, withFields, type Logger } from '../log.ts';
 import { ToolError } from '../core/tool-error.ts';
 import { capErrorText } from '../util/error-text.ts';
+import type { Resolver } from '../net/guarded-fetch.ts';
+import { outboundFetch, type FetchLike } from '../net/outbound-fetch.ts';
 import { failureText } from '../net/undici.ts';
 import { describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
@@ -25,6 +27,10 @@ const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 const STABLE_MS = 30_000;
 /** A call waits for a restart due within this long rather than failing at once. */
 const WAIT_FOR_RESTART_MS = 2_500;
+/** The most of one answer (one event, on a stream) read from a Streamable HTTP server: the stdio transport's cap. */
+const HTTP_ANSWER_CAP = 10 * 1024 * 1024;
+/** The most of one OAuth discovery, registration or token response read (real ones are a few KiB). */
+const OAUTH_ANSWER_CAP = 1024 * 1024;
 /** The variables a stdio server gets from core-agent's environment; anything else must be declared. */
 const BASE_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR'];
 
@@ -48,6 +54,8 @@ export interface ConnectionOptions {
   say?: ((text: string) => void) | undefined;
   /** `mcp login`: a person asked for a login now, whatever earlier ones ended in. */
   freshLogin?: boolean | undefined;
+  /** The DNS resolver behind the address policy (default: the system's); a test seam. */
+  resolve?: Resolver | undefined;
 }
 
 /** An OAuth error response in words: the SDK's errors carry the code apart from a message that may be empty. */
@@ -89,6 +97,8 @@ export class McpConnection {
   private oauth: CoreAgentOAuthProvider | undefined;
   /** Each client's HTTP transport: a step-up finishes its login on it. */
   private readonly httpTransports = new WeakMap<Client, { finishAuth(code: string): Promise<void> }>();
+  /** An HTTP server's requests, under the address policy (made once: see httpFetch). */
+  private fetchFn: FetchLike | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.log = withFields(opts.logger ?? silentLogger, { mcp_server: opts.name });
@@ -313,6 +323,7 @@ export class McpConnection {
             process.stderr.write(text);
           }),
         freshLogin: this.opts.freshLogin === true,
+        fetch: this.httpFetch(),
       });
       await this.oauth.prepare();
     }
@@ -407,9 +418,10 @@ export class McpConnection {
     const cfg = this.opts.config;
     if (cfg.url) {
       const headers = this.httpHeaders();
+      const fetch = this.httpFetch();
       if (this.oauth)
-        return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers }, authProvider: this.oauth });
-      if (!cfg.google_auth) return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers } });
+        return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers }, authProvider: this.oauth, fetch });
+      if (!cfg.google_auth) return new sdk.StreamableHTTPClientTransport(new URL(cfg.url), { requestInit: { headers }, fetch });
       // Google access tokens last an hour and a session (or `watch`) may last days: every
       // request asks the library for its current token, which it caches and refreshes.
       routeMetadataWarnings(this.log);
@@ -444,6 +456,42 @@ export class McpConnection {
     this.stderrTail = new StderrTail();
     this.collectStderr(transport.stderr);
     return transport;
+  }
+
+  /**
+   * Every request of an HTTP server — the MCP endpoint's, and OAuth's discovery,
+   * registration and token calls, which go where the server's documents point —
+   * takes the address policy (net/outbound-fetch.ts): the server URL's own host
+   * and the hosts in oauth.private_hosts may be loopback or private, metadata
+   * never, and anything else must be public. Bodies are capped: the endpoint's
+   * answers as the stdio transport's, OAuth's at 1 MiB. The server's configured
+   * `headers:` go to the server's origin only, never to an authorization server
+   * it names (the SDK would add them to every request).
+   */
+  private httpFetch(): FetchLike {
+    if (this.fetchFn) return this.fetchFn;
+    const cfg = this.opts.config;
+    const server = new URL(cfg.url!);
+    const policy = {
+      namedHosts: [server.hostname, ...(cfg.oauth?.private_hosts ?? [])],
+      setting: `mcp.servers.${this.name}.oauth.private_hosts`,
+      resolve: this.opts.resolve,
+      // The SDK swallows some failures (a refused protected-resource document sends it to its fallback): the log still says why.
+      onRefusal: (err: Error) =>
+        this.log.warn({ error: err.message }, 'an HTTP request of this server was refused or cut by the address policy'),
+    };
+    const endpoint = outboundFetch({ ...policy, what: `answers from MCP server "${this.name}"`, maxBodyBytes: HTTP_ANSWER_CAP });
+    const oauth = outboundFetch({ ...policy, what: 'OAuth discovery, registration and token responses', maxBodyBytes: OAUTH_ANSWER_CAP });
+    const configured = Object.keys(cfg.headers ?? {});
+    this.fetchFn = (input, init) => {
+      const url = new URL(typeof input === 'string' ? input : input.href);
+      if (url.origin === server.origin && url.pathname === server.pathname) return endpoint(url, init);
+      if (url.origin === server.origin || configured.length === 0) return oauth(url, init);
+      const headers = new Headers(init?.headers);
+      for (const name of configured) headers.delete(name);
+      return oauth(url, { ...init, headers });
+    };
+    return this.fetchFn;
   }
 
   private httpHeaders(): Record<string, string> {

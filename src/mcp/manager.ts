@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import picomatch from 'picomatch';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, type Logger } from '../log.ts';
+import type { Resolver } from '../net/guarded-fetch.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
 import { McpConnection } from './connection.ts';
 import { mcpToolDefinition } from './mcp-tool.ts';
@@ -17,6 +18,8 @@ export interface McpManagerOptions {
   logger?: Logger;
   /** Run-wide filter on canonical names (--allow-tool / --deny-tool). */
   keep?: (canonical: string) => boolean;
+  /** The DNS resolver behind the address policy of HTTP servers' requests (default: the system's); a test seam. */
+  resolve?: Resolver | undefined;
 }
 
 /**
@@ -39,6 +42,7 @@ export class McpManager {
         env: opts.env,
         stateDir: opts.stateDir,
         logger: this.log,
+        resolve: opts.resolve,
         onTools: (tools) => this.register(name, config, tools, connection),
       });
       this.connections.push(connection);

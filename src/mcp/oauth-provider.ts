@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpOAuthConfig } from '../config/mcp-schema.ts';
+import type { FetchLike } from '../net/outbound-fetch.ts';
 import type { Sdk } from './sdk.ts';
 import { LoopbackRedirect, openAuthorizationUrl } from './oauth-redirect.ts';
 import { storeFor, type OAuthRecord, type OAuthStore } from './oauth-store.ts';
@@ -25,6 +26,8 @@ export interface OAuthProviderOptions {
   say: (text: string) => void;
   /** `mcp login`: a person asked for this login, whatever earlier ones ended in. */
   freshLogin?: boolean;
+  /** The connection's fetch, under the address policy: the refresh ahead of expiry goes through it too. */
+  fetch?: FetchLike | undefined;
 }
 
 /** The refusal when a login is needed and nobody can give it: names the command that fixes it. */
@@ -242,6 +245,7 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
         refreshToken: r.tokens.refresh_token,
         ...(d.resourceMetadata?.resource ? { resource: d.resourceMetadata.resource } : {}),
         ...(this.addClientAuthentication ? { addClientAuthentication: this.addClientAuthentication } : {}),
+        ...(this.o.fetch ? { fetchFn: this.o.fetch } : {}),
       });
       await this.saveTokens(tokens);
     } catch {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
 import type { Logger } from '../log.ts';
 import type { McpManager } from '../mcp/manager.ts';
+import type { Resolver } from '../net/guarded-fetch.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
 import { capErrorText } from '../util/error-text.ts';
@@ -20,6 +21,7 @@ export async function startMcp(o: {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   settings: Settings;
+  resolver?: Resolver | undefined;
 }): Promise<McpManager | undefined> {
   const { servers, settings: s } = o;
   if (Object.values(servers).every((c) => c.disabled)) return undefined;
@@ -40,6 +42,7 @@ export async function startMcp(o: {
     env,
     stateDir: stateDir(env),
     logger: o.logger,
+    resolve: o.resolver,
     keep: (name) => (allow === null || matches(allow, name)) && !matches(denyRules, name),
   });
   const failed = await manager.start();

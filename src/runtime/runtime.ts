@@ -139,7 +139,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const mcp =
     opts.startMcp === false
       ? undefined
-      : await startMcp({ servers: services.mcpConfig.servers ?? {}, catalog, workspace, env, logger, settings });
+      : await startMcp({ servers: services.mcpConfig.servers ?? {}, catalog, workspace, env, logger, settings, resolver: opts.resolver });
   if (mcp) session.onClose(() => mcp.close());
   logger.info(
     {
