@@ -3,6 +3,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/v4';
 import type { Logger } from '../log.ts';
+import { refusalWithoutLookup } from '../net/outbound-fetch.ts';
 import { makeDirs } from '../util/make-dirs.ts';
 
 /**
@@ -99,7 +100,21 @@ export class PeerOwnedError extends Error {
   override readonly name = 'PeerOwnedError';
 }
 
+/**
+ * An endpoint the address policy refuses (src/net/outbound-fetch.ts): metadata,
+ * link-local, or a loopback or private address the operator did not name.
+ */
+export class PeerEndpointRefused extends Error {
+  override readonly name = 'PeerEndpointRefused';
+}
+
 export interface PeerRegistryOptions {
+  /**
+   * The hosts the operator named (peers.private_hosts and the recipe's own
+   * hub and endpoint): only these may be registered on a loopback or private
+   * address. Default none: every such endpoint is refused.
+   */
+  privateHosts?: readonly string[] | undefined;
   /** The state file; absent: in memory only (tests, a hub that asked for no state). */
   file?: string | undefined;
   /** The clock (ms since the epoch); tests move it to expire leases. */
@@ -157,6 +172,8 @@ export class PeerRegistry {
 
   /** Register or, by name, re-register (a fresh id, a fresh lease). A name another principal owns is refused. */
   register(req: RegisterRequest, owner: string): PeerView {
+    const refused = this.endpointRefusal(req.endpoint);
+    if (refused) throw new PeerEndpointRefused(`refused by the address policy: ${refused}`);
     this.prune();
     const existing = [...this.byId.values()].find((p) => p.name === req.name);
     if (existing && existing.owner !== owner) {
@@ -219,6 +236,15 @@ export class PeerRegistry {
     return this.list({}, '').map((p) => ({ name: p.name, endpoint: p.endpoint }));
   }
 
+  /**
+   * Why the address policy refuses an endpoint, or null. Only what the URL itself
+   * says (a metadata name, an address literal): a name is looked up and judged
+   * when call_peer calls it, since its answer may change after registration.
+   */
+  private endpointRefusal(endpoint: string): string | null {
+    return refusalWithoutLookup(new URL(endpoint), { namedHosts: this.opts.privateHosts ?? [], setting: 'peers.private_hosts' });
+  }
+
   private prune(): void {
     const now = this.now();
     let dropped = false;
@@ -254,6 +280,12 @@ export class PeerRegistry {
         continue;
       }
       if (Date.parse(r.data.lease_expires_at) <= now) continue;
+      // Registered before the policy (or before private_hosts changed): not kept where call_peer would not go.
+      const refused = this.endpointRefusal(r.data.endpoint);
+      if (refused) {
+        this.opts.logger?.warn({ file, peer: r.data.name, reason: refused }, 'dropped a peer whose endpoint the address policy refuses');
+        continue;
+      }
       this.byId.set(r.data.registration_id, r.data);
     }
   }

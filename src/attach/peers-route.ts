@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as z from 'zod/v4';
 import { pathSegment } from './http.ts';
-import { PeerOwnedError, registerRequestSchema, type PeerRegistry } from './peers-registry.ts';
+import { PeerEndpointRefused, PeerOwnedError, registerRequestSchema, type PeerRegistry } from './peers-registry.ts';
 import type { Route } from './route.ts';
 
 /**
@@ -67,6 +67,7 @@ async function register(req: IncomingMessage, res: ServerResponse, registry: Pee
     return send(res, 201, registry.register(parsed.data, owner));
   } catch (err) {
     if (err instanceof PeerOwnedError) return send(res, 403, { error: err.message, field: 'name' });
+    if (err instanceof PeerEndpointRefused) return send(res, 400, { error: `endpoint: ${err.message}`, field: 'endpoint' });
     throw err;
   }
 }

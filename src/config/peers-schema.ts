@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import { credentialFreeUrl } from './mcp-schema.ts';
+import { privateHostsSchema } from './private-hosts.ts';
 
 /**
  * The recipe's `peers:` section: whether this daemon is a peer hub (keeps the
@@ -18,6 +19,9 @@ export const peersSchema = z
     token_env: envName
       .optional()
       .describe('The variable holding the bearer token call_peer presents to peers; named but unset, every call fails (never anonymous).'),
+    private_hosts: privateHostsSchema(
+      'registered peer endpoints (the hub refuses other private endpoints, and call_peer does not call them); register.hub_url and register.endpoint need no entry',
+    ),
     register: z
       .strictObject({
         hub_url: credentialFreeUrl('put the token in token_env').describe("The hub's attach address, e.g. https://hub.example:7777."),
@@ -34,3 +38,14 @@ export const peersSchema = z
   })
   .describe('The peer fleet: the hub registry, self-registration, and the token for call_peer.');
 export type PeersConfig = z.output<typeof peersSchema>;
+
+/**
+ * The hosts the recipe names for the fleet — peers.private_hosts, and its own
+ * hub and endpoint under peers.register — which alone may be loopback or private
+ * when a registration points at them (the hub's registry, call_peer).
+ */
+export function peerHostsNamed(peers: PeersConfig | undefined): string[] {
+  const hosts = [...(peers?.private_hosts ?? [])];
+  for (const u of [peers?.register?.hub_url, peers?.register?.endpoint]) if (u) hosts.push(new URL(u).hostname);
+  return hosts;
+}

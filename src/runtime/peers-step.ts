@@ -3,6 +3,7 @@ import { startPeerRegistration, type PeerRegistration } from '../attach/peer-reg
 import { PeerRegistry } from '../attach/peers-registry.ts';
 import { peersRoute } from '../attach/peers-route.ts';
 import type { Route } from '../attach/route.ts';
+import { peerHostsNamed } from '../config/peers-schema.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
 import { SettingsError } from './settings.ts';
@@ -34,7 +35,7 @@ export function startPeerFleet(recipe: Recipe, env: NodeJS.ProcessEnv, stateDir:
   let registry: PeerRegistry | undefined;
   if (peers?.hub === true) {
     try {
-      registry = PeerRegistry.open({ file: path.join(stateDir, 'peers.json'), logger });
+      registry = PeerRegistry.open({ file: path.join(stateDir, 'peers.json'), logger, privateHosts: peerHostsNamed(recipe.peers) });
     } catch (err) {
       throw new SettingsError(`peers.hub: ${(err as Error).message}`);
     }

@@ -102,6 +102,7 @@ function stop(d: Daemon): Promise<void> {
 const hubRecipe = `peers:
   hub: true
   token_env: PEER_TOKEN
+  private_hosts: [127.0.0.1]   # the workers listen on loopback
 tools:
   call_peer:
     enabled: true

@@ -3,6 +3,9 @@ import { startPeerRegistration } from '../../src/attach/peer-register.ts';
 import { PeerRegistry } from '../../src/attach/peers-registry.ts';
 import { startHub } from './peer-hub.ts';
 
+/** The operator named 127.0.0.1 (peers.private_hosts): the fake peers and hubs listen there. */
+const LOOPBACK = ['127.0.0.1'];
+
 /** The hub stub takes the bearer token as the principal: the token here is a name, and must still never be logged. */
 const TOKEN = 'op-token-9c1e7a';
 
@@ -38,7 +41,7 @@ const config = (hub: string) => ({
 
 describe('registering this daemon with a hub', () => {
   it('registers, heartbeats, registers again after a 404, and deregisters on close', async () => {
-    const registry = PeerRegistry.open();
+    const registry = PeerRegistry.open({ privateHosts: LOOPBACK });
     const hub = await startHub(registry);
     const { logger, lines } = capture();
     const reg = startPeerRegistration({ config: config(hub.url), token: TOKEN, logger, intervalMs: 100 });
@@ -64,7 +67,7 @@ describe('registering this daemon with a hub', () => {
   });
 
   it('the TTL decides the interval: a third of it, so a lease never lapses between beats', async () => {
-    const registry = PeerRegistry.open();
+    const registry = PeerRegistry.open({ privateHosts: LOOPBACK });
     const hub = await startHub(registry);
     const reg = startPeerRegistration({ config: { ...config(hub.url), ttl_seconds: 5 }, token: TOKEN, logger: capture().logger });
     await reg.firstAttempt;
@@ -82,7 +85,7 @@ describe('registering this daemon with a hub', () => {
     await until(() => lines.filter((l) => l.includes('unreachable')).length >= 2);
     await down.close();
 
-    const hub = await startHub(PeerRegistry.open());
+    const hub = await startHub(PeerRegistry.open({ privateHosts: LOOPBACK }));
     const refused = startPeerRegistration({ config: { ...config(hub.url), endpoint: 'ftp://x/' }, token: TOKEN, logger, intervalMs: 50 });
     await refused.firstAttempt;
     expect(refused.registrationId).toBeUndefined();

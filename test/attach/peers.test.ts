@@ -6,8 +6,11 @@ import { tempDir } from '../helpers/workspace.ts';
 import { startHub } from './peer-hub.ts';
 import { PEER_ROUTE_CASES } from './peers.cases.ts';
 
+/** The operator named 127.0.0.1 (peers.private_hosts): the fake peers and hubs listen there. */
+const LOOPBACK = ['127.0.0.1'];
+
 async function seeded(opts: PeerRegistryOptions = {}) {
-  const registry = PeerRegistry.open(opts);
+  const registry = PeerRegistry.open({ privateHosts: LOOPBACK, ...opts });
   const prod = registry.register({ name: 'prod-1', endpoint: 'http://127.0.0.1:9001', labels: { env: 'prod', region: 'eu' } }, 'alice');
   registry.register({ name: 'dev-1', endpoint: 'http://127.0.0.1:9003', labels: { env: 'dev' } }, 'bob');
   return { registry, prodId: prod.registration_id! };
@@ -62,7 +65,7 @@ describe('the peers route', () => {
 describe('leases', () => {
   it('a peer whose TTL ran out drops out of the roster; a heartbeat in time keeps it', async () => {
     let now = Date.parse('2026-12-01T12:00:00Z');
-    const registry = PeerRegistry.open({ now: () => now });
+    const registry = PeerRegistry.open({ privateHosts: LOOPBACK, now: () => now });
     const a = registry.register({ name: 'a', endpoint: 'http://127.0.0.1:1', heartbeat_ttl_sec: 30 }, 'alice');
     registry.register({ name: 'b', endpoint: 'http://127.0.0.1:2', heartbeat_ttl_sec: 30 }, 'alice');
     now += 20_000;
@@ -77,14 +80,14 @@ describe('leases', () => {
 
   it('a TTL above the ceiling is cut to it (5 minutes)', () => {
     const now = Date.parse('2026-12-01T12:00:00Z');
-    const registry = PeerRegistry.open({ now: () => now });
+    const registry = PeerRegistry.open({ privateHosts: LOOPBACK, now: () => now });
     const p = registry.register({ name: 'a', endpoint: 'http://127.0.0.1:1', heartbeat_ttl_sec: 86_400 }, 'alice');
     expect(p.lease_expires_at).toBe('2026-12-01T12:05:00.000Z');
   });
 
   it('a name whose owner let the lease run out can be taken by another principal', () => {
     let now = 0;
-    const registry = PeerRegistry.open({ now: () => now });
+    const registry = PeerRegistry.open({ privateHosts: LOOPBACK, now: () => now });
     registry.register({ name: 'a', endpoint: 'http://127.0.0.1:1', heartbeat_ttl_sec: 10 }, 'alice');
     expect(() => registry.register({ name: 'a', endpoint: 'http://127.0.0.1:2' }, 'bob')).toThrow(/another principal/);
     now += 11_000;
@@ -97,14 +100,14 @@ describe('the state file', () => {
     const file = path.join(await tempDir(), 'state', 'peers.json');
     const { registry, prodId } = await seeded({ file });
     const before = registry.list({}, 'alice');
-    const again = PeerRegistry.open({ file });
+    const again = PeerRegistry.open({ privateHosts: LOOPBACK, file });
     expect(again.list({}, 'alice')).toEqual(before);
     // Ownership came back too: bob still cannot take prod-1 or delete it.
     expect(() => again.register({ name: 'prod-1', endpoint: 'http://127.0.0.1:1' }, 'bob')).toThrow(/another principal/);
     expect(again.delete(prodId, 'bob')).toBe('forbidden');
     expect(again.delete(prodId, 'alice')).toBe('deleted');
     expect(
-      PeerRegistry.open({ file })
+      PeerRegistry.open({ privateHosts: LOOPBACK, file })
         .peers()
         .map((p) => p.name),
     ).toEqual(['dev-1']);
@@ -113,9 +116,9 @@ describe('the state file', () => {
 
   it('a restart over the HTTP API keeps what was registered through it', async () => {
     const file = path.join(await tempDir(), 'peers.json');
-    const hub = await startHub(PeerRegistry.open({ file }));
+    const hub = await startHub(PeerRegistry.open({ privateHosts: LOOPBACK, file }));
     expect((await send(hub.url, 'alice', 'POST', '/peers', { body: { name: 'ops-1', endpoint: 'http://127.0.0.1:7' } })).status).toBe(201);
-    const restarted = await startHub(PeerRegistry.open({ file }));
+    const restarted = await startHub(PeerRegistry.open({ privateHosts: LOOPBACK, file }));
     const r = await send(restarted.url, 'alice', 'GET', '/peers');
     expect((r.json.peers as Row[]).map((p) => [p.name, p.registration_id !== undefined])).toEqual([['ops-1', true]]);
   });
@@ -123,16 +126,19 @@ describe('the state file', () => {
   it('an entry whose lease ran out while the hub was down is not revived', async () => {
     const file = path.join(await tempDir(), 'peers.json');
     let now = 1_000_000;
-    PeerRegistry.open({ file, now: () => now }).register({ name: 'a', endpoint: 'http://127.0.0.1:1', heartbeat_ttl_sec: 10 }, 'alice');
+    PeerRegistry.open({ privateHosts: LOOPBACK, file, now: () => now }).register(
+      { name: 'a', endpoint: 'http://127.0.0.1:1', heartbeat_ttl_sec: 10 },
+      'alice',
+    );
     now += 60_000;
-    expect(PeerRegistry.open({ file, now: () => now }).peers()).toEqual([]);
+    expect(PeerRegistry.open({ privateHosts: LOOPBACK, file, now: () => now }).peers()).toEqual([]);
   });
 
   it('a state file that is not JSON fails start-up, naming the file; a malformed entry is skipped', async () => {
     const dir = await tempDir();
     const broken = path.join(dir, 'broken.json');
     await writeFile(broken, '{"peers": [');
-    expect(() => PeerRegistry.open({ file: broken })).toThrow(/broken\.json is not JSON/);
+    expect(() => PeerRegistry.open({ privateHosts: LOOPBACK, file: broken })).toThrow(/broken\.json is not JSON/);
     const partial = path.join(dir, 'partial.json');
     const { registry } = await seeded({ file: partial });
     const saved = JSON.parse(await readFile(partial, 'utf8')) as { peers: unknown[] };
@@ -140,7 +146,7 @@ describe('the state file', () => {
     await writeFile(partial, JSON.stringify(saved));
     const warnings: unknown[] = [];
     const logger = { warn: (o: unknown) => warnings.push(o) } as never;
-    expect(PeerRegistry.open({ file: partial, logger }).peers()).toEqual(registry.peers());
+    expect(PeerRegistry.open({ privateHosts: LOOPBACK, file: partial, logger }).peers()).toEqual(registry.peers());
     expect(warnings).toHaveLength(1);
   });
 });

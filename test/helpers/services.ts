@@ -28,7 +28,7 @@ export function everyService(given: Partial<ToolServices> = {}): ToolServices {
     scheduler: { request: () => null },
     git: '/usr/bin/git',
     sciontool: '/usr/local/bin/sciontool',
-    peers: { peers: () => [], bearer: () => ({ none: true }) },
+    peers: { peers: () => [], bearer: () => ({ none: true }), destinations: { namedHosts: [], setting: 'peers.private_hosts' } },
     ...given,
   });
 }

@@ -14,7 +14,8 @@ const recipe = (peers: Recipe['peers']) => ({ peers }) as Recipe;
 describe('the peers: section at start-up', () => {
   it('a hub opens its registry under the state directory; a member registers with it', async () => {
     const state = await tempDir();
-    const hub = startPeerFleet(recipe({ hub: true }), {}, state, silentLogger);
+    // The member listens on loopback: the hub's operator names it.
+    const hub = startPeerFleet(recipe({ hub: true, private_hosts: ['127.0.0.1'] }), {}, state, silentLogger);
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       void hub.route!(req, res, url, { principal: req.headers.authorization ?? 'anonymous' }).then((ok) => ok || res.writeHead(404).end());

@@ -8,6 +8,9 @@ import { setup, tempDir } from '../helpers/workspace.ts';
 import { CALL_PEER_CASES, type CallPeerCase } from './call-peer.cases.ts';
 import { startFakePeer, type FakePeer } from './fake-peer.ts';
 
+/** The operator named 127.0.0.1 (peers.private_hosts): the fake peers and hubs listen there. */
+const LOOPBACK = ['127.0.0.1'];
+
 const TOKEN = 'planted-peer-token-5d1f0c';
 
 const ROSTER: Array<[string, string]> = [
@@ -24,7 +27,7 @@ const ROSTER: Array<[string, string]> = [
 ];
 
 function rosterFor(peer: FakePeer): PeerRegistry {
-  const registry = PeerRegistry.open();
+  const registry = PeerRegistry.open({ privateHosts: LOOPBACK });
   for (const [name, mode] of ROSTER) registry.register({ name, endpoint: `${peer.url}/${mode}` }, 'op');
   registry.register({ name: 'down-1', endpoint: 'http://127.0.0.1:1' }, 'op');
   return registry;
@@ -36,7 +39,7 @@ async function hub(peer: FakePeer, token: CallPeerCase['token'] = 'set', extra =
     env: token === 'set' ? { PEER_TOKEN: TOKEN } : {},
     services: { peerRoster: rosterFor(peer) },
     recipe: [
-      `peers: { hub: true${token === 'none' ? '' : ', token_env: PEER_TOKEN'} }`,
+      `peers: { hub: true, private_hosts: [127.0.0.1]${token === 'none' ? '' : ', token_env: PEER_TOKEN'} }`,
       'tools: { call_peer: { enabled: true, timeout_seconds: 1, max_response_bytes: 1025 } }',
       'permissions: { deny: ["tool.call_peer:prod-*"] }',
       extra,
@@ -128,7 +131,7 @@ describe('call_peer', () => {
 
 describe('where call_peer exists', () => {
   it('not enabled on a hub: not registered, with the reason', async () => {
-    const rt = await setup({ services: { peerRoster: PeerRegistry.open() }, recipe: 'peers: { hub: true }\n' });
+    const rt = await setup({ services: { peerRoster: PeerRegistry.open({ privateHosts: LOOPBACK }) }, recipe: 'peers: { hub: true }\n' });
     expect(rt.catalog.has('call_peer')).toBe(false);
     expect(rt.catalog.notRegistered('call_peer')).toMatch(/with tools\.call_peer\.enabled/);
   });

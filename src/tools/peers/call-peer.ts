@@ -84,6 +84,7 @@ export const callPeerTool = defineTool({
         token: 'token' in bearer ? bearer.token : undefined,
         prompt: args.prompt,
         maxBytes: ctx.settings.max_response_bytes,
+        destinations: directory.destinations,
         signal: AbortSignal.any([ctx.signal, deadline]),
       });
       return {

@@ -1,3 +1,5 @@
+import type { OutboundPolicy } from '../../net/outbound-fetch.ts';
+
 /**
  * What call_peer may know of the fleet, handed in by the root on a peer hub:
  * the live roster (read on every call — leases come and go) and the bearer
@@ -20,6 +22,11 @@ export type PeerBearer =
 export interface PeerDirectory {
   peers(): readonly PeerEntry[];
   bearer(): PeerBearer;
+  /**
+   * Where call_peer may go: the hosts the operator named (peers.private_hosts, the
+   * recipe's own hub and endpoint), which alone may be loopback or private.
+   */
+  readonly destinations: Pick<OutboundPolicy, 'namedHosts' | 'setting' | 'resolve'>;
 }
 
 /** The live roster, as the call_peer registry needs it (the hub's PeerRegistry has this shape). */

@@ -1,4 +1,6 @@
-import { failureText, loadUndici } from '../../net/undici.ts';
+import { FetchRefused } from '../../net/guarded-fetch.ts';
+import { outboundFetch, ResponseTooLarge, type OutboundPolicy } from '../../net/outbound-fetch.ts';
+import { failureText } from '../../net/undici.ts';
 import { ToolError } from '../framework/tool.ts';
 
 /**
@@ -16,6 +18,11 @@ import { ToolError } from '../framework/tool.ts';
  * from a non-partial event the model authored, is the answer; a final such
  * event with text and no tool call also ends the turn. Anything else
  * (capabilities, status-update, inbox, …) is not this tool's business.
+ *
+ * The endpoint is a registration's say-so, not the operator's: every request
+ * takes the address policy (outbound-fetch.ts) — metadata never, loopback and
+ * private addresses only for hosts the operator named (`destinations`) — and
+ * every body is capped (a response at MAX_FRAME, an event stream per event).
  */
 
 export interface PeerTurn {
@@ -31,35 +38,38 @@ export interface PeerTurnRequest {
   prompt: string;
   maxBytes: number;
   signal: AbortSignal;
+  /** Which hosts may be loopback or private, and the setting that names them. */
+  destinations: Pick<OutboundPolicy, 'namedHosts' | 'setting' | 'resolve'>;
 }
 
 /** The most an SSE frame may grow to before the peer is treated as broken (an answer is cut at maxBytes anyway). */
 const MAX_FRAME = 1024 * 1024;
 
 export async function runPeerTurn(o: PeerTurnRequest): Promise<PeerTurn> {
-  const { Agent, fetch } = await loadUndici();
-  const agent = new Agent({ connections: 4 });
+  const fetch = outboundFetch({ ...o.destinations, what: 'answers from peers', maxBodyBytes: MAX_FRAME });
   const base = o.endpoint.replace(/\/+$/, '');
   const auth: Record<string, string> = o.token ? { Authorization: `Bearer ${o.token}` } : {};
   // Whatever a peer says back is shown to the model: never with the token in it.
-  const clean = (text: string) => (o.token ? text.split(o.token).join('[redacted]') : text).replace(/\s+/g, ' ').trim().slice(0, 300);
+  const clean = (text: string, max = 300) =>
+    (o.token ? text.split(o.token).join('[redacted]') : text).replace(/\s+/g, ' ').trim().slice(0, max);
   const request = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     try {
       return await fetch(`${base}${path}`, {
         method,
         headers: { ...auth, ...(method === 'POST' ? { 'Content-Type': 'application/json' } : { Accept: 'text/event-stream' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        dispatcher: agent,
         redirect: 'error',
         signal: o.signal,
       });
     } catch (err) {
       if (o.signal.aborted) throw o.signal.reason;
+      // Refused before a byte was sent: the registered endpoint is where the policy does not go.
+      if (err instanceof FetchRefused) throw new ToolError(`peer "${o.peer}" was not called: ${clean(err.message, 600)}`, 'denied');
       throw new ToolError(`peer "${o.peer}" is unreachable at ${base}: ${clean(failureText(err))}`);
     }
   };
   const said = async (res: { text(): Promise<string> }) => {
-    const text = await res.text().catch(() => '');
+    const text = await res.text().catch((err: unknown) => (err instanceof ResponseTooLarge ? err.message : ''));
     try {
       const e = (JSON.parse(text) as { error?: unknown }).error;
       if (typeof e === 'string') return clean(e);
@@ -80,7 +90,10 @@ export async function runPeerTurn(o: PeerTurnRequest): Promise<PeerTurn> {
     if (created.status !== 201 && created.status !== 200) {
       throw new ToolError(`peer "${o.peer}" refused to open a session: HTTP ${created.status} ${await said(created)}`.trim());
     }
-    const session = (await created.json().catch(() => ({}))) as { app?: unknown; sessionID?: unknown };
+    const session = (await created.json().catch((err: unknown) => {
+      if (err instanceof ResponseTooLarge) throw err;
+      return {};
+    })) as { app?: unknown; sessionID?: unknown };
     if (typeof session.sessionID !== 'string' || session.sessionID === '') {
       throw new ToolError(`peer "${o.peer}" opened a session without a sessionID (not an attach API?)`);
     }
@@ -102,8 +115,9 @@ export async function runPeerTurn(o: PeerTurnRequest): Promise<PeerTurn> {
     await injected.body?.cancel();
     const answer = await collect(frames, o.maxBytes, (m) => `peer "${o.peer}" (session ${sessionId}): ${clean(m)}`);
     return { sessionId, ...answer };
-  } finally {
-    agent.destroy().catch(() => {});
+  } catch (err) {
+    if (err instanceof ResponseTooLarge) throw new ToolError(`peer "${o.peer}": ${err.message}`);
+    throw err;
   }
 }
 

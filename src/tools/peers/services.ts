@@ -1,4 +1,5 @@
 import { SettingsError } from '../../core/settings-error.ts';
+import { peerHostsNamed } from '../../config/peers-schema.ts';
 import type { FamilyServices } from '../framework/family.ts';
 import type { MissingReasons } from '../framework/services.ts';
 import type { PeerDirectory, PeerRoster } from './peer-directory.ts';
@@ -23,7 +24,7 @@ declare module '../framework/services.ts' {
  * rotated secret is picked up, and an unset one fails the call instead of
  * sending it anonymously.
  */
-export const services: FamilyServices = ({ recipe, env, services: given }) => {
+export const services: FamilyServices = ({ recipe, env, resolver, services: given }) => {
   const section = (recipe.tools as Record<string, { enabled?: boolean } | undefined> | undefined)?.['call_peer'];
   if (section?.enabled !== true) return {};
   if (recipe.peers?.hub !== true) {
@@ -41,6 +42,7 @@ export const services: FamilyServices = ({ recipe, env, services: given }) => {
       const token = env[tokenEnv]?.trim();
       return token ? { token } : { unset: tokenEnv };
     },
+    destinations: { namedHosts: peerHostsNamed(recipe.peers), setting: 'peers.private_hosts', resolve: resolver },
   };
   return { peers };
 };
