@@ -2,6 +2,7 @@
 # What the test suite needs from the machine beyond npm and Go: strace, for the
 # distroless root-filesystem audit (test/cluster/rootfs.test.ts). Installed from
 # Debian's packages when missing (root only; otherwise it says what to install).
+# Also iproute2, where it can be had, for the say-so matrix's network namespace.
 # Also, where it can be had, qemu-user-static: the same suite runs the arm64 tree under it
 # (without it that one test is skipped, saying so).
 set -euo pipefail
@@ -21,6 +22,13 @@ fi
 # it was skipped and why). Never fatal.
 bash "$(dirname "${BASH_SOURCE[0]}")/sciontool.sh" >/dev/null ||
   echo "test-prereqs: no real sciontool; the Scion harness tests against it will be skipped" >&2
+# iproute2, for the say-so matrix's private network namespace (test/net/say-so.test.ts adds
+# addresses to the namespace's loopback with `ip`); without it that run is skipped, saying so.
+if ! command -v ip >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+  echo "test-prereqs: installing iproute2 from Debian's packages (the say-so network namespace)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends iproute2 >/dev/null 2>&1 ||
+    echo "test-prereqs: iproute2 could not be installed; the say-so matrix will not run in a network namespace" >&2
+fi
 command -v strace >/dev/null 2>&1 && exit 0
 if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
   echo "test-prereqs: strace is missing; install it (Debian: apt-get install strace)" >&2
