@@ -1,4 +1,5 @@
 import type pino from 'pino';
+import type { SecretValues } from './util/secret-values.ts';
 
 /**
  * Structured logs: pino JSON lines on stderr (stdout is reserved for what people
@@ -22,8 +23,11 @@ export const silentLogger: Logger = Object.fromEntries(METHODS.map((m) => [m, no
 
 const pendingLoads = new Set<Promise<void>>();
 
-/** `sink`: each JSON line goes there instead of stderr (a terminal pretty-prints them; see cli/terminal/log-lines.ts). */
-export function createLogger(level: LogLevel = 'warn', sink?: (line: string) => void): Logger {
+/**
+ * `sink`: each JSON line goes there instead of stderr (a terminal pretty-prints them; see cli/terminal/log-lines.ts).
+ * `secrets`: values masked in every line as it is written, whatever field or message carried one.
+ */
+export function createLogger(level: LogLevel = 'warn', sink?: (line: string) => void, secrets?: SecretValues): Logger {
   if (level === 'silent') return silentLogger;
   let instance: pino.Logger | null = null;
   let queuedTime: number | null = null;
@@ -46,7 +50,7 @@ export function createLogger(level: LogLevel = 'warn', sink?: (line: string) => 
         },
         // Synchronous, so a line written just before exit is never lost; no
         // transport worker (those load files by path and break in a bundle).
-        sink ? { write: sink } : createPino.destination({ dest: 2, sync: true }),
+        masked(sink ?? destinationWriter(createPino.destination({ dest: 2, sync: true })), secrets),
       );
       for (const q of queue.splice(0)) {
         queuedTime = q.time;
@@ -73,6 +77,15 @@ export function createLogger(level: LogLevel = 'warn', sink?: (line: string) => 
     };
   }
   return logger;
+}
+
+function destinationWriter(d: { write(line: string): unknown }): (line: string) => void {
+  return (line) => void d.write(line);
+}
+
+/** The line as written, with every known secret masked (the set may grow while the logger lives). */
+function masked(sink: (line: string) => void, secrets: SecretValues | undefined): { write(line: string): void } {
+  return { write: secrets ? (line) => sink(secrets.mask(line)) : sink };
 }
 
 function write(p: pino.Logger, method: Method, obj: Record<string, unknown> | string, msg: string | undefined): void {

@@ -4,6 +4,7 @@
 import type { AgentEvent } from '../agent/agent.ts';
 import { argsFields, inlineOrElide, JSON_EVENT, type JsonEventBody } from './json-events.ts';
 import type { Io } from './usage.ts';
+import type { SecretValues } from '../util/secret-values.ts';
 
 /**
  * JSON Lines for programs (docs/json-stream.md): one event a line, each built
@@ -13,12 +14,15 @@ export class JsonRenderer {
   constructor(
     private readonly io: Io,
     private readonly now: () => Date = () => new Date(),
+    /** Values masked in every line (a model's text, an error), on top of the dispatcher's masking of results. */
+    private readonly secrets?: SecretValues,
   ) {}
 
   /** Parsing is the drift check: an event the schema does not describe fails here, in the tests, not in a script. */
   line(body: JsonEventBody): void {
     const event = JSON_EVENT.parse({ ...body, ts: this.now().toISOString() });
-    this.io.out(`${JSON.stringify(event)}\n`);
+    const line = JSON.stringify(event);
+    this.io.out(`${this.secrets ? this.secrets.mask(line) : line}\n`);
   }
 
   /** Deltas are for terminals; programs get each response's whole text once. */

@@ -71,7 +71,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     throw new UsageError('run needs a PROMPT (or --resume ID, --continue)', 'run');
 
   // Imported for -o json only: its schema (zod) is nothing a run rendering text evaluates.
-  const json = output === 'json' ? new (await import('./json-renderer.ts')).JsonRenderer(io) : null;
+  const json =
+    output === 'json'
+      ? new (await import('./json-renderer.ts')).JsonRenderer(io, undefined, (await import('../runtime/secrets.ts')).processSecrets)
+      : null;
   const onTerminal = io.isTty && Boolean(process.stderr.isTTY);
   const color = shouldColor(io.env, onTerminal ? process.stderr : undefined);
   const text = output === 'text' ? new TextRenderer(io, onTerminal, { color, columns: () => process.stderr.columns }) : null;

@@ -9,12 +9,7 @@ import { privateHostsSchema } from './private-hosts.ts';
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name, e.g. GITHUB_TOKEN');
 const seconds = (max: number, what: string) => z.number().positive().max(max).optional().describe(what);
 
-/**
- * `${NAME}` or `${env:NAME}` in args, env and header values, expanded from core-agent's environment at
- * start; `${NAME:-default}` (Claude Code's `.mcp.json` form, as in a shell) gives the default when
- * NAME is unset or empty.
- */
-export const ENV_REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+export { ENV_REFERENCE } from './env-reference.ts';
 
 /** An http(s) URL with no user:password@ — credentials in a URL end up in errors and logs. */
 export function credentialFreeUrl(where: string) {

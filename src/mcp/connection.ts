@@ -18,6 +18,7 @@ import { answerElicitation } from './elicitation.ts';
 import { CoreAgentOAuthProvider } from './oauth-provider.ts';
 import { shareStream } from '../util/fd-output.ts';
 import { routeMetadataWarnings } from './google-warnings.ts';
+import type { SecretValues } from '../util/secret-values.ts';
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
@@ -56,6 +57,8 @@ export interface ConnectionOptions {
   freshLogin?: boolean | undefined;
   /** The DNS resolver behind the address policy (default: the system's); a test seam. */
   resolve?: Resolver | undefined;
+  /** Tokens obtained at run time (OAuth, Google) are registered here, to be masked wherever they surface. */
+  secrets?: SecretValues | undefined;
 }
 
 /** An OAuth error response in words: the SDK's errors carry the code apart from a message that may be empty. */
@@ -324,6 +327,7 @@ export class McpConnection {
           }),
         freshLogin: this.opts.freshLogin === true,
         fetch: this.httpFetch(),
+        secrets: this.opts.secrets,
       });
       await this.oauth.prepare();
     }
@@ -431,6 +435,7 @@ export class McpConnection {
           throw new Error(`Google credentials: ${(err as Error).message.split('\n')[0]}`);
         });
         if (!t) throw new Error('Google credentials produced no access token');
+        this.opts.secrets?.add(t);
         return t;
       };
       await token(); // fail at start, with the reason, rather than on the first call

@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import type { McpServerConfig } from '../config/mcp-schema.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Resolver } from '../net/guarded-fetch.ts';
+import type { SecretValues } from '../util/secret-values.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
 import { McpConnection } from './connection.ts';
 import { mcpToolDefinition } from './mcp-tool.ts';
@@ -20,6 +21,8 @@ export interface McpManagerOptions {
   keep?: (canonical: string) => boolean;
   /** The DNS resolver behind the address policy of HTTP servers' requests (default: the system's); a test seam. */
   resolve?: Resolver | undefined;
+  /** Where tokens a server's OAuth or Google credentials obtain are registered, to be masked wherever they surface. */
+  secrets?: SecretValues | undefined;
 }
 
 /**
@@ -43,6 +46,7 @@ export class McpManager {
         stateDir: opts.stateDir,
         logger: this.log,
         resolve: opts.resolve,
+        secrets: opts.secrets,
         onTools: (tools) => this.register(name, config, tools, connection),
       });
       this.connections.push(connection);

@@ -4,6 +4,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprot
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpOAuthConfig } from '../config/mcp-schema.ts';
 import type { FetchLike } from '../net/outbound-fetch.ts';
+import type { SecretValues } from '../util/secret-values.ts';
 import type { Sdk } from './sdk.ts';
 import { LoopbackRedirect, openAuthorizationUrl } from './oauth-redirect.ts';
 import { storeFor, type OAuthRecord, type OAuthStore } from './oauth-store.ts';
@@ -28,6 +29,8 @@ export interface OAuthProviderOptions {
   freshLogin?: boolean;
   /** The connection's fetch, under the address policy: the refresh ahead of expiry goes through it too. */
   fetch?: FetchLike | undefined;
+  /** Every token and client secret this provider holds is registered here, to be masked wherever it surfaces. */
+  secrets?: SecretValues | undefined;
 }
 
 /** The refusal when a login is needed and nobody can give it: names the command that fixes it. */
@@ -76,6 +79,7 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
   /** Load the store and, for a login, open the loopback listener (its URL is the redirect URI). */
   async prepare(): Promise<void> {
     this.record = await this.store.load();
+    this.registerSecrets(this.record);
     if (!this.clientCredentials && this.o.interactive) await this.redirect.listen(this.record.redirect_uri);
   }
 
@@ -127,6 +131,7 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
 
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
     if (this.o.config.client_id) return; // pre-registered: nothing to keep
+    this.o.secrets?.add((info as { client_secret?: string }).client_secret);
     await this.update({ client: info as Record<string, unknown>, ...(this.redirectUrl ? { redirect_uri: this.redirectUrl } : {}) });
   }
 
@@ -151,6 +156,7 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
     if (expires === undefined) delete next.expires_at;
     else next.expires_at = expires;
     this.record = next;
+    this.registerSecrets(next);
     // Client credentials get a new token from the secret in each run, kept in memory only: a
     // rotated or revoked secret takes effect at once, and no file holds a token nobody needs later.
     if (this.clientCredentials) return;
@@ -268,6 +274,15 @@ export class CoreAgentOAuthProvider implements OAuthClientProvider {
       }
     }
     return undefined;
+  }
+
+  /** A stored or new record's tokens and client secret, as masked values. */
+  private registerSecrets(r: OAuthRecord): void {
+    const s = this.o.secrets;
+    if (!s) return;
+    s.add(r.tokens?.access_token);
+    s.add(r.tokens?.refresh_token);
+    s.add((r.client as { client_secret?: string } | undefined)?.client_secret);
   }
 
   private rec(): OAuthRecord {

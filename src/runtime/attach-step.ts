@@ -1,6 +1,7 @@
 import type { StartAttachSession } from '../attach/hub.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import { createLogger, type Logger } from '../log.ts';
+import { processSecrets, registerConfiguredSecrets, registerEnvironmentSecrets } from './secrets.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
@@ -86,8 +87,10 @@ export interface ServeSystem {
  */
 export async function prepareServe(r: ServeRequest): Promise<ServeSystem> {
   const settings = resolveSettings(r.flags, r.env);
-  const logger = createLogger(settings.logLevel ?? 'info');
+  registerEnvironmentSecrets(processSecrets, r.env);
+  const logger = createLogger(settings.logLevel ?? 'info', undefined, processSecrets);
   const recipe = await loadRecipeStep(settings);
+  registerConfiguredSecrets(processSecrets, r.env, recipe);
   const modelSpec = modelSpecOf(settings, recipe, r.command);
   await modelStep(modelSpec, r.env, r.command);
   const dbPath = sessionDbPath(settings, r.env);

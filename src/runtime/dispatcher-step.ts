@@ -4,6 +4,7 @@ import type { Gate } from '../permissions/gate.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
 import { Dispatcher } from '../tools/framework/dispatch.ts';
 import type { HookSink } from '../tools/framework/hooks.ts';
+import type { SecretValues } from '../util/secret-values.ts';
 import type { Services } from './services.ts';
 
 /** The dispatcher step: the one path every call takes, with the recipe's caps (the catalog holds the tool settings); the store is wired later (recordTo). */
@@ -15,6 +16,7 @@ export function buildDispatcher(o: {
   logger: Logger;
   afterGate?: ((tool: string) => void | Promise<void>) | undefined;
   hooks?: HookSink | undefined;
+  secrets?: SecretValues | undefined;
 }): Dispatcher {
   return new Dispatcher({
     catalog: o.catalog,
@@ -26,5 +28,6 @@ export function buildDispatcher(o: {
     afterGate: o.afterGate,
     session: o.services.session,
     hooks: o.hooks,
+    secrets: o.secrets,
   });
 }

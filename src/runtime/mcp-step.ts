@@ -3,6 +3,7 @@ import type { McpServerConfig } from '../config/mcp-schema.ts';
 import type { Logger } from '../log.ts';
 import type { McpManager } from '../mcp/manager.ts';
 import type { Resolver } from '../net/guarded-fetch.ts';
+import type { SecretValues } from '../util/secret-values.ts';
 import { parseRule, ruleMatches, type Rule } from '../permissions/rules.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
 import { capErrorText } from '../util/error-text.ts';
@@ -22,6 +23,7 @@ export async function startMcp(o: {
   logger: Logger;
   settings: Settings;
   resolver?: Resolver | undefined;
+  secrets?: SecretValues | undefined;
 }): Promise<McpManager | undefined> {
   const { servers, settings: s } = o;
   if (Object.values(servers).every((c) => c.disabled)) return undefined;
@@ -43,6 +45,7 @@ export async function startMcp(o: {
     stateDir: stateDir(env),
     logger: o.logger,
     resolve: o.resolver,
+    secrets: o.secrets,
     keep: (name) => (allow === null || matches(allow, name)) && !matches(denyRules, name),
   });
   const failed = await manager.start();

@@ -21,6 +21,8 @@ import { buildServices, type SessionServices } from './services.ts';
 import type { ToolServices } from '../tools/framework/services.ts';
 import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
 import { homeOf } from './state-dir.ts';
+import { processSecrets, registerConfiguredSecrets, registerEnvironmentSecrets } from './secrets.ts';
+import type { SecretValues } from '../util/secret-values.ts';
 
 /** Everything the tools need, wired once: the composition root's steps up to the dispatcher (and MCP). */
 export interface Runtime {
@@ -88,6 +90,8 @@ export interface RuntimeOptions {
    * reaped (tests, recipe validate).
    */
   stateDir?: string | undefined;
+  /** The registry of secret values the dispatcher masks in every result (default: the process's one). */
+  secrets?: SecretValues | undefined;
 }
 
 /**
@@ -128,6 +132,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     checkWorld: opts.checkWorld !== false,
   });
   const { session, tools } = services;
+  // Before any tool runs: what the environment and the configuration mark as credentials.
+  const secrets = opts.secrets ?? processSecrets;
+  registerEnvironmentSecrets(secrets, env);
+  registerConfiguredSecrets(secrets, env, { recipe, mcp: services.mcpConfig });
   const noCluster = opts.checkWorld === false ? undefined : clusterNotice(recipe, tools.kubeUnavailable);
   if (noCluster) say(noCluster);
   const catalog = buildCatalog({ settings, recipe, services, disabled, logger });
@@ -135,11 +143,20 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const gate = buildGate({ settings, recipe, services, prompter, logger });
   const hooks = await buildHooks({ recipe, recipeFile: settings.recipe, settings, services, logger });
   if (hooks) relay.target = hooks;
-  const dispatcher = buildDispatcher({ catalog, gate, recipe, services, logger, afterGate: opts.afterGate, hooks });
+  const dispatcher = buildDispatcher({ catalog, gate, recipe, services, logger, afterGate: opts.afterGate, hooks, secrets });
   const mcp =
     opts.startMcp === false
       ? undefined
-      : await startMcp({ servers: services.mcpConfig.servers ?? {}, catalog, workspace, env, logger, settings, resolver: opts.resolver });
+      : await startMcp({
+          servers: services.mcpConfig.servers ?? {},
+          catalog,
+          workspace,
+          env,
+          logger,
+          settings,
+          resolver: opts.resolver,
+          secrets,
+        });
   if (mcp) session.onClose(() => mcp.close());
   logger.info(
     {

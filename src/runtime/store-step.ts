@@ -4,6 +4,7 @@ import { moveAside, SessionDbError } from '../store/session-db.ts';
 import type { CallLog } from '../tools/framework/call-log.ts';
 import type { Runtime } from './runtime.ts';
 import { recordCalls } from './record-calls.ts';
+import { processSecrets } from './secrets.ts';
 import { stateDir } from './state-dir.ts';
 
 /** Where sessions live by default: the user's state directory. */
@@ -30,15 +31,21 @@ export function openSessionLog(o: {
   say: (text: string) => void;
 }): EventLog {
   try {
-    return EventLog.open(o.location);
+    return masked(EventLog.open(o.location));
   } catch (err) {
     if (!(err instanceof SessionDbError)) throw err;
     err.resume = o.resume;
     if (!o.fresh || !err.movable || o.resume !== undefined) throw err;
     const moved = moveAside(o.location);
     o.say(`core-agent: ${err.message}; moved it aside (${moved.join(', ')}) and started a fresh one at ${o.location}\n`);
-    return EventLog.open(o.location);
+    return masked(EventLog.open(o.location));
   }
+}
+
+/** Every event, title and raw payload the log writes has the process's known secrets masked. */
+function masked(log: EventLog): EventLog {
+  log.secrets = processSecrets;
+  return log;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createLogger, type Logger } from '../log.ts';
+import { processSecrets, registerEnvironmentSecrets } from './secrets.ts';
 import { startUpIsOver } from '../util/fs-callbacks.ts';
 import type { AgentRequest, AgentSystem, RequestBase, ToolsRequest, ToolsSystem, WatchRequest, WatchSystem } from './requests.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
@@ -39,7 +40,9 @@ function holdStartUp(env: NodeJS.ProcessEnv): void {
 
 function buildSystemSteps(r: ToolsRequest | AgentRequest | WatchRequest): Promise<ToolsSystem | AgentSystem | WatchSystem> {
   const settings = r.settings ?? resolveSettings(r.flags, r.env);
-  const logger = createLogger(settings.logLevel ?? r.logLevel, r.logSink);
+  // Credentials are masked in every log line from the first (the recipe's, once it is read, join them).
+  registerEnvironmentSecrets(processSecrets, r.env);
+  const logger = createLogger(settings.logLevel ?? r.logLevel, r.logSink, processSecrets);
   if (r.until === 'dispatcher') return toolsSystem(r, settings, logger);
   // The agent's and the watcher's steps are modules of their own: listing the catalog or
   // calling one tool evaluates neither the loop, the model step nor the informer.

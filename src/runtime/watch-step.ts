@@ -11,6 +11,7 @@ import { clusterStep } from '../tools/k8s/services.ts';
 import { alertTargetsStep } from '../tools/web/services.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
 import { loadRecipeStep } from './recipe-step.ts';
+import { processSecrets, registerConfiguredSecrets } from './secrets.ts';
 import type { Settings } from './settings.ts';
 import { homeOf } from './state-dir.ts';
 import { openSessionLog, sessionDbPath } from './store-step.ts';
@@ -28,6 +29,7 @@ export async function prepareWatch(
   build: (req: AgentRequest) => Promise<AgentSystem>,
 ): Promise<WatchSystem> {
   const recipe = await loadRecipeStep(settings);
+  registerConfiguredSecrets(processSecrets, r.env, recipe);
   const cfg = recipe.watch;
   if (!cfg) throw new UsageError(`${settings.recipe} has no watch: section (core-agent recipe schema shows its keys)`, r.command);
   const modelSpec = modelSpecOf(settings, recipe, r.command);

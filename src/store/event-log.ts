@@ -2,6 +2,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { EVENT_LOG_SCHEMA } from './schema.ts';
 import { openSessionDb, sessionDbError, SessionDbError } from './session-db.ts';
 import { randomUUID } from '../util/random-id.ts';
+import type { SecretValues } from '../util/secret-values.ts';
 
 /** What happened in a session, in order. `data` is JSON. */
 export type EventKind =
@@ -74,6 +75,11 @@ export interface LogFailure {
 export class EventLog {
   /** Set by a command that would rather finish the turn unrecorded than lose it (run, repl). */
   onWriteFailure: ((failure: LogFailure) => void) | undefined;
+  /**
+   * The secret values the root knows: masked in everything written — every event,
+   * session title and raw payload — whichever writer let one through.
+   */
+  secrets: SecretValues | undefined;
   private readonly insert: StatementSync;
   private readonly nextSeq: StatementSync;
   private readonly stopped = new Map<string, LogFailure>();
@@ -109,7 +115,7 @@ export class EventLog {
     this.guard(() =>
       this.db
         .prepare('INSERT INTO sessions (id, created_at, model, workspace, title) VALUES (?, ?, ?, ?, ?)')
-        .run(id, now(), info.model, info.workspace, info.title),
+        .run(id, now(), info.model, info.workspace, this.secrets ? this.secrets.mask(info.title) : info.title),
     );
     return id;
   }
@@ -134,7 +140,7 @@ export class EventLog {
       const callId = `raw_${n + 1}`;
       this.db
         .prepare('INSERT INTO raw_payloads (session_id, call_id, tool, at, data) VALUES (?, ?, ?, ?, ?)')
-        .run(sessionId, callId, tool, now(), rawJson);
+        .run(sessionId, callId, tool, now(), this.secrets ? this.secrets.mask(rawJson) : rawJson);
       return callId;
     });
   }
@@ -159,7 +165,9 @@ export class EventLog {
       const written = this.write(sessionId, () => {
         const { seq } = this.nextSeq.get(sessionId) as { seq: number };
         const at = now();
-        this.insert.run(sessionId, seq, turn, at, kind, JSON.stringify(data));
+        // Masked as JSON text: a value JSON escapes is registered in its escaped form too.
+        const json = JSON.stringify(data);
+        this.insert.run(sessionId, seq, turn, at, kind, this.secrets ? this.secrets.mask(json) : json);
         this.lastSeq.set(sessionId, seq);
         return { seq, at };
       });

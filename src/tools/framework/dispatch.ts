@@ -17,6 +17,7 @@ import { servicesView, type ToolServices } from './services.ts';
 import { SessionState } from './session.ts';
 import { ToolError, type AnyTool, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
 import { monotonicMs } from '../../util/monotonic.ts';
+import type { SecretValues } from '../../util/secret-values.ts';
 
 export type ToolCallResult =
   | {
@@ -80,6 +81,12 @@ export interface DispatcherOptions {
   afterGate?: (tool: string) => void | Promise<void>;
   /** The recipe's hooks: tool-start and tool-end around every call but a tool's own polls. */
   hooks?: HookSink | undefined;
+  /**
+   * The secret values the root knows: masked in every result and error before
+   * the caller, the call log or a hook sees it, whatever the tool (built-in,
+   * MCP, a peer's answer) — and in the arguments the call log records.
+   */
+  secrets?: SecretValues | undefined;
 }
 
 export const DEFAULT_DEADLINE_MS = 300_000;
@@ -133,7 +140,7 @@ export class Dispatcher {
    * process stopping, settled on --resume), so every tool result has one writer.
    */
   recordUnrun(call: { callId: string; name: string; args: unknown; source: CallSource; error: string; kind: FailureKind }): void {
-    this.write({ ...call, ok: false, ms: 0 });
+    this.write({ ...call, error: this.opts.secrets?.mask(call.error) ?? call.error, ok: false, ms: 0 });
   }
 
   get catalog(): Catalog {
@@ -153,7 +160,9 @@ export class Dispatcher {
     const inner = await this.callInner(name, rawArgs, signal, opts.digest !== false, callId, gate, typed).catch((err: unknown) =>
       failure(name, err, signal),
     );
-    const outcome: ToolCallResult = inner.ok ? inner : { ok: false, error: this.boundError(name, inner.error), kind: inner.kind };
+    const outcome: ToolCallResult = inner.ok
+      ? inner
+      : { ok: false, error: this.boundError(name, this.opts.secrets?.mask(inner.error) ?? inner.error), kind: inner.kind };
     const ms = Math.max(0, Math.round(monotonicMs() - started - gate.ms));
     opts.onGateWait?.(gate.ms);
     this.log.info(
@@ -170,7 +179,7 @@ export class Dispatcher {
       callId,
       // As called: what the model's response (and a poll's arguments) name, and what --resume matches.
       name,
-      args: rawArgs,
+      args: this.opts.secrets?.maskJson(rawArgs) ?? rawArgs,
       source,
       parentCallId: opts.parentCallId,
       ms,
@@ -318,6 +327,8 @@ export class Dispatcher {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onOuterAbort);
     }
+    // Before the digest keeps a raw copy and before anyone sees it: no known secret leaves a tool.
+    if (this.opts.secrets) raw = this.opts.secrets.maskJson(raw);
     // Digest before the caps: the digest summarises the whole result, where the caps would keep only its head.
     const digests = def.digest && digest ? this.opts.catalog.services.digests : undefined;
     const size = digests?.size(raw);
