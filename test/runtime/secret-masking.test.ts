@@ -9,6 +9,7 @@ import { processSecrets } from '../../src/runtime/secrets.ts';
 import { openSessionLog } from '../../src/runtime/store-step.ts';
 import { MASK } from '../../src/util/secret-values.ts';
 import { runCli } from '../helpers/cli.ts';
+import { fakeProvider, type FakeTurn } from '../helpers/fake-providers.ts';
 import { countingServer } from '../helpers/http-servers.ts';
 import { testServer } from '../mcp/helpers.ts';
 import { startFakePeer } from '../tools/fake-peer.ts';
@@ -17,11 +18,12 @@ import { MASK_CASES, type MaskCase } from './secret-masking.cases.ts';
 
 /**
  * The secret-masking matrix (secret-masking.cases.ts). Through the built CLI: a
- * replayed model makes one call, and the planted secret is looked for in the JSON
- * stream (what the model was shown), the debug log, `sessions show --json` and
- * the session database's files. Each case also proves the secret did come back
- * (the mask stands where it would have been), so a tool that simply failed to
- * return it cannot pass.
+ * model on 127.0.0.1 (the OpenAI wire) makes one call, and the planted secret is
+ * looked for in what the model was sent back (the tool messages of its next
+ * request: the dispatcher's result, which nothing downstream masks again), the
+ * JSON stream, the debug log, `sessions show --json` and the session database's
+ * files. Each case also proves the secret did come back (the mask stands where
+ * it would have been), so a tool that simply failed to return it cannot pass.
  */
 
 /** The secret a case plants, and the text it is planted as. */
@@ -46,6 +48,8 @@ function plant(c: MaskCase, i: number): { secret: string; planted: string } {
 }
 
 interface Run {
+  /** What the model was shown of the tool's result: the tool messages it was sent (call_peer: the dispatcher's result). */
+  model: string;
   stream: string;
   log: string;
   stored: string;
@@ -111,21 +115,31 @@ async function viaCli(c: MaskCase, secret: string, planted: string): Promise<Run
   if (Object.keys(servers).length > 0) recipe.mcp = { servers };
   const recipeFile = path.join(ws, 'recipe.json');
   await writeFile(recipeFile, JSON.stringify(recipe));
-  const script = path.join(ws, 'script.jsonl');
-  const turns = call ? [{ tool_calls: [call] }, { text: 'done' }] : [{ text: `the token is ${secret}` }];
-  await writeFile(script, turns.map((t) => JSON.stringify(t)).join('\n'));
+  const turns: FakeTurn[] = call
+    ? [{ toolCalls: [{ name: call.name, args: JSON.stringify(call.args) }] }, { text: 'done' }]
+    : [{ text: `the token is ${secret}` }];
+  const model = await fakeProvider('openai', turns);
   const db = path.join(ws, 'sessions.db');
-  const r = await runCli(
-    ['run', '-c', recipeFile, '-w', ws, '-m', `replay:${script}`, '-o', 'json', '--yolo', '--session-db', db, '--log-level', 'debug', 'go'],
-    ws,
-    env,
+  const flags = ['-o', 'json', '--yolo', '--session-db', db, '--log-level', 'debug'];
+  const r = await runCli(['run', '-c', recipeFile, '-w', ws, '-m', 'openai-compatible:m', ...flags, 'go'], ws, {
+    ...env,
+    OPENAI_COMPATIBLE_BASE_URL: model.url,
+  }).finally(() => model.close());
+  // The model's own tool calls (the arguments it wrote) go back to it as it sent them: only the results are the tools'.
+  const toolMessages = model.requests.flatMap((q) =>
+    ((q.body.messages ?? []) as Array<{ role?: string; content?: unknown }>).filter((m) => m.role === 'tool'),
   );
   const id = /"type":"session".*?"id":"([^"]+)"/.exec(r.stdout)?.[1];
   expect(id, `${r.stdout}\n${r.stderr}`).toBeDefined();
   const shown = await runCli(['sessions', 'show', id!, '--json', '--session-db', db], ws);
   const files: string[] = [];
   for (const f of await readdir(ws)) if (f.startsWith('sessions.db')) files.push((await readFile(path.join(ws, f))).toString('utf8'));
-  return { stream: r.stdout, log: r.stderr, stored: `${shown.stdout}\n${files.join('\n')}` };
+  return {
+    model: toolMessages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n'),
+    stream: r.stdout,
+    log: r.stderr,
+    stored: `${shown.stdout}\n${files.join('\n')}`,
+  };
 }
 
 /** call_peer exists only on a hub: the root's runtime in-process, its calls recorded and its log captured. */
@@ -160,7 +174,7 @@ async function viaCallPeer(secret: string): Promise<Run> {
     .join('\n');
   log.close();
   await rt.session.close();
-  return { stream: JSON.stringify(r), log: lines.join(''), stored };
+  return { model: JSON.stringify(r), stream: JSON.stringify(r), log: lines.join(''), stored };
 }
 
 describe('known secrets are masked in every tool result and event', () => {
@@ -169,10 +183,10 @@ describe('known secrets are masked in every tool result and event', () => {
       const { secret, planted } = plant(c, i);
       const run = c.via === 'call_peer' ? await viaCallPeer(secret) : await viaCli(c, secret, planted);
       const form = planted || secret;
-      const everywhere = [run.stream, run.log, run.stored];
+      const everywhere = [run.model, run.stream, run.log, run.stored];
       if (c.expect === 'shown') {
-        // The documented limit: the form is not masked (the stream shows what the model saw).
-        expect(run.stream).toContain(form);
+        // The documented limit: the form is not masked, and the model is shown it.
+        expect(run.model).toContain(form);
         return;
       }
       for (const where of everywhere) {
@@ -180,9 +194,10 @@ describe('known secrets are masked in every tool result and event', () => {
         expect(where.includes(JSON.stringify(secret).slice(1, -1)), 'the secret, JSON-escaped').toBe(false);
         if (planted) expect(where.includes(planted), 'the planted form').toBe(false);
       }
-      // It did come back, masked where it would have been.
+      // It did come back, masked where it would have been: in the result the model was sent, unless the model said it.
       if (c.via === 'mcp-stderr-log') expect(run.log).toContain(`test server ready on stdio: ${MASK}`);
       else expect(run.stream).toContain(MASK);
+      if (c.via !== 'mcp-stderr-log' && c.via !== 'model-text') expect(run.model).toContain(MASK);
       if (c.via !== 'mcp-stderr-log') expect(run.stored).toContain(MASK);
     });
   }
