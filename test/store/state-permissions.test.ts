@@ -67,7 +67,7 @@ describe('the state directory a real run leaves', () => {
       }),
     );
     const hubRecipe = path.join(ws, 'hub.json');
-    writeFileSync(hubRecipe, JSON.stringify({ peers: { hub: true }, attach: { listen: '127.0.0.1:0' } }));
+    writeFileSync(hubRecipe, JSON.stringify({ peers: { hub: true, private_hosts: ['127.0.0.1'] }, attach: { listen: '127.0.0.1:0' } }));
     const live = path.join(ws, 'live.txt');
     const script = path.join(ws, 'script.jsonl');
     writeFileSync(
