@@ -8,6 +8,7 @@ import { loadCli } from './cli/cli-script.ts';
 import { fdOutput } from './util/fd-output.ts';
 import { nodeVersionProblem, quickAnswer } from './cli/main-help.ts';
 import { startAsDaemon, startsAsDaemon } from './cli/daemon-start.ts';
+import { becomeNonDumpable } from './runtime/non-dumpable.ts';
 
 const argv = process.argv.slice(2);
 // First of all: an old Node would otherwise fail later, on a missing built-in (node:sqlite).
@@ -18,6 +19,10 @@ if (oldNode !== undefined) {
   process.exitCode = 2;
 } else if (answer !== undefined) fdOutput(1, () => process.exit(0))(answer);
 else {
+  // First, before a secret is used or a child exists: no other process of this user may read
+  // this one's memory. Where node's executable is readable this re-executes the command line
+  // from an execute-only copy (same pid) and does not return (src/runtime/non-dumpable.ts).
+  becomeNonDumpable(argv, process.env);
   // Before the CLI is compiled: evaluating it is what grows the young generation and what the
   // compilers would optimize, and V8 checks cached code against the flags it was made under,
   // so the daemons' code cache is a file of their own (src/cli/cli-script.ts).

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { parseStat } from '../tools/shell/procfs.ts';
 import { looksSecret } from '../util/secret-names.ts';
+import { isDumpable } from './non-dumpable.ts';
 
 /**
  * Credentials out of core-agent's own /proc/PID/environ. bash never gets the
@@ -14,13 +15,18 @@ import { looksSecret } from '../util/secret-names.ts';
  * filler of the same length, so the block keeps its layout and names.
  *
  * The heap copy remains; reading it takes ptrace rights over core-agent
- * (/proc/PID/mem), which a same-user process may have where Yama's ptrace_scope
- * is 0. The real boundary is another user or a container (docs/shell.md).
+ * (/proc/PID/mem), which a same-user process has where Yama's ptrace_scope is 0
+ * and core-agent is dumpable. A non-dumpable core-agent (non-dumpable.ts: the
+ * image, or re-executed from an execute-only node) needs none of this: its
+ * /proc files are root's, another process reads neither environ nor mem — and
+ * nor may it open its own environ or mem, so the scrub is not tried there.
  */
 
 export type ScrubOutcome =
   | { status: 'nothing' }
   | { status: 'scrubbed'; names: string[] }
+  /** Nothing to do: no other process of this user may read this one's /proc/PID/environ. */
+  | { status: 'non-dumpable' }
   /** Not Linux: there is no /proc/PID/environ to read (other systems have their own ways: docs/shell.md). */
   | { status: 'no-proc' }
   | { status: 'failed'; names: string[]; reason: string };
@@ -47,6 +53,7 @@ function scrub(env: NodeJS.ProcessEnv): ScrubOutcome {
   const wanted = Object.keys(env).filter((k) => looksSecret(k) && env[k]);
   if (wanted.length === 0) return { status: 'nothing' };
   if (!existsSync('/proc/self/environ')) return { status: 'no-proc' };
+  if (isDumpable() === false) return { status: 'non-dumpable' };
   const values = new Map(wanted.map((k) => [k, env[k]]));
   try {
     const stat = parseStat(readFileSync('/proc/self/stat', 'latin1'));

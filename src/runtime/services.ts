@@ -20,6 +20,7 @@ import { PendingWrites } from '../tools/shared/pending-writes.ts';
 import { TMP_SUFFIX } from '../tools/shared/safe-fs.ts';
 import { joinUnder } from '../util/join-path.ts';
 import { takeScrubWarning } from './environ-scrub.ts';
+import { takeDumpableWarning } from './non-dumpable.ts';
 import type { Settings } from './settings.ts';
 
 /**
@@ -76,6 +77,7 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
   const { recipe, settings: s, workspace, env, logger } = o;
   const session = o.session ?? new SessionState();
   warnScrub(logger);
+  warnDumpable(logger);
   const pendingWrites = o.stateDir !== undefined ? await recordInStateDir(o.stateDir, logger) : undefined;
   const mcpConfig = await loadMcpConfig(workspace, recipe.mcp, s.trustWorkspace === true, env);
   for (const notice of mcpConfig.notices ?? []) logger.warn(notice);
@@ -129,6 +131,15 @@ function warnScrub(logger: Logger): void {
   logger.warn(
     { variables: scrubWarning.names, reason: scrubWarning.reason },
     "could not blank credentials in core-agent's /proc environment block: a command run by bash can read them with cat /proc/$PPID/environ",
+  );
+}
+
+function warnDumpable(logger: Logger): void {
+  const reason = takeDumpableWarning();
+  if (reason === undefined) return;
+  logger.warn(
+    { reason },
+    'core-agent could not make itself non-dumpable: a command run by bash can read its memory, credentials included, through /proc/$PPID/mem (set CORE_AGENT_DUMPABLE=1 to say that is meant)',
   );
 }
 

@@ -158,6 +158,8 @@ export const ENV = {
   // Read by the entry before anything else (src/cli/compile-cache.ts), which cannot say what is
   // wrong with it; checked here so that a bad value is reported, not silently left uncached.
   compileCache: envVar('CORE_AGENT_COMPILE_CACHE', '(all commands)', 'an absolute directory path', absolutePath),
+  // Read by the entry too (src/runtime/non-dumpable.ts), before the CLI exists: checked here the same way.
+  dumpable: envVar('CORE_AGENT_DUMPABLE', '(all commands)', 'true | false | 1 | 0 | yes | no', bool),
 } as const;
 
 export type EnvSettings = { [K in keyof typeof ENV]?: ReturnType<(typeof ENV)[K]['parse']> };

@@ -49,6 +49,8 @@ export const ENV_CASES: EnvCase[] = [
   { name: 'watch listen: port out of range', env: { CORE_AGENT_WATCH_LISTEN: '127.0.0.1:99999' }, code: 2, stderr: 'CORE_AGENT_WATCH_LISTEN: "127.0.0.1:99999": give HOST:PORT' },
   { name: 'stdin wait: not a number', env: { CORE_AGENT_STDIN_WAIT_MS: 'soon' }, code: 2, stderr: 'CORE_AGENT_STDIN_WAIT_MS: "soon" is not a whole number of milliseconds from 0 to 600000' },
   { name: 'stdin wait: past the cap', env: { CORE_AGENT_STDIN_WAIT_MS: '600001' }, code: 2, stderr: 'CORE_AGENT_STDIN_WAIT_MS: "600001" is not a whole number' },
+  { name: 'dumpable: not a boolean', env: { CORE_AGENT_DUMPABLE: 'please' }, code: 2, stderr: 'CORE_AGENT_DUMPABLE: expected true, false, 1, 0, yes or no, not "please"' },
+  { name: 'dumpable: booleans are lower case', env: { CORE_AGENT_DUMPABLE: 'Yes' }, code: 2, stderr: 'CORE_AGENT_DUMPABLE: expected true, false' },
   { name: 'compile cache: a relative directory', env: { CORE_AGENT_COMPILE_CACHE: 'cache' }, code: 2, stderr: 'CORE_AGENT_COMPILE_CACHE: "cache" is not an absolute path' },
   { name: 'compile cache: longer than any path', env: { CORE_AGENT_COMPILE_CACHE: `/${'x'.repeat(5000)}` }, code: 2, stderr: 'CORE_AGENT_COMPILE_CACHE: "/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (5001 characters)" is longer than any path' },
   { name: 'debug start delay: not a number', env: { CORE_AGENT_DEBUG_START_DELAY_MS: 'a while' }, code: 2, stderr: 'CORE_AGENT_DEBUG_START_DELAY_MS: "a while" is not a whole number of milliseconds from 0 to 600000' },
@@ -67,7 +69,7 @@ export const ENV_CASES: EnvCase[] = [
   { name: 'flag: one tool disabled and enabled', env: {}, args: ['tools', 'list', '--disable-tools', 'grep', '--enable-tools', 'grep'], code: 2, stderr: '--disable-tools and --enable-tools: grep is both disabled and enabled' },
   // Good values are accepted (and take effect); empty is unset.
   { name: 'empty is unset', env: { CORE_AGENT_MODE: '', CORE_AGENT_DISABLE_TOOLS: '', CORE_AGENT_RIPGREP: '', CORE_AGENT_MODEL: '' }, code: 0 },
-  { name: 'every variable with a good value', env: { CORE_AGENT_MODE: 'plan', CORE_AGENT_LOG_LEVEL: 'silent', CORE_AGENT_BASH_SEARCH_GATE: 'warn', CORE_AGENT_NO_MCP_DIGEST: 'yes', CORE_AGENT_TRUST_WORKSPACE: '0', CORE_AGENT_MODEL: 'replay:script.jsonl', CORE_AGENT_SESSION_DB: ':memory:', CORE_AGENT_WATCHDOG: 'off', CORE_AGENT_ASK: 'auto', CORE_AGENT_WATCH_LISTEN: '0.0.0.0:8080', CORE_AGENT_RIPGREP: rg, CORE_AGENT_STDIN_WAIT_MS: '0', CORE_AGENT_DEBUG_START_DELAY_MS: '0', CORE_AGENT_COMPILE_CACHE: `${notExecutable}/cache`, }, code: 0 },
+  { name: 'every variable with a good value', env: { CORE_AGENT_MODE: 'plan', CORE_AGENT_LOG_LEVEL: 'silent', CORE_AGENT_BASH_SEARCH_GATE: 'warn', CORE_AGENT_NO_MCP_DIGEST: 'yes', CORE_AGENT_TRUST_WORKSPACE: '0', CORE_AGENT_MODEL: 'replay:script.jsonl', CORE_AGENT_SESSION_DB: ':memory:', CORE_AGENT_WATCHDOG: 'off', CORE_AGENT_ASK: 'auto', CORE_AGENT_WATCH_LISTEN: '0.0.0.0:8080', CORE_AGENT_RIPGREP: rg, CORE_AGENT_STDIN_WAIT_MS: '0', CORE_AGENT_DEBUG_START_DELAY_MS: '0', CORE_AGENT_COMPILE_CACHE: `${notExecutable}/cache`, CORE_AGENT_DUMPABLE: 'no', }, code: 0 },
   { name: 'a disable list with spaces takes effect', env: { CORE_AGENT_DISABLE_TOOLS: ' grep , glob ' }, code: 0, notListed: 'grep' },
   { name: 'CORE_AGENT_LOG_LEVEL takes effect (info logs "runtime ready")', env: { CORE_AGENT_LOG_LEVEL: 'info' }, code: 0, stderr: '{"level":30' },
 ];

@@ -39,7 +39,8 @@ describe('CORE_AGENT_* values, through the built CLI', () => {
   it('the ENV table holds every CORE_AGENT_* variable the source reads', async () => {
     // Not inputs: CORE_AGENT_RECIPE_DIR is written for MCP servers, CORE_AGENT_CALL_<random> is the tag
     // bash puts on each shell (escapees.ts), __CORE_AGENT_VERSION__, __CORE_AGENT_CHUNKS__,
-    // __CORE_AGENT_CLI_SCRIPT__ and __CORE_AGENT_TOOLS_SCRIPT__ are build constants.
+    // __CORE_AGENT_CLI_SCRIPT__ and __CORE_AGENT_TOOLS_SCRIPT__ are build constants,
+    // CORE_AGENT_EXEC_ONLY_NODE marks a process re-executed from an execute-only node (non-dumpable.ts).
     const notInputs = new Set([
       'CORE_AGENT_RECIPE_DIR',
       'CORE_AGENT_CALL_',
@@ -47,6 +48,7 @@ describe('CORE_AGENT_* values, through the built CLI', () => {
       'CORE_AGENT_CHUNKS__',
       'CORE_AGENT_CLI_SCRIPT__',
       'CORE_AGENT_TOOLS_SCRIPT__',
+      'CORE_AGENT_EXEC_ONLY_NODE',
     ]);
     const found = new Set<string>();
     const walk = async (dir: string): Promise<void> => {
