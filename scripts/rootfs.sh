@@ -6,14 +6,16 @@
 # no container engine does. One script, one manifest: the image and the test tree are the
 # same files.
 #
-#   /nodejs/bin/node                  Node 24 from the platform package node-linux-<x64|arm64>
+#   /nodejs/bin/node                  Node 24 from the platform package node-linux-<x64|arm64>,
+#                                     mode 0711 (execute-only: non-dumpable)
 #   /lib/…, /lib64/…                  exactly the libraries image/node-libs.txt lists for ARCH
 #                                     (checked against `ldd node` wherever node runs natively)
 #   /app/                             every file of dist/ (the bundle, however many files),
 #                                     /app/rg from @vscode/ripgrep-linux-<x64|arm64> (static),
 #                                     /app/skills/ (skills/), /app/compile-cache/ (V8's code
 #                                     cache, warmed by running the bundle in the tree: native ARCH only)
-#   /usr/local/bin/kubernetes-mcp-server  from kubernetes-mcp-server-linux-<amd64|arm64> (static)
+#   /usr/local/bin/kubernetes-mcp-server  from kubernetes-mcp-server-linux-<amd64|arm64> (static),
+#                                     mode 0711 like node
 # and, without --layer, what distroless static-debian12:nonroot has and the Dockerfile's
 # second COPY adds:
 #   /etc/passwd, /etc/group, /etc/nsswitch.conf, /etc/ssl/certs/ca-certificates.crt,
@@ -113,7 +115,10 @@ copy() { # SRC DEST MODE
 }
 install -d -o 0 -g 0 -m 0755 "$dir"
 
-copy "$node" /nodejs/bin/node 0755
+# node and kubernetes-mcp-server execute-only (0711, root's): a process whose executable its user
+# may not read is made non-dumpable at execve, so no other process of uid 65532 reads core-agent's
+# memory or environ, nor the MCP server's (docs/shell.md, "Credentials and /proc").
+copy "$node" /nodejs/bin/node 0711
 for lib in "${libs[@]}"; do
   src="$libroot$lib" # the sysroot's symlinks are relative (debian_sysroot): readlink -f stays inside
   [[ -e $src ]] || die "$lib (for $arch) is not in ${libroot:-this machine}"
@@ -127,7 +132,7 @@ rm -rf -- "$dir/app/compile-cache"
 copy "$rg" /app/rg 0755
 install -d -o 0 -g 0 -m 0755 "$dir/app/skills"
 cp -R --no-preserve=mode,ownership -- "$root/skills/." "$dir/app/skills/"
-copy "$kms" /usr/local/bin/kubernetes-mcp-server 0755
+copy "$kms" /usr/local/bin/kubernetes-mcp-server 0711
 
 # V8's code cache at the path the image's ENV CORE_AGENT_COMPILE_CACHE names, made in the tree
 # itself by the commands users run most (src/cli/cli-script.ts: a file per command, made after

@@ -15,7 +15,7 @@
 // It proves what the image holds and what the bundle reaches for, not distroless itself.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,6 +42,8 @@ import {
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = path.join(root, 'test/fixtures/rootfs');
 const containerSh = path.join(fixtures, 'container.sh');
+/** What a process of uid 65532 can read of core-agent's and its MCP server's secrets (test/cli/proc-secrets.test.ts uses it too). */
+const reader = path.join(root, 'test/fixtures/proc-read/read-secrets.sh');
 const NONROOT = 65532;
 /** The image's environment: the Dockerfile's ENV (checked against it below). */
 const IMAGE_ENV = {
@@ -314,6 +316,10 @@ describe('the image root filesystem (scripts/rootfs.sh)', () => {
     expect(tree.get('/')!.mode).toBe(0o755);
     expect(tree.get('/tmp')!.mode).toBe(0o1777);
     expect(tree.get('/var/lib/core-agent')!.mode).toBe(0o700);
+    // Execute-only, so that what they run is non-dumpable (docs/shell.md); rg holds no secret.
+    expect(tree.get('/nodejs/bin/node')!.mode).toBe(0o711);
+    expect(tree.get('/usr/local/bin/kubernetes-mcp-server')!.mode).toBe(0o711);
+    expect(tree.get('/app/rg')!.mode).toBe(0o755);
     const passwd = await readFile(path.join(dir, 'etc/passwd'), 'utf8');
     expect(passwd).toMatch(/^root:x:0:0:root:\/root:\/sbin\/nologin$/m);
     expect(passwd).toMatch(/^nonroot:x:65532:65532:nonroot:\/home\/nonroot:\/sbin\/nologin$/m);
@@ -447,6 +453,84 @@ describe('the image root filesystem (scripts/rootfs.sh)', () => {
     });
     expect(outside.code).toBe(1);
     expect(outside.stdout).toMatch(/outside path_scope/);
+  });
+});
+
+describe('secrets in the image: core-agent and the MCP server it starts are non-dumpable', () => {
+  it('uid 65532 reads neither their memory nor their environ; root reads both (the reader works)', async () => {
+    const { dir } = await rootfs();
+    const state = await stateVolume();
+    const key = `sk-planted-${randomBytes(12).toString('hex')}`;
+    const value = `planted-env-${randomBytes(12).toString('hex')}`;
+    // kubernetes-mcp-server starts without reaching its cluster (the kubeconfig names a closed port).
+    const config = await configVolume({
+      kubeconfig: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+        contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+        users: [{ name: 'u', user: { token: 'x' } }],
+        'current-context': 'c',
+      }),
+      'probe.yaml': JSON.stringify({
+        mcp: {
+          servers: {
+            kubernetes: { command: 'kubernetes-mcp-server', env: { KUBECONFIG: '/etc/core-agent/kubeconfig', PROBE_TOKEN: value } },
+          },
+        },
+      }),
+    });
+    const flags = ['-v', `${state}:/var/lib/core-agent`, '-v', `${config}:/etc/core-agent:ro`];
+    // CORE_AGENT_DUMPABLE=1: core-agent does not re-execute itself from a copy (what it would do from
+    // a readable node), so what is held here is the image's own mechanism, the executables' modes.
+    for (const [k, v] of Object.entries({ ...IMAGE_ENV, OPENAI_API_KEY: key, CORE_AGENT_DUMPABLE: '1' })) flags.push('-e', `${k}=${v}`);
+    // `mcp serve` over stdio lives while its stdin is open: long enough to be read from outside.
+    const child = spawn('bash', [containerSh, ...flags, dir, '--', ...ENTRYPOINT, 'mcp', 'serve', '-c', '/etc/core-agent/probe.yaml'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      // core-agent as the host sees it (its command line is readable whatever the process), and its MCP server.
+      const agent = await until('core-agent and its MCP server', 30_000, async () => {
+        if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${err}`);
+        const ps = await exec('ps', ['-e', '-o', 'pid=', '-o', 'ppid=', '-o', 'args=']);
+        const rows = ps.stdout.split('\n').map((l) => l.trim().split(/\s+/));
+        const me = rows.find((r) => r[2] === ENTRYPOINT[0] && r[3] === ENTRYPOINT[1] && r.includes('/etc/core-agent/probe.yaml'));
+        return me && rows.some((r) => r[1] === me[0] && r.includes('kubernetes-mcp-server')) ? me[0] : undefined;
+      });
+      const half = (s: string) => [s.slice(0, 12), s.slice(12)];
+      const read = async (as: string[]) => {
+        const r = await exec(as[0]!, [...as.slice(1), 'sh', reader, agent, 'kubernetes-mcp-server', ...half(key), ...half(value)]);
+        expect(r.code, r.stderr).toBe(0);
+        return Object.fromEntries(
+          r.stdout
+            .trim()
+            .split('\n')
+            .map((l) => l.split(' ') as [string, string]),
+        );
+      };
+      expect(await read(['setpriv', `--reuid=${NONROOT}`, `--regid=${NONROOT}`, '--clear-groups'])).toEqual({
+        'agent-mem': 'denied',
+        'agent-environ': 'denied',
+        'server-environ': 'denied',
+        'server-mem': 'denied',
+      });
+      // Non-dumpable, core-agent leaves its environment block as it is: root (CAP_SYS_PTRACE) reads it all.
+      expect(await read(['env'])).toEqual({
+        'agent-mem': 'found',
+        'agent-environ': 'found',
+        'server-environ': 'found',
+        'server-mem': 'found',
+      });
+    } finally {
+      child.stdin.end();
+      const code = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000, 'timeout'))]);
+      if (code === 'timeout') child.kill('SIGKILL');
+    }
+    // No warning about either: in the image there is nothing to re-execute and nothing to blank.
+    expect(err).not.toMatch(/non-dumpable|could not blank/);
   });
 });
 
@@ -873,24 +957,31 @@ describe.skipIf(!hasArm64Inputs)(
       const qemu = await temp('core-agent-qemu-');
       await chmod(qemu, 0o755);
       await copyFile(QEMU, path.join(qemu, 'qemu-aarch64-static'));
-      await chmod(path.join(qemu, 'qemu-aarch64-static'), 0o755);
+      // qemu-user reads the program it runs (it is not executed by the kernel), and the tree's node
+      // and kubernetes-mcp-server are execute-only for 65532: qemu gets readable copies of them.
+      await copyFile(path.join(dir, 'nodejs/bin/node'), path.join(qemu, 'node'));
+      await copyFile(path.join(dir, 'usr/local/bin/kubernetes-mcp-server'), path.join(qemu, 'kubernetes-mcp-server'));
+      for (const f of ['qemu-aarch64-static', 'node', 'kubernetes-mcp-server']) await chmod(path.join(qemu, f), 0o755);
       const state = await stateVolume();
       const run = (command: string[]) => {
         const flags = ['-v', `${qemu}:/qemu:ro`, '-v', `${state}:/var/lib/core-agent`];
-        for (const [k, v] of Object.entries(IMAGE_ENV)) flags.push('-e', `${k}=${v}`);
+        // Run from a readable node, core-agent would copy it and re-execute the copy, which qemu-user
+        // without binfmt_misc cannot do: kept dumpable here (what the emulation is, not the image).
+        for (const [k, v] of Object.entries({ ...IMAGE_ENV, CORE_AGENT_DUMPABLE: '1' })) flags.push('-e', `${k}=${v}`);
         return exec('bash', [containerSh, ...flags, dir, '--', '/qemu/qemu-aarch64-static', ...command], process.env, 120_000);
       };
-      const version = await run([...ENTRYPOINT, '--version']);
+      const entry = ['/qemu/node', '/app/core-agent.mjs'];
+      const version = await run([...entry, '--version']);
       expect(version.code, version.stderr).toBe(0);
       const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string };
       expect(version.stdout.trim()).toBe(pkg.version);
-      const listed = await run([...ENTRYPOINT, 'tools', 'list', '--json']);
+      const listed = await run([...entry, 'tools', 'list', '--json']);
       expect(listed.code, listed.stderr).toBe(0);
       const names = (JSON.parse(listed.stdout) as Array<{ name: string }>).map((t) => t.name);
       const native = await inImage(['tools', 'list', '--json'], { volumes: [`${state}:/var/lib/core-agent`] });
       expect(native.code, native.stderr).toBe(0);
       expect(names).toEqual((JSON.parse(native.stdout) as Array<{ name: string }>).map((t) => t.name));
-      const kms = await run(['/usr/local/bin/kubernetes-mcp-server', '--version']);
+      const kms = await run(['/qemu/kubernetes-mcp-server', '--version']);
       expect(kms.code, kms.stderr).toBe(0);
     });
   },
