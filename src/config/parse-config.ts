@@ -4,7 +4,7 @@ import type { z } from 'zod/v4';
 import { sharedEmbeddedModule } from '../embedded.ts';
 import { unknownName } from './did-you-mean.ts';
 import { jsonSyntaxError } from './json-syntax.ts';
-import { MAX_ALIAS_NODES, nestingProblem, treeProblems } from './yaml-limits.ts';
+import { MAX_ALIAS_NODES, nestingProblem, treeProblems } from '../util/yaml-limits.ts';
 
 /** A configuration file that cannot be used, with every problem found as `file:line:col: message`. */
 export class RecipeError extends Error {

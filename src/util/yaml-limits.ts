@@ -1,6 +1,11 @@
 import type { Document, Node } from 'yaml';
 
-type Yaml = typeof import('./yaml-entry.ts');
+/**
+ * What these checks use of the yaml library, handed in by the caller that loaded it (the yaml
+ * chunk, src/config/yaml-entry.ts): a recipe's parse (src/config/parse-config.ts) and a
+ * kubeconfig's (src/k8s/kubeconfig.ts).
+ */
+export type YamlChecks = Pick<typeof import('yaml'), 'Lexer' | 'isAlias' | 'isCollection' | 'isPair' | 'isScalar'>;
 
 /**
  * How many nodes aliases may add to a document once expanded. A recipe that
@@ -10,7 +15,7 @@ type Yaml = typeof import('./yaml-entry.ts');
  */
 export const MAX_ALIAS_NODES = 10_000;
 
-/** Collections nested deeper than this are refused: a recipe nests about six levels. */
+/** Collections nested deeper than this are refused: a recipe nests about six levels, a kubeconfig five. */
 export const MAX_DEPTH = 64;
 
 export interface NodeProblem {
@@ -30,7 +35,7 @@ const CONTROL = new Set(['\x02', '\x18', SCALAR_MARK]);
  * and block scalars are not; so are "- " and "? " stacked on one line (the
  * block form of the same). Returns the offset of the first one too deep.
  */
-export function nestingProblem({ Lexer }: Yaml, text: string): { offset: number; message: string } | null {
+export function nestingProblem({ Lexer }: YamlChecks, text: string): { offset: number; message: string } | null {
   let offset = 0;
   let flow = 0;
   let onLine = 0;
@@ -62,7 +67,7 @@ export function nestingProblem({ Lexer }: Yaml, text: string): { offset: number;
  * nested "? " keys took minutes; no configuration key is a collection). Linear
  * in the document's size: each node's expanded size is computed once.
  */
-export function treeProblems({ isAlias, isCollection, isPair, isScalar }: Yaml, doc: Document): NodeProblem[] {
+export function treeProblems({ isAlias, isCollection, isPair, isScalar }: YamlChecks, doc: Document): NodeProblem[] {
   const problems: NodeProblem[] = [];
   // The latest node carrying each anchor, in document order (the yaml library's rule).
   const anchors = new Map<string, Node>();
