@@ -6,6 +6,7 @@
 // models would drop fields they do not know (CRDs) and turn timestamps into Dates.
 import { ApiException, HttpMethod, KubeConfig, KubernetesObjectApi, Watch } from '@kubernetes/client-node';
 import type { KubernetesObject, ResponseContext } from '@kubernetes/client-node';
+import path from 'node:path';
 import type { ClusterSource, Connection } from './connection.ts';
 
 export class RawApi extends KubernetesObjectApi {
@@ -31,10 +32,16 @@ export class RawApi extends KubernetesObjectApi {
   }
 }
 
-/** From a kubeconfig file, or the pod's service account (in-cluster). */
-export function connect(source: ClusterSource, context: string | undefined, why: string): Connection {
+/**
+ * From a kubeconfig file, or the pod's service account (in-cluster). `text`: the kubeconfig as
+ * kubeconfig.ts read it (bounded, checked), so the library does not read the file again unbounded.
+ */
+export function connect(source: ClusterSource, context: string | undefined, why: string, text?: string): Connection {
   const kc = new KubeConfig();
-  if ('kubeconfig' in source) kc.loadFromFile(source.kubeconfig);
+  if ('kubeconfig' in source && text !== undefined) {
+    kc.loadFromString(text);
+    kc.makePathsAbsolute(path.dirname(source.kubeconfig));
+  } else if ('kubeconfig' in source) kc.loadFromFile(source.kubeconfig);
   else kc.loadFromCluster();
   if (context) kc.setCurrentContext(context);
   const api = kc.makeApiClient(RawApi);

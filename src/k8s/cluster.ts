@@ -257,7 +257,7 @@ export class Kube {
     }
     const why = libraryOnly(resolved);
     try {
-      if (why) return (await loadClient()).connect(this.source, this.settings.context, why);
+      if (why) return (await loadClient()).connect(this.source, this.settings.context, why, resolved.text);
       return (await import('./kube-http.ts')).connectLean(resolved, { userAgent: USER_AGENT });
     } catch (err) {
       throw unloadable(err);

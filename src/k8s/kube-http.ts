@@ -1,15 +1,16 @@
 // The lean transport: the two requests core-agent makes of a cluster — a GET that answers
 // the API's JSON untouched, and a watch stream — over node:http(s), authenticated as the
 // kubeconfig says. @kubernetes/client-node's whole package (its generated API, undici,
-// proxy agents) costs a watch ~57 MiB of resident memory at rest; its exec-plugin and
-// token-file authenticators are small modules, used here as they are. What only the whole
+// proxy agents) costs a watch ~57 MiB of resident memory at rest; its exec-plugin
+// authenticator is a small module, used here with its plugins run bounded; token, certificate
+// and key files are read through the bounded reader (util/bounded-read.ts). What only the whole
 // library serves (proxies, auth providers) still goes to it: see kubeconfig.ts libraryOnly.
-import { readFileSync } from 'node:fs';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import http, { STATUS_CODES, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { createGunzip } from 'node:zlib';
 import { ExecAuth } from '@kubernetes/client-node/dist/exec_auth.js';
-import { FileAuth } from '@kubernetes/client-node/dist/file_auth.js';
+import { BoundedReadError, decodeText, formatBytes, readBoundedSync, type FileKind } from '../util/bounded-read.ts';
 import type { Connection } from './connection.ts';
 import { KubeError } from './kube-error.ts';
 import { tokenFile, usesExec, type KubeContext } from './kubeconfig.ts';
@@ -47,10 +48,12 @@ export interface LeanOptions {
   watchIdleMs?: number;
   /** MAX_WATCH_LINE unless a test says otherwise. */
   maxWatchLine?: number;
+  /** EXEC_TIMEOUT_MS unless a test says otherwise. */
+  execTimeoutMs?: number;
 }
 
 export function connectLean(k: KubeContext, opts: LeanOptions = {}): Connection {
-  const { userAgent = 'core-agent', watchIdleMs = WATCH_IDLE_MS, maxWatchLine = MAX_WATCH_LINE } = opts;
+  const { userAgent = 'core-agent', watchIdleMs = WATCH_IDLE_MS, maxWatchLine = MAX_WATCH_LINE, execTimeoutMs = EXEC_TIMEOUT_MS } = opts;
   const { cluster, user } = k;
   const secure = cluster.server.startsWith('https:');
   if (!secure && !cluster.server.startsWith('http:')) {
@@ -65,12 +68,13 @@ export function connectLean(k: KubeContext, opts: LeanOptions = {}): Connection 
   const agent = secure
     ? new https.Agent({ keepAlive: true, keepAliveMsecs: 30_000 })
     : new http.Agent({ keepAlive: true, keepAliveMsecs: 30_000 });
-  const exec = usesExec(user) ? new ExecAuth() : undefined;
+  const exec = usesExec(user) ? boundedExecAuth(execTimeoutMs) : undefined;
   // ExecAuth caches a credential only once its plugin has exited, so the first requests
   // made together (discovery's parallel GETs) would each run the plugin: one at a time,
   // every request after the first finds the cached credential.
   let execTurn: Promise<unknown> = Promise.resolve();
-  const fileToken = tokenFile(user) ? new FileAuth() : undefined;
+  const tokenPath = tokenFile(user);
+  const fileToken = tokenPath ? new TokenFile(tokenPath) : undefined;
 
   /** What every request carries, computed per request as the library does: exec credentials expire, token files rotate. */
   async function authenticate(): Promise<RequestAuth> {
@@ -97,9 +101,10 @@ export function connectLean(k: KubeContext, opts: LeanOptions = {}): Connection 
       }
     } else if (fileToken) {
       try {
-        await fileToken.applyAuthentication(user, auth as https.RequestOptions);
+        const token = fileToken.current();
+        if (token) auth.headers.Authorization = `Bearer ${token}`;
       } catch (err) {
-        throw new KubeError(`cannot read the service account token: ${oneLine(err)}`, 'unauthorized');
+        throw new KubeError(oneLine(err), 'unauthorized');
       }
     }
     if (user.token) auth.headers.Authorization = `Bearer ${user.token}`;
@@ -215,19 +220,106 @@ export function connectLean(k: KubeContext, opts: LeanOptions = {}): Connection 
   };
 }
 
+/**
+ * 1 MiB: a certificate, key or CA bundle — five times Debian's whole CA bundle (about 210 KiB),
+ * the largest a kubeconfig is likely to name. Read at every request (it may be rotated).
+ */
+const PEM_FILE: FileKind = { noun: 'a certificate or key file', maxBytes: 1024 * 1024, hint: 'give a PEM file' };
+/** 64 KiB: a projected service-account token is about 1 KiB, an OIDC one a few. */
+const TOKEN_FILE: FileKind = { noun: 'a token file', maxBytes: 64 * 1024, hint: 'give a file holding the token' };
+
 /** A certificate or key from its file (read each time: it may be rotated) or its base64 data. */
 function fileOrData(file: string | undefined | null, data: string | undefined | null, what: string): Buffer | undefined {
   if (file) {
     try {
-      return readFileSync(file);
+      return readBoundedSync(file, PEM_FILE);
     } catch (err) {
-      throw new KubeError(
-        `cannot read the kubeconfig's ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? oneLine(err)}`,
-        'unavailable',
-      );
+      throw new KubeError(unreadable(err, `the kubeconfig's ${what}`, file), 'unavailable');
     }
   }
   return data ? Buffer.from(data, 'base64') : undefined;
+}
+
+/** "cannot read <what> FILE: ENOENT" for a file that is not there, else the bounded reader's sentence, after <what>. */
+function unreadable(err: unknown, what: string, file: string): string {
+  if (err instanceof BoundedReadError && !err.code) return `${what} ${err.message}`;
+  return `cannot read ${what} ${file}: ${(err as NodeJS.ErrnoException).code ?? oneLine(err)}`;
+}
+
+/**
+ * A token file (the pod's service account, or a tokenFile auth provider), re-read once a minute
+ * as it rotates — what client-go and the library's FileAuth do — but bounded.
+ */
+class TokenFile {
+  private token: string | undefined;
+  private readAt = 0;
+  constructor(private readonly file: string) {}
+  current(): string {
+    if (this.token === undefined || Date.now() - this.readAt > 60_000) {
+      try {
+        this.token = decodeText(readBoundedSync(this.file, TOKEN_FILE), this.file, TOKEN_FILE).trim();
+      } catch (err) {
+        throw new Error(unreadable(err, 'the token file', this.file));
+      }
+      this.readAt = Date.now();
+    }
+    return this.token;
+  }
+}
+
+/**
+ * An ExecCredential is a few KiB of JSON; the library reads a plugin's stdout and stderr whole
+ * and waits for it without end. Past these the plugin is killed and the request fails saying
+ * why. Its stdin is /dev/null: nobody is there to answer a prompt (kubectl gives a plugin a
+ * terminal only in interactive mode, which a headless agent is not).
+ */
+const MAX_EXEC_STDOUT = 1024 * 1024;
+const MAX_EXEC_STDERR = 64 * 1024;
+/** gcloud, aws and kubelogin with a cached login answer in seconds; a login that waits for a browser never would. */
+export const EXEC_TIMEOUT_MS = 120_000;
+
+/** The library's exec-plugin authenticator (its cache and ExecCredential handling), its plugins run bounded. */
+function boundedExecAuth(timeoutMs: number): ExecAuth {
+  const auth = new ExecAuth();
+  (auth as unknown as { execFn: ExecFn }).execFn = (command, args, opts) => boundedSpawn(command, args, opts, timeoutMs);
+  return auth;
+}
+
+type ExecFn = (command: string, args: readonly string[] | undefined, opts: SpawnOptions) => ChildProcess;
+
+function boundedSpawn(command: string, args: readonly string[] | undefined, opts: SpawnOptions, timeoutMs: number): ChildProcess {
+  // A process group of its own: a plugin that is a shell script leaves its children holding the
+  // pipes, and the whole group goes when it is stopped.
+  const child = spawn(command, args ?? [], { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let stopped = false;
+  // An 'error' before 'close' is what the library rejects with.
+  const stop = (why: string) => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL'); // gone already, or no group
+    }
+    // Nothing more reaches the library's buffers, whoever still holds the pipes.
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.emit('error', new Error(why));
+  };
+  const cap = (stream: NodeJS.ReadableStream | null, max: number, where: string) => {
+    let seen = 0;
+    // The library sets an encoding: chunks may be strings (UTF-16 length is a lower bound, enough for a cap).
+    stream?.on('data', (chunk: Buffer | string) => {
+      seen += chunk.length;
+      if (seen > max) stop(`it wrote more than ${formatBytes(max)} to ${where}; an ExecCredential is a few KiB`);
+    });
+  };
+  cap(child.stdout, MAX_EXEC_STDOUT, 'stdout');
+  cap(child.stderr, MAX_EXEC_STDERR, 'stderr');
+  const timer = setTimeout(() => stop(`it did not finish within ${timeoutMs / 1000} s`), timeoutMs);
+  timer.unref();
+  child.once('close', () => clearTimeout(timer));
+  return child;
 }
 
 /** The body as text, gunzipped if the API compressed it; past `limit` bytes the rest is dropped. */

@@ -3,13 +3,15 @@
 // own config_types (a small module of its package, without its HTTP client), so a
 // kubeconfig means here what it means to the library; the lean transport (kube-http.ts)
 // serves what it can, and `libraryOnly` names what only the whole library can.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import path from 'node:path';
 import { newClusters, newContexts, newUsers, type Cluster, type User } from '@kubernetes/client-node/dist/config_types.js';
 import yamlChunk from 'virtual:yaml-chunk';
 import * as z from 'zod/v4';
 import { sharedEmbeddedModule } from '../embedded.ts';
+import { decodeText, readBounded, readBoundedSync, type FileKind } from '../util/bounded-read.ts';
+import { MAX_ALIAS_NODES, nestingProblem, treeProblems, type YamlChecks } from '../util/yaml-limits.ts';
 
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
@@ -19,7 +21,25 @@ export interface KubeContext {
   cluster: Cluster;
   user: User;
   namespace: string;
+  /** The kubeconfig as it was read (bounded), for the whole library when it is the one to serve it. */
+  text?: string;
 }
+
+/**
+ * 1 MiB: a kubeconfig of a fleet — fifty clusters, each with its CA inline (about 3 KiB) — is
+ * about 150 KiB, and one of 20 000 short cluster entries (1 MiB) is read and parsed in 1.4 s. It
+ * may come from anywhere KUBECONFIG or the recipe points: a 10 GB file, /dev/zero, a FIFO are
+ * refused before a byte is parsed, and the worst shapes measured within the cap (an error or an
+ * empty key on every line, 1 MiB) cost 8-15 s of CPU and 250-530 MB once, at start-up
+ * (`watch` with KUBECONFIG=<file>, 2026-12-07, the shared 2-core machine at a load of about 18).
+ */
+export const KUBECONFIG_FILE: FileKind = {
+  noun: 'a kubeconfig',
+  maxBytes: 1024 * 1024,
+  hint: 'give a kubeconfig file (kubectl config view --raw --flatten writes one)',
+};
+/** A pod's namespace file: a DNS label (63 characters at most). */
+const NAMESPACE_FILE: FileKind = { noun: "the service account's namespace file", maxBytes: 1024, hint: 'it is mounted by Kubernetes' };
 
 // What core-agent reads of a kubeconfig, typed; everything else in it (extensions,
 // preferences, fields of newer clients) is kept and ignored.
@@ -66,29 +86,13 @@ const KubeconfigSchema = z.looseObject({
 });
 
 /** What this file uses of the yaml chunk (config/yaml-entry.ts). */
-interface Yaml {
-  parseDocument(source: string): { errors: readonly Error[]; toJS(): unknown };
-}
+type Yaml = YamlChecks & Pick<typeof import('yaml'), 'LineCounter' | 'parseDocument'>;
 
 /** A kubeconfig file's context (`context`, else its current-context), with relative certificate paths made absolute to the file. */
 export async function loadKubeconfig(file: string, context?: string): Promise<KubeContext> {
-  let source: string;
-  try {
-    source = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new Error(`cannot read the kubeconfig ${file}: ${(err as NodeJS.ErrnoException).code ?? firstLine(err)}`);
-  }
-  // The same YAML parser as the recipes (one embedded chunk, evaluated once); its default alias limit holds.
-  const yaml = await sharedEmbeddedModule<Yaml>(yamlChunk, 'yaml.cjs');
-  const doc = yaml.parseDocument(source);
-  const bad = doc.errors[0];
-  if (bad) throw new Error(`${file} is not valid YAML: ${firstLine(bad)}`);
-  let raw: unknown;
-  try {
-    raw = doc.toJS() ?? {};
-  } catch (err) {
-    throw new Error(`${file}: ${firstLine(err)}`);
-  }
+  // Bounded, regular files only, UTF-8 text: each refusal a sentence naming the file (util/bounded-read.ts).
+  const source = decodeText(await readBounded(file, KUBECONFIG_FILE), file, KUBECONFIG_FILE);
+  const raw = await parseYaml(source, file);
   const checked = KubeconfigSchema.safeParse(raw);
   if (!checked.success) {
     const issues = checked.error.issues.slice(0, 5).map((i) => `${i.path.length > 0 ? i.path.join('.') : '(the file)'}: ${i.message}`);
@@ -124,7 +128,47 @@ export async function loadKubeconfig(file: string, context?: string): Promise<Ku
   // A context may name no user (an unauthenticated API); one it names must exist.
   const user = ctx.user ? users.find((u) => u.name === ctx.user) : { name: '' };
   if (!user) throw new Error(`${file}: context "${short(name)}" names the user "${short(ctx.user ?? '')}", which is not in its users`);
-  return { context: name, cluster, user, namespace: ctx.namespace || 'default' };
+  return { context: name, cluster, user, namespace: ctx.namespace || 'default', text: source };
+}
+
+/**
+ * The YAML parser the recipes use (one embedded chunk, evaluated once) under their limits
+ * (util/yaml-limits.ts), each problem at FILE:LINE:COL: nesting found by the lexer before the
+ * parser spends time and memory on it (400 KB of "[" took 19 s and 400 MB without), aliases
+ * expanded past a budget, collection keys. Error objects without stacks: a file with an error
+ * on every line makes one each.
+ */
+async function parseYaml(source: string, file: string): Promise<unknown> {
+  const yaml = await sharedEmbeddedModule<Yaml>(yamlChunk, 'yaml.cjs');
+  const lines = new yaml.LineCounter();
+  const at = (offset: number) => {
+    const { line, col } = lines.linePos(offset);
+    return `${file}:${line}:${col}`;
+  };
+  const deep = nestingProblem(yaml, source);
+  if (deep) {
+    // linePos needs the lines counted: the lexer's offset is converted by hand here.
+    const before = source.slice(0, deep.offset);
+    const line = before.split('\n').length;
+    throw new Error(`${file}:${line}:${deep.offset - before.lastIndexOf('\n')}: ${deep.message}`);
+  }
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  let doc;
+  try {
+    doc = yaml.parseDocument(source, { lineCounter: lines, prettyErrors: false });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  const bad = doc.errors[0];
+  if (bad) throw new Error(`${at(bad.pos[0])}: not valid YAML: ${firstLine(bad)}`);
+  const tree = treeProblems(yaml, doc)[0];
+  if (tree) throw new Error(`${at(tree.node.range?.[0] ?? 0)}: ${tree.message}`);
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_NODES * 100 }) ?? {};
+  } catch (err) {
+    throw new Error(`${file}: ${firstLine(err)}`);
+  }
 }
 
 /**
@@ -145,7 +189,7 @@ export function inClusterContext({ host, port }: { host: string; port: string },
       skipTLSVerify: false,
     },
     user: { name: 'inClusterUser', authProvider: { name: 'tokenFile', config: { tokenFile: path.join(dir, 'token') } } },
-    namespace: (existsSync(nsFile) ? readFileSync(nsFile, 'utf8').trim() : '') || 'default',
+    namespace: (existsSync(nsFile) ? decodeText(readBoundedSync(nsFile, NAMESPACE_FILE), nsFile, NAMESPACE_FILE).trim() : '') || 'default',
   };
 }
 

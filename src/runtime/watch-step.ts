@@ -36,6 +36,13 @@ export async function prepareWatch(
   await modelStep(modelSpec, r.env, r.command); // a missing key fails now, not in every session
   const cluster = clusterStep(recipe, r.env, homeOf(r.env));
   if ('unavailable' in cluster) throw new UsageError(`no cluster to watch: ${cluster.unavailable}`, r.command);
+  // The configuration read and checked now (no request is made): one that cannot be is exit 2
+  // with its reason, not a watcher that starts and retries it forever.
+  const unusable = await cluster.kube.conn().then(
+    () => undefined,
+    (err: unknown) => (err as Error).message,
+  );
+  if (unusable !== undefined) throw new UsageError(`no cluster to watch: ${unusable}`, r.command);
 
   let alertTarget: AlertTarget | undefined;
   // Every target, not only watch.alert_target: a required one that cannot deliver stops the start

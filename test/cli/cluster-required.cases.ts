@@ -1,15 +1,17 @@
 // kubernetes.required and an absent cluster, through the CLI (test/cli/cluster-required.test.ts):
 // run and repl check the world at start-up; recipe validate checks the file only, never a cluster.
 // `kubernetes` is the recipe's kubernetes: section (YAML flow text; absent: no section);
-// `cluster` what the environment offers: none, a KUBECONFIG naming a missing file, or a
-// kubeconfig file (configured is enough: nothing is contacted before a k8s tool runs).
+// `cluster` what the environment offers: none, a KUBECONFIG naming a missing file, a
+// kubeconfig file (nothing is contacted before a k8s tool runs; with required it is read and
+// checked at start), or one that names no context (unusable: required refuses it at start;
+// test/k8s/hostile-kubeconfig.cases.ts has every other way a kubeconfig cannot be used).
 // `code` is the exit status; `stderr` what it must say (null: nothing about Kubernetes). One case a line.
 
 export type Command = 'run' | 'repl' | 'validate';
 export interface ClusterCase {
   command: Command;
   kubernetes?: string;
-  cluster: 'none' | 'missing-file' | 'kubeconfig';
+  cluster: 'none' | 'missing-file' | 'kubeconfig' | 'unusable-kubeconfig';
   code: number;
   stderr: RegExp | null;
 }
@@ -18,6 +20,8 @@ const REFUSED =
   /^core-agent: the recipe requires a Kubernetes cluster \(kubernetes\.required\) and there is none: no cluster is configured: no kubeconfig/m;
 const MISSING =
   /the recipe requires a Kubernetes cluster \(kubernetes\.required\) and there is none: the kubeconfig \S+\/nope does not exist/;
+const UNUSABLE =
+  /the recipe requires a Kubernetes cluster \(kubernetes\.required\) and there is none: cannot load the Kubernetes configuration: \S+kubeconfig sets no current-context/;
 const ABSENT = /^core-agent: no Kubernetes tools \(k8s_\*\) in this run: no cluster is configured: no kubeconfig/m;
 
 export const CLUSTER_CASES: ClusterCase[] = [
@@ -35,6 +39,9 @@ export const CLUSTER_CASES: ClusterCase[] = [
     stderr: /kubernetes\.required\) and there is none: kubernetes\.enabled is false/,
   },
   { command: 'run', kubernetes: '{ required: true }', cluster: 'kubeconfig', code: 0, stderr: null },
+  { command: 'run', kubernetes: '{ required: true }', cluster: 'unusable-kubeconfig', code: 2, stderr: UNUSABLE },
+  { command: 'validate', kubernetes: '{ required: true }', cluster: 'unusable-kubeconfig', code: 2, stderr: UNUSABLE },
+  { command: 'run', kubernetes: '{ denied_resources: [] }', cluster: 'unusable-kubeconfig', code: 0, stderr: null },
   { command: 'validate', kubernetes: '{ required: true }', cluster: 'kubeconfig', code: 0, stderr: null },
   { command: 'run', kubernetes: '{ denied_resources: [] }', cluster: 'none', code: 0, stderr: ABSENT },
   { command: 'validate', kubernetes: '{ denied_resources: [] }', cluster: 'none', code: 0, stderr: null },

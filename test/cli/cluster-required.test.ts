@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { writeKubeconfig } from '../helpers/kubeconfig.ts';
 import { tempDir } from '../helpers/workspace.ts';
 import { CLUSTER_CASES, type ClusterCase } from './cluster-required.cases.ts';
 
@@ -14,7 +15,9 @@ describe('kubernetes.required: no cluster, no start (exit 2); not required, said
     await writeFile(path.join(ws, 's.jsonl'), `${JSON.stringify({ text: 'done' })}\n`);
     const env: Record<string, string> = {};
     if (c.cluster === 'missing-file') env.KUBECONFIG = path.join(ws, 'nope');
-    if (c.cluster === 'kubeconfig') {
+    // A usable kubeconfig names a context (required: it is read and checked at start, never contacted).
+    if (c.cluster === 'kubeconfig') env.KUBECONFIG = await writeKubeconfig(path.join(ws, 'kubeconfig'), 'https://127.0.0.1:1');
+    if (c.cluster === 'unusable-kubeconfig') {
       env.KUBECONFIG = path.join(ws, 'kubeconfig');
       await writeFile(env.KUBECONFIG, 'apiVersion: v1\nkind: Config\n');
     }

@@ -182,7 +182,7 @@ describe('the lean transport authenticates as the kubeconfig says', () => {
     const file = path.join(dir, 'config');
     await writeFile(file, 'clusters: [\n');
     const kube = new Kube({ kubeconfig: file });
-    await expect(kube.get('/version', {}, 'json')).rejects.toThrow(/^cannot load the Kubernetes configuration: .* is not valid YAML/);
+    await expect(kube.get('/version', {}, 'json')).rejects.toThrow(/^cannot load the Kubernetes configuration: .*:\d+:\d+: not valid YAML/);
     await writeConfig(dir, { server: api.url, 'certificate-authority': f.caFile }, { token: 'fixed' });
     expect(await kube.get('/version', {}, 'json')).toEqual({ gitVersion: 'v1.33.0' });
     expect(api.seen[0]!.authorization).toBe('Bearer fixed');
@@ -205,6 +205,27 @@ describe('the lean transport authenticates as the kubeconfig says', () => {
     const kube = new Kube({ kubeconfig: await writeConfig(dir, { server: api.url, 'certificate-authority': f.caFile }, user) });
     await kube.get('/version', {}, 'json');
     expect(api.seen[0]!.authorization).toBe('Bearer from-env-path');
+  });
+
+  it('an exec plugin that never finishes is stopped at the deadline, with the processes it started', async () => {
+    const dir = await tempDir('core-agent-kube-http-');
+    const pidFile = path.join(dir, 'sleep.pid');
+    // A shell that leaves a child holding the pipes: the whole group must go.
+    const user = { exec: { command: 'sh', args: ['-c', `sleep 60 & echo $! > ${pidFile}; wait`] } };
+    const k = await loadKubeconfig(await writeConfig(dir, { server: 'https://127.0.0.1:1' }, user));
+    const conn = connectLean(k, { execTimeoutMs: 1_000 });
+    await expect(conn.raw('/version', {}, 'json')).rejects.toThrow(/exec plugin "sh" failed: it did not finish within 1 s$/);
+    const sleeper = Number(readFileSync(pidFile, 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(sleeper, 0);
+        return !readFileSync(`/proc/${sleeper}/stat`, 'utf8').includes(') Z ');
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
   });
 
   it('in a cluster: the mounted token, CA and namespace', async () => {
@@ -290,7 +311,7 @@ describe('which context, and what only the library serves', () => {
       context: 'ghost-user',
       message: /context "ghost-user" names the user "zz", which is not in its users$/,
     },
-    { what: 'not YAML', doc: 'clusters: [\n', message: /is not valid YAML: / },
+    { what: 'not YAML', doc: 'clusters: [\n', message: /:\d+:\d+: not valid YAML: / },
     { what: 'not a mapping', doc: '- a\n- b\n', message: /is not a kubeconfig core-agent can use: \(the file\): / },
     {
       what: 'a server that is not a string',
@@ -314,7 +335,8 @@ describe('which context, and what only the library serves', () => {
   });
 
   it('a huge context name is not echoed', async () => {
-    const huge = 'c'.repeat(1_000_000);
+    // Twice in the file, within the kubeconfig's 1 MiB.
+    const huge = 'c'.repeat(400_000);
     const got = await load({
       ...base,
       contexts: [{ name: huge, context: { cluster: 'a', user: 'token' } }],

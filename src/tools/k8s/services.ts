@@ -13,8 +13,9 @@ declare module '../framework/services.ts' {
   }
 }
 
-export const services: FamilyServices = ({ recipe, env, home, world }) => {
+export const services: FamilyServices = async ({ recipe, env, home, world }) => {
   const cluster = clusterStep(recipe, env, home, world);
+  await checkRequiredCluster(recipe, cluster);
   return 'kube' in cluster ? { kube: cluster.kube } : { kubeUnavailable: cluster.unavailable };
 };
 
@@ -32,11 +33,26 @@ export function clusterStep(recipe: Recipe, env: NodeJS.ProcessEnv, home: string
   // world false (recipe validate): the recipe alone, so only its own contradiction (required, yet enabled: false) is refused.
   if (!world && recipe.kubernetes?.enabled !== false) return { unavailable: 'recipe validate does not look for a cluster' };
   const found = findClusterFor(recipe, env, home);
-  if ('unavailable' in found && recipe.kubernetes?.required === true) {
-    throw new SettingsError(`the recipe requires a Kubernetes cluster (kubernetes.required) and there is none: ${found.unavailable}`);
-  }
+  if ('unavailable' in found && recipe.kubernetes?.required === true) throw requiredButNone(found.unavailable);
   return 'unavailable' in found ? found : { kube: new Kube(found, recipe.kubernetes) };
 }
+
+/**
+ * With kubernetes.required, the cluster's configuration read and checked before the run starts
+ * (no request is made): a kubeconfig that cannot be used — not a file, too large, not YAML, no
+ * such context — is the same SettingsError as none at all, not a failure at the first k8s call.
+ */
+export async function checkRequiredCluster(recipe: Recipe, cluster: { kube: Kube } | { unavailable: string }): Promise<void> {
+  if (recipe.kubernetes?.required !== true || !('kube' in cluster)) return;
+  const unusable = await cluster.kube.conn().then(
+    () => undefined,
+    (err: unknown) => (err as Error).message,
+  );
+  if (unusable !== undefined) throw requiredButNone(unusable);
+}
+
+const requiredButNone = (why: string) =>
+  new SettingsError(`the recipe requires a Kubernetes cluster (kubernetes.required) and there is none: ${why}`);
 
 function findClusterFor(recipe: Recipe, env: NodeJS.ProcessEnv, home: string) {
   if (recipe.kubernetes?.enabled === false) return { unavailable: 'kubernetes.enabled is false' };
