@@ -237,7 +237,9 @@ export class EventLog {
         for (const id of ids) this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
         this.db.exec('COMMIT');
       } catch (err) {
-        this.db.exec('ROLLBACK');
+        // SQLite has rolled back already after some errors (SQLITE_FULL, SQLITE_IOERR): a second
+        // ROLLBACK would throw "no transaction is active" in place of the error that matters.
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
         throw err;
       }
       for (const id of ids) this.lastSeq.delete(id);

@@ -97,7 +97,9 @@ export class IncidentStore {
       this.db.exec('COMMIT');
       return result;
     } catch (err) {
-      this.db.exec('ROLLBACK');
+      // SQLite has rolled back already after some errors (SQLITE_FULL, SQLITE_IOERR): a second
+      // ROLLBACK would throw "no transaction is active" in place of the error that matters.
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
       throw err;
     }
   }
