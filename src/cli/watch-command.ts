@@ -32,7 +32,8 @@ ${AGENT_OPTIONS_HELP}
 The cluster: kubernetes.kubeconfig in the recipe, $KUBECONFIG, ~/.kube/config, or
 the pod's service account. Progress lines go to stdout, JSON logs to stderr.
 
-Exit status: 0 stopped by SIGTERM/SIGINT, 1 a runtime failure, 2 a usage or recipe error.
+Exit status: 0 stopped by SIGTERM/SIGINT, 1 a runtime failure (a full disk under the
+session database: it stops, keeping its queue), 2 a usage or recipe error.
 
 ${COMMON_OPTIONS_HELP}`;
 
@@ -166,14 +167,25 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   logger.info({ listen: server.address, session_db: dbPath, model: w.modelSpec }, 'watching events');
   io.out(`core-agent watch: health and metrics on http://${server.address} (sessions in ${dbPath})\n`);
 
-  const signal = await signalled;
-  logger.info({ signal, grace_ms: graceMs }, 'shutting down');
-  const { finished, checkpointed } = await watcher.stop(graceMs);
-  io.out(`core-agent watch: stopped (${finished} session(s) finished, ${checkpointed} left to resume)\n`);
+  const why = await Promise.race([signalled.then((signal) => ({ signal })), watcher.halted]);
+  let status: number = EXIT.ok;
+  if ('signal' in why) {
+    logger.info({ signal: why.signal, grace_ms: graceMs }, 'shutting down');
+    const { finished, checkpointed } = await watcher.stop(graceMs);
+    io.out(`core-agent watch: stopped (${finished} session(s) finished, ${checkpointed} left to resume)\n`);
+  } else {
+    // A full disk: no session could record anything more, so none is given a grace period.
+    const { checkpointed } = await watcher.stop(0);
+    const { queued } = store.counts();
+    io.out(
+      `core-agent watch: stopped: ${why.reason}; the queue is kept: free space and start watch again (${checkpointed} session(s) left to resume, ${queued} incident(s) queued)\n`,
+    );
+    status = EXIT.failure;
+  }
   await peers?.close();
   await attach?.close();
   await server.close();
   store.close();
   log.close();
-  return EXIT.ok;
+  return status;
 }

@@ -3,6 +3,7 @@ import { WATCH_DEFAULTS, type WatchConfig } from '../config/watch-schema.ts';
 import type { Kube } from '../k8s/cluster.ts';
 import type { AlertTarget } from '../net/alert-targets.ts';
 import type { EventLog } from '../store/event-log.ts';
+import { sessionDbError } from '../store/session-db.ts';
 import type { JsonObject } from '../core/json.ts';
 import { sleep } from '../util/sleep.ts';
 import { Enricher } from './enrich.ts';
@@ -37,6 +38,12 @@ export interface WatcherOptions {
   onSynced?: (() => void) | undefined;
 }
 
+/** Why the watcher stopped by itself: the session database cannot take another write. */
+export interface Halt {
+  /** One sentence: what failed and where ("no space left on device while writing the session log at PATH"). */
+  reason: string;
+}
+
 type Running = { controller: AbortController; done: Promise<void> };
 
 /** A session that fails (not one that answers UNRESOLVED) is tried this many times in all. */
@@ -62,6 +69,15 @@ export class Watcher {
   private readonly graceStop = new AbortController();
   private retryTimer: NodeJS.Timeout | undefined;
   private stopping = false;
+  private halt: ((h: Halt) => void) | undefined;
+  /**
+   * Settles when a write to the session database fails because its disk is full: the watcher
+   * then takes no more events and starts no more sessions (each would fail the same way, and a
+   * failed one would be retried into the same wall), and the command stops it. Everything not
+   * finished stays in the database — queued incidents, running ones with their sessions, the
+   * events' resume version — and runs on the next start, once there is space.
+   */
+  readonly halted = new Promise<Halt>((resolve) => (this.halt = resolve));
 
   constructor(private readonly o: WatcherOptions) {
     this.enricher = new Enricher(o.kube);
@@ -83,8 +99,15 @@ export class Watcher {
         fieldSelector: types.length === 1 ? `type=${types[0]}` : undefined,
         resumeFrom: this.o.store.getState(stateKey),
         handle: async (change) => {
-          await this.handle(change);
-          if (change.resumeFrom) this.o.store.setState(stateKey, change.resumeFrom);
+          if (this.stopping) return; // halted: not acknowledged, so seen again on the next start
+          try {
+            await this.handle(change);
+            if (change.resumeFrom) this.o.store.setState(stateKey, change.resumeFrom);
+          } catch (err) {
+            // Not acknowledged: its version is not saved, so the next start sees this change again.
+            this.haltOnFullDisk(err);
+            throw err;
+          }
         },
         onSynced: () => {
           const before = this.synced;
@@ -185,6 +208,14 @@ export class Watcher {
 
   /** Start sessions while there are free slots and incidents waiting. */
   private pump(): void {
+    try {
+      this.fillSlots();
+    } catch (err) {
+      if (!this.haltOnFullDisk(err)) throw err;
+    }
+  }
+
+  private fillSlots(): void {
     const max = this.o.cfg.max_concurrent_sessions ?? WATCH_DEFAULTS.max_concurrent_sessions;
     while (!this.stopping && this.running.size < max) {
       const next = this.o.store.next(new Set(this.running.keys()));
@@ -231,6 +262,8 @@ export class Watcher {
           const reason: unknown = controller.signal.reason;
           const stop = reason instanceof SessionStop ? reason.why : undefined;
           if (this.stopping && stop === 'shutdown') return; // checkpointed: resumed on the next start
+          // Not the session's failure: it stays running with its session, and resumes on the next start.
+          if (this.haltOnFullDisk(err)) return;
           const timedOut = stop === 'timeout';
           const message = timedOut ? `the session ran past ${timeoutMs / 1000}s` : (err as Error).message;
           const attempts = store.get(incident.id)?.attempts ?? 0;
@@ -252,7 +285,11 @@ export class Watcher {
           });
         },
       )
-      .catch((err: unknown) => this.o.logger.error({ incident: incident.id, err: (err as Error).message }, 'recording an outcome failed'))
+      .catch((err: unknown) => {
+        // Still running in the store: the next start resumes it and records its outcome once (finish).
+        if (this.haltOnFullDisk(err)) return;
+        this.o.logger.error({ incident: incident.id, err: (err as Error).message }, 'recording an outcome failed');
+      })
       .finally(() => {
         clearTimeout(timer);
         this.running.delete(incident.id);
@@ -283,6 +320,24 @@ export class Watcher {
     metrics.costUsd.inc(r.usage.costUsd ?? 0);
     this.say(`incident #${incident.id} ${r.outcome} (session ${r.sessionId || 'none'})`);
     await this.alerts?.flush();
+  }
+
+  /**
+   * When `err` is the session database's disk being full: stop taking work (once) and report it
+   * through `halted`. Returns whether it was.
+   */
+  private haltOnFullDisk(err: unknown): boolean {
+    const problem = sessionDbError(err, this.o.log.location);
+    if (problem?.problem !== 'full') return false;
+    const halt = this.halt;
+    if (halt) {
+      this.halt = undefined;
+      this.stopping = true;
+      clearTimeout(this.retryTimer);
+      this.o.logger.error({ err: problem.message }, 'the session database cannot be written; watch stops and keeps its queue');
+      halt({ reason: problem.message });
+    }
+    return true;
   }
 
   private say(line: string): void {
