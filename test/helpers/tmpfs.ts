@@ -1,6 +1,10 @@
 // A real full disk for tests: a size-limited tmpfs mounted for one test and
 // unmounted after it. Mounting needs root (or CAP_SYS_ADMIN) — the dev machine and
-// CI run as root; elsewhere the test is skipped with the reason, never failed.
+// CI run as root; elsewhere the test is skipped with the reason, never failed. An
+// unprivileged user runs these tests in a user and mount namespace of their own
+// (`unshare -rm npx vitest run …`: root there, so the mount works, seen by the test and
+// the processes it starts). The mount cannot be made in a namespace and used from outside
+// through /proc/PID/root: SQLite and realpath resolve that link to the path outside.
 //
 //   it('...', async (ctx) => {
 //     const disk = await mountTmpfs(ctx, { bytes: 2 * MiB });
@@ -50,7 +54,7 @@ export async function mountTmpfs(ctx: TestContext, opts: { bytes: number }): Pro
   } catch (err) {
     await rmdir(dir).catch(() => {});
     const why = ((err as { stderr?: string }).stderr || (err as Error).message).trim().split('\n')[0];
-    refused = `full-disk test skipped: cannot mount a tmpfs here (${why}); it needs root or CAP_SYS_ADMIN`;
+    refused = `full-disk test skipped: cannot mount a tmpfs here (${why}); it needs root or CAP_SYS_ADMIN (unprivileged: run the test under unshare -rm)`;
     ctx.skip(refused);
   }
   refused = null;
