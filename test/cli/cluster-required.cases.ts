@@ -40,7 +40,7 @@ export const CLUSTER_CASES: ClusterCase[] = [
   },
   { command: 'run', kubernetes: '{ required: true }', cluster: 'kubeconfig', code: 0, stderr: null },
   { command: 'run', kubernetes: '{ required: true }', cluster: 'unusable-kubeconfig', code: 2, stderr: UNUSABLE },
-  { command: 'validate', kubernetes: '{ required: true }', cluster: 'unusable-kubeconfig', code: 2, stderr: UNUSABLE },
+  { command: 'validate', kubernetes: '{ required: true }', cluster: 'unusable-kubeconfig', code: 0, stderr: null },
   { command: 'run', kubernetes: '{ denied_resources: [] }', cluster: 'unusable-kubeconfig', code: 0, stderr: null },
   { command: 'validate', kubernetes: '{ required: true }', cluster: 'kubeconfig', code: 0, stderr: null },
   { command: 'run', kubernetes: '{ denied_resources: [] }', cluster: 'none', code: 0, stderr: ABSENT },
