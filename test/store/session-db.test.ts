@@ -89,7 +89,12 @@ async function caseDir(c: DamageCase): Promise<{ dir: string; db: string; cleanu
   const dir = await tempDir();
   await writeFile(path.join(dir, 'script.jsonl'), '{"text":"hi"}\n'.repeat(6));
   await writeFile(path.join(dir, 'watch.yaml'), 'watch: { reasons: [BackOff] }\n');
-  await writeFile(path.join(dir, 'kubeconfig'), 'apiVersion: v1\nkind: Config\nclusters: []\n');
+  // A cluster nothing answers for: watch reaches its session database before it talks to one.
+  await writeFile(
+    path.join(dir, 'kubeconfig'),
+    'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\n' +
+      'users: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
+  );
   const db = path.join(dir, 'sessions.db');
   const cleanup = (await c.make(db, real.bytes)) ?? undefined;
   return { dir, db, cleanup };
