@@ -11,11 +11,14 @@ export const TOOL_FAMILY = 'virtual:tool-family';
 
 /** The tool files of the family folder `dir`, by file name. */
 export function toolFamilyFiles(dir) {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => path.join(dir, `${f.slice(0, -3)}.ts`))
-    .filter((f) => existsSync(f))
-    .sort();
+  return (
+    readdirSync(dir)
+      // `<tool>.<dialect>.md` is a face's description (src/tools/framework/dialect.ts), not a tool file.
+      .filter((f) => f.endsWith('.md') && !f.slice(0, -3).includes('.'))
+      .map((f) => path.join(dir, `${f.slice(0, -3)}.ts`))
+      .filter((f) => existsSync(f))
+      .sort()
+  );
 }
 
 /** The module `virtual:tool-family` is for an index.ts in `dir`: every tool file's exports, in order. */

@@ -12,6 +12,7 @@ export const commonOptions = {
   workspace: { type: 'string', short: 'w' },
   'disable-tools': { type: 'string', multiple: true },
   'enable-tools': { type: 'string', multiple: true },
+  dialect: { type: 'string' },
   'log-level': { type: 'string' },
   'bash-search-gate': { type: 'string' },
   task: { type: 'string' },

@@ -5,6 +5,7 @@ import { editDistance, suggestion, unknownName } from '../config/did-you-mean.ts
 import { quickParse } from './quick-parse.ts';
 import { UsageError } from './usage.ts';
 import { TASK_PRESETS } from './command-table.ts';
+import { DIALECTS } from '../core/dialects.ts';
 
 // The tables live with the command tree (data only), so the completion reads the same ones.
 export { commonOptions, modeOptions } from './command-table.ts';
@@ -93,6 +94,7 @@ export function flagSettings(values: Values): FlagSettings {
     mode,
     disableTools: list(values['disable-tools']),
     enableTools: list(values['enable-tools']),
+    dialect: typeof values.dialect === 'string' ? pick(values.dialect, DIALECTS, '--dialect') : undefined,
     logLevel:
       typeof values['log-level'] === 'string' ? parseLogLevel(values['log-level'], '--log-level') : (undefined as LogLevel | undefined),
     bashSearchGate:

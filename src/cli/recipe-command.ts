@@ -1,6 +1,6 @@
 import { recipeJsonSchema, type Recipe } from '../config/recipe-schema.ts';
 import { buildSystem } from '../runtime/system.ts';
-import { BUILTIN_TOOLS } from '../tools/index.ts';
+import { BUILTIN_TOOL_SPECS } from '../tools/index.ts';
 import { parse } from './common-options.ts';
 import { RECIPE_OPTIONS } from './command-table.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
@@ -26,7 +26,7 @@ export async function recipeCommand(argv: string[], io: Io): Promise<number> {
   }
   if (sub === 'schema') {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'recipe');
-    io.out(`${JSON.stringify(recipeJsonSchema(BUILTIN_TOOLS), null, 2)}\n`);
+    io.out(`${JSON.stringify(recipeJsonSchema(BUILTIN_TOOL_SPECS), null, 2)}\n`);
     return EXIT.ok;
   }
   if (sub === 'validate') {
@@ -51,7 +51,10 @@ export async function recipeCommand(argv: string[], io: Io): Promise<number> {
     const scope = rt.gate.scope.describe();
     io.out(
       `${file}: ok\n` +
-        `  tools (${rt.catalog.names().length}): ${rt.catalog.names().join(', ')}\n` +
+        `  tools (${rt.catalog.names().length}, dialect ${rt.catalog.dialect}): ${rt.catalog
+          .list()
+          .map((t) => t.modelName)
+          .join(', ')}\n` +
         `  permission mode: ${rt.gate.mode}\n` +
         `  path_scope: allow ${scope.allow.join(', ')}${scope.deny.length ? `; deny ${scope.deny.join(', ')}` : ''}\n` +
         mcpLine(rt.recipe.mcp?.servers ?? {}) +

@@ -16,8 +16,10 @@ Run "core-agent tools <command> --help" for details.`;
 export const TOOLS_LIST_HELP = `Usage: core-agent tools list [--json] [options]
 
 Lists the registered tools: name, whether it is read-only, and its description
-exactly as the model sees it. --json prints an array of
-{name, description, read_only, input_schema} (input_schema is JSON Schema draft-7).
+exactly as the model sees it, then the dialect (whose tool names the model sees:
+--dialect golem shows golem's ReadFile, TodoWrite, …). --json prints an array of
+{name, model_name?, description, read_only, input_schema} (input_schema is JSON
+Schema draft-7; model_name when the model calls the tool by another name).
 
 ${COMMON_OPTIONS_HELP}`;
 
@@ -89,13 +91,16 @@ async function toolsList(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   // MCP tools: the canonical name (rules, recipes) and, in brackets, the name the model calls.
-  const label = (t: (typeof tools)[number]) => (t.modelName === t.name ? t.name : `${t.name} (${t.modelName})`);
+  // A dialect's face (golem's ReadFile): the name the model calls, and in brackets the engine's.
+  const label = (t: (typeof tools)[number]) =>
+    t.modelName === t.name ? t.name : t.face ? `${t.modelName} (${t.name})` : `${t.name} (${t.modelName})`;
   const width = Math.max(...tools.map((t) => label(t).length), 4);
   const lines = [`${'NAME'.padEnd(width)}  READ-ONLY  DESCRIPTION`];
   for (const t of tools) {
     const firstSentence = t.description.split(/(?<=\.)\s/)[0] ?? t.description;
     lines.push(`${label(t).padEnd(width)}  ${(t.readOnly ? 'yes' : 'no').padEnd(9)}  ${firstSentence}`);
   }
+  lines.push('', `dialect: ${rt.catalog.dialect} (one tool per job; --dialect, CORE_AGENT_DIALECT or tools.dialect picks another)`);
   io.out(`${lines.join('\n')}\n`);
   return EXIT.ok;
 }

@@ -21,6 +21,8 @@ export const COMMON_OPTIONS_HELP = `Common options:
   -w, --workspace DIR      Workspace root (default: current dir) [env CORE_AGENT_WORKSPACE]
       --disable-tools a,b  Leave these tools out of the catalog   [env CORE_AGENT_DISABLE_TOOLS]
       --enable-tools a,b   Put these back after a disable         [env CORE_AGENT_ENABLE_TOOLS]
+      --dialect NAME       core-agent|cagent|golem: whose tool names the model sees
+                           (one tool per job; default core-agent) [env CORE_AGENT_DIALECT]
       --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default warn; logs go to stderr as JSON)
                                                                   [env CORE_AGENT_LOG_LEVEL]
       --bash-search-gate M enforce|warn|allow: search-shaped bash commands (default enforce)

@@ -9,6 +9,7 @@ import { hooksSchema } from './hooks-schema.ts';
 import { peersSchema } from './peers-schema.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
 import { watchSchema } from './watch-schema.ts';
+import { DIALECTS, type Dialect } from '../core/dialects.ts';
 
 /**
  * The recipe: one YAML file that configures a run. Every object is strict — an
@@ -159,10 +160,26 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
       tools: z
         .strictObject({
           disable: z.array(toolName).optional().describe('Built-in tools to leave out of the catalog.'),
-          enable: z.array(toolName).optional().describe('Built-in tools to put back (after a disable from a lower layer).'),
+          enable: z
+            .array(toolName)
+            .optional()
+            .describe('Built-in tools to register: put back after a disable, or added though the dialect offers another for the job.'),
+          dialect: z
+            .enum(DIALECTS)
+            .optional()
+            .describe('Whose tool names the model sees: core-agent (default), cagent or golem; one tool per job (docs/dialects.md).'),
+          allow_overlap: z
+            .boolean()
+            .optional()
+            .describe('Allow tools.enable to offer two tools for one job (todo beside update_plan). Default false: refused.'),
           ...toolSettings,
           // Typed as the lists only: each tool's section is read by the catalog through the tool's own schema.
-        } as { disable: z.ZodOptional<z.ZodArray<typeof toolName>>; enable: z.ZodOptional<z.ZodArray<typeof toolName>> })
+        } as {
+          disable: z.ZodOptional<z.ZodArray<typeof toolName>>;
+          enable: z.ZodOptional<z.ZodArray<typeof toolName>>;
+          dialect: z.ZodOptional<z.ZodEnum<{ [K in Dialect]: K }>>;
+          allow_overlap: z.ZodOptional<z.ZodBoolean>;
+        })
         .superRefine((tools, ctx) => {
           // One layer saying both is a mistake, not a precedence question: reported at the enable entry.
           const disabled = tools.disable ?? [];

@@ -3,7 +3,7 @@ import { unknownName } from '../config/did-you-mean.ts';
 import type { Logger } from '../log.ts';
 import { parseRule } from '../permissions/rules.ts';
 import { Catalog, CatalogError } from '../tools/framework/catalog.ts';
-import { BUILTIN_TOOL_NAMES, BUILTIN_TOOLS, MISSING_REASONS } from '../tools/index.ts';
+import { BUILTIN_TOOL_AND_FACE_NAMES, BUILTIN_TOOL_NAMES, BUILTIN_TOOLS, canonicalToolName, MISSING_REASONS } from '../tools/index.ts';
 import { planGated } from '../tools/planning/plan-gated.ts';
 import { searchTargets } from '../tools/shell/bash.head.ts';
 import { searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
@@ -16,14 +16,14 @@ import { ENV, foldToolToggles, SettingsError, type Settings } from './settings.t
  * no family whose tools are all off.
  */
 export function turnedOff(recipe: Recipe, s: Settings): string[] {
-  return [...toolToggles(recipe, s), ...filteredOut(s, BUILTIN_TOOL_NAMES)];
+  return [...toolToggles(recipe, s).disabled, ...filteredOut(s, BUILTIN_TOOL_NAMES)];
 }
 
 /**
- * The tools the toggles leave out, folded from lowest to highest layer: the
- * recipe, the environment, --task, the flags.
+ * The tools the toggles leave out and the ones they add, folded from lowest to highest
+ * layer: the recipe, the environment, --task, the flags.
  */
-export function toolToggles(recipe: Recipe, s: Settings): string[] {
+export function toolToggles(recipe: Recipe, s: Settings): { disabled: string[]; enabled: string[] } {
   const layer = (disableFrom: string, disable: readonly string[], enableFrom: string, enable: readonly string[]) => ({
     disable: { from: disableFrom, names: disable },
     enable: { from: enableFrom, names: enable },
@@ -55,6 +55,9 @@ export function buildCatalog(o: {
       services: services.tools,
       reasons: MISSING_REASONS,
       disable: o.disabled,
+      enable: toolToggles(o.recipe, o.settings).enabled,
+      dialect: o.settings.dialect ?? o.recipe.tools?.dialect,
+      allowOverlap: o.recipe.tools?.allow_overlap,
       settings: o.recipe.tools ?? {},
     });
   } catch (err) {
@@ -73,13 +76,15 @@ export function buildCatalog(o: {
  */
 function filteredOut(s: Settings, known: readonly string[]): string[] {
   const builtin = (n: string) => !n.startsWith('mcp.');
+  // A face name filters its tool (--deny-tool ReadFile leaves read_file out).
+  s = { ...s, allowTools: s.allowTools?.map(canonicalToolName), denyTools: s.denyTools?.map(canonicalToolName) };
   for (const [flag, names] of [
     ['--allow-tool', s.allowTools],
     ['--deny-tool', s.denyTools],
   ] as const) {
     for (const n of names ?? []) {
       if (builtin(n)) {
-        if (!known.includes(n)) throw new SettingsError(`${flag}: ${unknownName('tool', n, known)}`);
+        if (!known.includes(n)) throw new SettingsError(`${flag}: ${unknownName('tool', n, BUILTIN_TOOL_AND_FACE_NAMES)}`);
         continue;
       }
       try {

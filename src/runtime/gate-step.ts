@@ -1,6 +1,7 @@
 import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
 import { Gate, type Prompter } from '../permissions/gate.ts';
+import { canonicalRule } from '../tools/index.ts';
 import { planGated } from '../tools/planning/plan-gated.ts';
 import type { Services } from './services.ts';
 import type { Settings } from './settings.ts';
@@ -19,8 +20,9 @@ export function buildGate(o: {
   return new Gate({
     mode: o.settings.mode ?? perms.mode ?? 'ask',
     // The command line's rules add to the recipe's: a flag can narrow a recipe's allow with a deny, never lift its deny.
-    allow: [...(perms.allow ?? []), ...(o.settings.allowRules ?? [])],
-    deny: [...(perms.deny ?? []), ...(o.settings.denyRules ?? [])],
+    // A rule may name a tool by its face (tool.ReadFile): the gate matches canonical names.
+    allow: [...(perms.allow ?? []), ...(o.settings.allowRules ?? [])].map(canonicalRule),
+    deny: [...(perms.deny ?? []), ...(o.settings.denyRules ?? [])].map(canonicalRule),
     scope: o.services.scope,
     prompter: o.prompter,
     logger: o.logger,

@@ -1,7 +1,7 @@
 import { realpath, stat } from '../util/fs-callbacks.ts';
 import path from 'node:path';
 import { loadConfigLayers, type LayeredConfig } from '../config/config-layers.ts';
-import { BUILTIN_TOOLS } from '../tools/index.ts';
+import { BUILTIN_TOOL_SPECS } from '../tools/index.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import { SettingsError, type Settings } from './settings.ts';
 import { resolveDir } from '../util/join-path.ts';
@@ -11,7 +11,7 @@ export async function loadRecipeStep(s: Pick<Settings, 'recipe'>): Promise<Recip
   if (!s.recipe) return {};
   // Imported here: without a recipe, its schema (zod, every section) is never evaluated.
   const { loadRecipe } = await import('../config/load-recipe.ts');
-  return loadRecipe(s.recipe, BUILTIN_TOOLS);
+  return loadRecipe(s.recipe, BUILTIN_TOOL_SPECS);
 }
 
 /**
@@ -23,7 +23,7 @@ export async function loadConfigStep(
   s: Pick<Settings, 'recipe' | 'trustWorkspace'>,
   where: { workspace: string; env: NodeJS.ProcessEnv; home: string },
 ): Promise<LayeredConfig> {
-  return loadConfigLayers({ recipeFile: s.recipe, trustWorkspace: s.trustWorkspace === true, tools: BUILTIN_TOOLS, ...where });
+  return loadConfigLayers({ recipeFile: s.recipe, trustWorkspace: s.trustWorkspace === true, tools: BUILTIN_TOOL_SPECS, ...where });
 }
 
 /** Where files shipped beside the recipe are (skills dirs, ${CORE_AGENT_RECIPE_DIR}); the workspace without one. */

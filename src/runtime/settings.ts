@@ -3,7 +3,8 @@ import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { WATCHDOG_MODES, type WatchdogMode } from '../agent/watchdog.ts';
 import { unknownName } from '../config/did-you-mean.ts';
-import { BUILTIN_TOOL_NAMES, isBuiltinToolName } from '../tools/index.ts';
+import { DIALECTS, type Dialect } from '../core/dialects.ts';
+import { BUILTIN_TOOL_AND_FACE_NAMES, canonicalToolName, isBuiltinToolName } from '../tools/index.ts';
 import { LOG_LEVELS, type LogLevel } from '../log.ts';
 import { modelSpecProblem } from '../model/providers.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/gate.ts';
@@ -18,6 +19,8 @@ export interface FlagSettings {
   mode?: PermissionMode | undefined;
   disableTools?: readonly string[] | undefined;
   enableTools?: readonly string[] | undefined;
+  /** --dialect: whose tool names the model sees (src/tools/framework/dialect.ts). */
+  dialect?: Dialect | undefined;
   /** --allow-tool: when given, only these tools are registered. */
   allowTools?: readonly string[] | undefined;
   /** --deny-tool: never registered (wins over --allow-tool). */
@@ -76,11 +79,11 @@ function bool(v: string): boolean {
   throw new Error(`expected true, false, 1, 0, yes or no, not "${shown(v)}"`);
 }
 
-/** A comma-separated list of built-in tool names, each checked as the flag checks it. */
+/** A comma-separated list of built-in tool names (a face name counts: `ReadFile`), each checked as the flag checks it. */
 function toolList(v: string): string[] {
   const names = splitList(v);
   const unknown = names.find((n) => !isBuiltinToolName(n));
-  if (unknown !== undefined) throw new Error(unknownName('tool', shown(unknown), BUILTIN_TOOL_NAMES));
+  if (unknown !== undefined) throw new Error(unknownName('tool', shown(unknown), BUILTIN_TOOL_AND_FACE_NAMES));
   return names;
 }
 
@@ -137,6 +140,7 @@ export const ENV = {
   mode: envVar('CORE_AGENT_MODE', '--mode', PERMISSION_MODES.join(' | '), oneOf('permission mode', PERMISSION_MODES)),
   disableTools: envVar('CORE_AGENT_DISABLE_TOOLS', '--disable-tools', 'built-in tool names, comma-separated', toolList),
   enableTools: envVar('CORE_AGENT_ENABLE_TOOLS', '--enable-tools', 'built-in tool names, comma-separated', toolList),
+  dialect: envVar('CORE_AGENT_DIALECT', '--dialect', DIALECTS.join(' | '), oneOf('dialect', DIALECTS)),
   logLevel: envVar('CORE_AGENT_LOG_LEVEL', '--log-level', LOG_LEVELS.join(' | '), oneOf('log level', LOG_LEVELS)),
   bashSearchGate: envVar(
     'CORE_AGENT_BASH_SEARCH_GATE',
@@ -193,6 +197,7 @@ export function resolveSettings(flags: FlagSettings, env: NodeJS.ProcessEnv): Se
     recipe: flags.recipe ?? e.recipe,
     workspace: flags.workspace ?? e.workspace,
     mode: flags.mode ?? e.mode,
+    dialect: flags.dialect ?? e.dialect,
     logLevel: flags.logLevel ?? e.logLevel,
     bashSearchGate: flags.bashSearchGate ?? e.bashSearchGate,
     noDigest: flags.noDigest ?? e.noDigest,
@@ -233,24 +238,36 @@ export interface ToggleLayer {
 
 /**
  * Fold tool toggles from lowest to highest layer (recipe, environment, flags):
- * a disable adds, an enable removes, and the higher layer wins a conflict.
- * Every name must be a built-in tool, and naming a tool in both lists of one
- * layer is a mistake worth stopping for; both errors name the list's source.
- * (A recipe's own lists are checked by its schema first, with their position.)
+ * a disable adds, an enable removes, and the higher layer wins a conflict. An
+ * enabled tool the dialect did not choose is registered too (catalog.ts). Every
+ * name must be a built-in tool's (its canonical or a face name, folded to the
+ * canonical one), and naming a tool in both lists of one layer is a mistake worth
+ * stopping for; both errors name the list's source. (A recipe's own lists are
+ * checked by its schema first, with their position.)
  */
-export function foldToolToggles(layers: readonly ToggleLayer[]): string[] {
+export function foldToolToggles(layers: readonly ToggleLayer[]): { disabled: string[]; enabled: string[] } {
   const disabled = new Set<string>();
+  const enabled = new Set<string>();
   for (const { disable, enable } of layers) {
     for (const list of [disable, enable]) {
       const unknown = list.names.find((n) => !isBuiltinToolName(n));
-      if (unknown !== undefined) throw new SettingsError(`${list.from}: ${unknownName('tool', shown(unknown), BUILTIN_TOOL_NAMES)}`);
+      if (unknown !== undefined)
+        throw new SettingsError(`${list.from}: ${unknownName('tool', shown(unknown), BUILTIN_TOOL_AND_FACE_NAMES)}`);
     }
-    const both = disable.names.filter((t) => enable.names.includes(t));
+    const off = disable.names.map(canonicalToolName);
+    const on = enable.names.map(canonicalToolName);
+    const both = off.filter((t) => on.includes(t));
     if (both.length > 0) {
       throw new SettingsError(`${disable.from} and ${enable.from}: ${both.join(', ')} is both disabled and enabled; keep it in one`);
     }
-    for (const t of disable.names) disabled.add(t);
-    for (const t of enable.names) disabled.delete(t);
+    for (const t of off) {
+      disabled.add(t);
+      enabled.delete(t);
+    }
+    for (const t of on) {
+      disabled.delete(t);
+      enabled.add(t);
+    }
   }
-  return [...disabled];
+  return { disabled: [...disabled], enabled: [...enabled] };
 }

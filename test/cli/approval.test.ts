@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { approvalText, DialogPrompter, parseApproval } from '../../src/cli/terminal/approval.ts';
 import { painter } from '../../src/cli/terminal/colors.ts';
 import type { GateRequest, PromptAnswer, Prompter } from '../../src/permissions/gate.ts';
-import { setup } from '../helpers/workspace.ts';
+import { setup, setupEvery } from '../helpers/workspace.ts';
 import { DIALOG_CASES, REPLY_CASES } from './approval.cases.ts';
 
 const plain = painter(false);
@@ -22,7 +22,8 @@ class Recorder implements Prompter {
 describe('the approval dialog shows the call in full, an edit as its diff', () => {
   it.each(DIALOG_CASES)('$name', async (c) => {
     const prompter = new Recorder('deny');
-    const rt = await setup({ tree: c.tree, prompter });
+    // Every dialect's edit tools (apply_patch beside edit_file): each dialog is shown.
+    const rt = await setupEvery({ tree: c.tree, prompter });
     const before = await Promise.all(Object.keys(c.tree).map((f) => readFile(path.join(rt.dir, f)).catch(() => null)));
     const r = await rt.dispatcher.call(c.tool, c.args);
     expect(r.ok).toBe(false); // denied

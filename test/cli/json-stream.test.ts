@@ -50,7 +50,8 @@ describe('run -o json: every event of a replayed run matches the schema', () => 
       'many.txt': Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n'),
       'big.txt': Array.from({ length: 3000 }, () => 'x'.repeat(200)).join('\n'),
       // Caps cut many.txt at 5 lines; raised for big.txt so the event, not the caps, bounds it.
-      'small.yaml': 'tool_output:\n  per_tool:\n    read_file: { max_lines: 5 }\n',
+      // update_plan (Cagent's) beside write_file (core-agent's): both, on purpose.
+      'small.yaml': 'tool_output:\n  per_tool:\n    read_file: { max_lines: 5 }\ntools: { enable: [update_plan], allow_overlap: true }\n',
       'big.yaml': 'tool_output:\n  max_bytes: 2000000\n  max_lines: 100000\n',
     };
     for (let i = 0; i < 200; i++) tree[`d/g${i}.txt`] = `needle ${String(i).padStart(100, '0')}\n`;

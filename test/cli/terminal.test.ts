@@ -115,7 +115,8 @@ describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', { timeout: TERMI
         'a.txt': 'one\ntwo\n',
       },
     );
-    const t = repl(ws);
+    // Cagent's patch tool: its dialect.
+    const t = repl(ws, '--dialect', 'cagent');
     await t.until('\n›');
     t.type('patch it');
     const dialog = await t.until('Allow apply_patch?');
@@ -142,7 +143,7 @@ describe.skipIf(!hasTmux)('the REPL in a real terminal (tmux)', { timeout: TERMI
       { tool_calls: [{ name: 'bash', args: { command: 'sleep 3' } }] },
       { text: 'The port is fixed.' },
     ]);
-    const t = repl(ws, '--yolo');
+    const t = repl(ws, '--yolo', '--dialect', 'cagent');
     await t.until('\n›');
     t.type('go');
     const live = await t.until(/bash \d+\.\ds\n· plan — found it\n {2}✓ read the config\n {2}▶ fix the port\n$/);

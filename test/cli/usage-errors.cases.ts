@@ -48,7 +48,7 @@ export const USAGE_ERROR_CASES: readonly UsageErrorCase[] = [
     code: 1,
   },
   {
-    argv: ['tools', 'call', 'web_fetch', '{}'],
+    argv: ['tools', 'call', 'web_fetch', '{}', '--dialect', 'cagent'],
     stderr: /^$/,
     stdout: /"error": "web_fetch is not registered: permissions\.url_scope\.allow is empty"/,
     code: 1,

@@ -121,3 +121,24 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
     },
   };
 }
+
+/** `setup` in a dialect (src/tools/framework/dialect.ts): tests of another system's tools (Cagent's update_plan) run in its catalog. */
+export function setupIn(dialect: 'core-agent' | 'cagent' | 'golem') {
+  return (opts: RuntimeSetup = {}) => setup({ ...opts, flags: { ...opts.flags, dialect } });
+}
+
+/** The tools other dialects do a job with (docs/dialects.md): registered beside core-agent's by `setupEvery`. */
+export const OTHER_DIALECT_TOOLS = ['apply_patch', 'web_fetch', 'request_user_input', 'update_plan'] as const;
+
+/**
+ * `setup` with every dialect's tools registered (two for some jobs, on purpose): for the
+ * attack matrices, which try every tool that touches a path or the network. Through a user
+ * configuration file (XDG_CONFIG_HOME), so the test's own recipe stays as it is.
+ */
+export async function setupEvery(opts: RuntimeSetup = {}): Promise<TestRuntime & { dir: string }> {
+  const xdg = await tempDir('core-agent-xdg-');
+  await writeTree(xdg, {
+    'core-agent/config.yaml': `tools:\n  enable: [${OTHER_DIALECT_TOOLS.join(', ')}]\n  allow_overlap: true\n`,
+  });
+  return setup({ ...opts, env: { ...opts.env, XDG_CONFIG_HOME: xdg } });
+}

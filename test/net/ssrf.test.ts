@@ -2,7 +2,8 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Resolver } from '../../src/net/guarded-fetch.ts';
 import { connectProxy, countingServer, sinkholeProxy } from '../helpers/http-servers.ts';
-import { setup } from '../helpers/workspace.ts';
+// Every dialect's tools: the matrix tries each tool that touches a path or the network.
+import { setupEvery as setup } from '../helpers/workspace.ts';
 import { METADATA_URLS, RESOLVES_TO_METADATA } from './metadata.cases.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countingServer } from '../helpers/http-servers.ts';
-import { setup } from '../helpers/workspace.ts';
+// Every dialect's tools: the matrix tries each tool that touches a path or the network.
+import { setupEvery as setup } from '../helpers/workspace.ts';
 
 const yolo = { mode: 'yolo' as const };
 const PAGE = `<!doctype html><html><head><title>T</title><style>p{}</style><script>alert(1)</script></head>

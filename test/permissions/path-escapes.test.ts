@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileTools } from '../helpers/file-tools.ts';
 import { snapshot } from '../helpers/tree-snapshot.ts';
-import { setup, tempDir } from '../helpers/workspace.ts';
+// Every dialect's tools: the matrix tries each tool that touches a path or the network.
+import { setupEvery as setup, tempDir } from '../helpers/workspace.ts';
 import { ESCAPES, type EscapeCase } from './path-escapes.cases.ts';
 
 async function fixture() {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { PathScope } from '../../src/permissions/path-scope.ts';
 import { resolvePath } from '../../src/permissions/resolve-path.ts';
 import { fileTools } from '../helpers/file-tools.ts';
-import { setup, tempDir } from '../helpers/workspace.ts';
+// Every dialect's tools: the matrix tries each tool that touches a path or the network.
+import { setupEvery as setup, tempDir } from '../helpers/workspace.ts';
 
 async function outsideDir(): Promise<string> {
   const dir = await tempDir('core-agent-outside-');

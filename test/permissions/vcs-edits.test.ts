@@ -2,7 +2,8 @@ import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Prompter } from '../../src/permissions/gate.ts';
 import { snapshot } from '../helpers/tree-snapshot.ts';
-import { setup, writeTree } from '../helpers/workspace.ts';
+// Every dialect's tools: the matrix tries each tool that touches a path or the network.
+import { setupEvery as setup, writeTree } from '../helpers/workspace.ts';
 import { editCalls, VCS_PATHS, VCS_TREE } from './vcs-edits.cases.ts';
 
 /** Put the workspace back as VCS_TREE has it, whatever the last call changed. */

@@ -69,7 +69,11 @@ export const ENV_CASES: EnvCase[] = [
   { name: 'flag: one tool disabled and enabled', env: {}, args: ['tools', 'list', '--disable-tools', 'grep', '--enable-tools', 'grep'], code: 2, stderr: '--disable-tools and --enable-tools: grep is both disabled and enabled' },
   // Good values are accepted (and take effect); empty is unset.
   { name: 'empty is unset', env: { CORE_AGENT_MODE: '', CORE_AGENT_DISABLE_TOOLS: '', CORE_AGENT_RIPGREP: '', CORE_AGENT_MODEL: '' }, code: 0 },
-  { name: 'every variable with a good value', env: { CORE_AGENT_MODE: 'plan', CORE_AGENT_LOG_LEVEL: 'silent', CORE_AGENT_BASH_SEARCH_GATE: 'warn', CORE_AGENT_NO_MCP_DIGEST: 'yes', CORE_AGENT_TRUST_WORKSPACE: '0', CORE_AGENT_MODEL: 'replay:script.jsonl', CORE_AGENT_SESSION_DB: ':memory:', CORE_AGENT_WATCHDOG: 'off', CORE_AGENT_ASK: 'auto', CORE_AGENT_WATCH_LISTEN: '0.0.0.0:8080', CORE_AGENT_RIPGREP: rg, CORE_AGENT_STDIN_WAIT_MS: '0', CORE_AGENT_DEBUG_START_DELAY_MS: '0', CORE_AGENT_COMPILE_CACHE: `${notExecutable}/cache`, CORE_AGENT_DUMPABLE: 'no', }, code: 0 },
+  { name: 'every variable with a good value', env: { CORE_AGENT_MODE: 'plan', CORE_AGENT_LOG_LEVEL: 'silent', CORE_AGENT_BASH_SEARCH_GATE: 'warn', CORE_AGENT_NO_MCP_DIGEST: 'yes', CORE_AGENT_TRUST_WORKSPACE: '0', CORE_AGENT_MODEL: 'replay:script.jsonl', CORE_AGENT_SESSION_DB: ':memory:', CORE_AGENT_WATCHDOG: 'off', CORE_AGENT_ASK: 'auto', CORE_AGENT_WATCH_LISTEN: '0.0.0.0:8080', CORE_AGENT_RIPGREP: rg, CORE_AGENT_STDIN_WAIT_MS: '0', CORE_AGENT_DEBUG_START_DELAY_MS: '0', CORE_AGENT_COMPILE_CACHE: `${notExecutable}/cache`, CORE_AGENT_DUMPABLE: 'no', CORE_AGENT_DIALECT: 'cagent', }, code: 0 },
+  { name: 'dialect: unknown', env: { CORE_AGENT_DIALECT: 'claude' }, code: 2, stderr: 'CORE_AGENT_DIALECT: unknown dialect "claude". Valid: core-agent, cagent, golem' },
+  { name: 'dialect: wrong case, suggested', env: { CORE_AGENT_DIALECT: 'Golem' }, code: 2, stderr: 'CORE_AGENT_DIALECT: unknown dialect "Golem" — did you mean "golem"?' },
+  { name: 'dialect: golem takes effect (ReadFile, not read_file)', env: { CORE_AGENT_DIALECT: 'golem' }, code: 0, notListed: 'read_file' },
+  { name: 'disable tools: a face name turns its tool off', env: { CORE_AGENT_DISABLE_TOOLS: 'ReadFile' }, code: 0, notListed: 'read_file' },
   { name: 'a disable list with spaces takes effect', env: { CORE_AGENT_DISABLE_TOOLS: ' grep , glob ' }, code: 0, notListed: 'grep' },
   { name: 'CORE_AGENT_LOG_LEVEL takes effect (info logs "runtime ready")', env: { CORE_AGENT_LOG_LEVEL: 'info' }, code: 0, stderr: '{"level":30' },
 ];

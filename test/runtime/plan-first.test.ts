@@ -45,7 +45,9 @@ async function everything() {
         'alerts:\n  targets:\n    oncall: { url_env: HOOK }\n' +
         `kubernetes: { kubeconfig: ${JSON.stringify(kubeconfig)} }\n` +
         `skills: { dirs: [${JSON.stringify(path.join(config, 'skills'))}] }\n` +
-        'peers: { hub: true }\ntools: { call_peer: { enabled: true } }\n',
+        'peers: { hub: true }\n' +
+        // Every tool, the other dialects' too (two for some jobs, on purpose): plan-first holds each.
+        'tools: { call_peer: { enabled: true }, enable: [apply_patch, web_fetch, request_user_input, update_plan], allow_overlap: true }\n',
     ),
   });
   return rt;

@@ -2,7 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { setup, tempDir } from '../helpers/workspace.ts';
+import { setupIn, tempDir } from '../helpers/workspace.ts';
+
+// Cagent's tool: its catalog.
+const setup = setupIn('cagent');
 
 /**
  * The apply_patch behaviour suite as data, in Codex's layout: each folder under

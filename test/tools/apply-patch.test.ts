@@ -6,7 +6,10 @@ import { resolvePath } from '../../src/permissions/resolve-path.ts';
 import { parsePatch } from '../../src/tools/files/apply-patch-parser.ts';
 import { commitPlan, opKey, planPatch } from '../../src/tools/files/apply-patch-plan.ts';
 import { PendingWrites } from '../../src/tools/shared/pending-writes.ts';
-import { setup, tempDir } from '../helpers/workspace.ts';
+import { setupIn, tempDir } from '../helpers/workspace.ts';
+
+// Cagent's tool: its catalog.
+const setup = setupIn('cagent');
 
 const yolo = { flags: { mode: 'yolo' as const } };
 const envelope = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch', ''].join('\n');

@@ -40,10 +40,13 @@ describe('needs', () => {
   for (const tool of BUILTIN_TOOLS.filter((t) => (t.needs ?? []).length > 0)) {
     for (const need of tool.needs!) {
       it(`${tool.name} is registered with ${need} and left out without it, with a reason`, () => {
-        expect(Catalog.build(BUILTIN_TOOLS, { services: everyService() }).has(tool.name)).toBe(true);
+        // Enabled by name: another dialect's tool (Cagent's web_fetch) is registered beside this one's.
+        const every = { enable: [tool.name], allowOverlap: true };
+        expect(Catalog.build(BUILTIN_TOOLS, { services: everyService(), ...every }).has(tool.name)).toBe(true);
         const without = Catalog.build(BUILTIN_TOOLS, {
           services: everyService({ [need]: need === 'shell' ? false : undefined }),
           reasons: MISSING_REASONS,
+          ...every,
         });
         expect(without.has(tool.name)).toBe(false);
         // The providing family (or the framework) says why: never the generic sentence of a service nobody explains.
@@ -55,11 +58,13 @@ describe('needs', () => {
 
   for (const c of NEED_CASES) {
     it(`${c.tool} is left out without ${c.missing}, saying why`, () => {
-      const all = Catalog.build(BUILTIN_TOOLS, { services: everyService() });
+      const every = { enable: [c.tool], allowOverlap: true };
+      const all = Catalog.build(BUILTIN_TOOLS, { services: everyService(), ...every });
       expect(all.has(c.tool)).toBe(true);
       const without = Catalog.build(BUILTIN_TOOLS, {
         services: everyService({ [c.missing]: c.missing === 'shell' ? false : undefined }),
         reasons: MISSING_REASONS,
+        ...every,
       });
       expect(without.has(c.tool)).toBe(false);
       expect(without.skipped.find((s) => s.name === c.tool)?.reason).toEqual(c.reason);
@@ -106,7 +111,7 @@ describe('settings', () => {
     }
     expect(
       Object.keys(sections)
-        .filter((k) => k !== 'disable' && k !== 'enable')
+        .filter((k) => !['disable', 'enable', 'dialect', 'allow_overlap'].includes(k))
         .sort(),
     ).toEqual(
       BUILTIN_TOOLS.filter((t) => t.settings)

@@ -7,7 +7,10 @@ import { chooseOnLines } from '../../src/runtime/choices.ts';
 import { UnattendedAsker } from '../../src/runtime/askers.ts';
 import { EventLog } from '../../src/store/event-log.ts';
 import type { Asker } from '../../src/tools/framework/services.ts';
-import { setup, tempDir } from '../helpers/workspace.ts';
+import { setupIn, tempDir } from '../helpers/workspace.ts';
+
+// Cagent's tool: its catalog.
+const setup = setupIn('cagent');
 import { ARG_CASES, REPLY_CASES, THREE } from './request-user-input.cases.ts';
 
 const bundle = fileURLToPath(new URL('../../dist/core-agent.mjs', import.meta.url));
@@ -122,7 +125,10 @@ describe('request_user_input with nobody to answer', () => {
   ])('run %s: exit 1 naming the questions, promptly', async (_what, extra) => {
     const ws = await tempDir();
     await replayScript(ws, QUESTIONS);
-    const r = await cli(['run', '-m', 'replay:s.jsonl', '--session-db', ':memory:', ...extra, 'set up the server'], ws);
+    const r = await cli(
+      ['run', '--dialect', 'cagent', '-m', 'replay:s.jsonl', '--session-db', ':memory:', ...extra, 'set up the server'],
+      ws,
+    );
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(
       /core-agent: the model asked questions nobody answered here .*\[port\] Port: Which port should the server listen on\?; \[db\] Database: Keep the existing database\?/,
@@ -136,7 +142,7 @@ describe('request_user_input with nobody to answer', () => {
   it('run -o json: an unanswered_questions line, then exit status 1', async () => {
     const ws = await tempDir();
     await replayScript(ws, QUESTIONS.slice(0, 1));
-    const r = await cli(['run', '-m', 'replay:s.jsonl', '-o', 'json', '--session-db', ':memory:', 'go'], ws);
+    const r = await cli(['run', '--dialect', 'cagent', '-m', 'replay:s.jsonl', '-o', 'json', '--session-db', ':memory:', 'go'], ws);
     expect(r.code, r.stderr).toBe(1);
     const events = r.stdout
       .trim()
@@ -158,12 +164,16 @@ describe('request_user_input with nobody to answer', () => {
   it('a run that never asks still exits 0 (the failure is only for unanswered questions)', async () => {
     const ws = await tempDir();
     await writeFile(path.join(ws, 's.jsonl'), JSON.stringify({ text: 'fine' }));
-    const r = spawnSync(process.execPath, [bundle, 'run', '-m', 'replay:s.jsonl', '--session-db', ':memory:', 'go'], {
-      cwd: ws,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: ws },
-      timeout: 30_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [bundle, 'run', '--dialect', 'cagent', '-m', 'replay:s.jsonl', '--session-db', ':memory:', 'go'],
+      {
+        cwd: ws,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: ws },
+        timeout: 30_000,
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
   });
 });
@@ -172,7 +182,11 @@ describe('request_user_input with --ask stdin (run, answers piped in)', () => {
   it('reads every answer, even when the lines arrive before the questions', async () => {
     const ws = await tempDir();
     await replayScript(ws, QUESTIONS);
-    const r = await cli(['run', '-m', 'replay:s.jsonl', '--ask', 'stdin', '--session-db', 'db', 'go'], ws, '1\nkeep only users\n');
+    const r = await cli(
+      ['run', '--dialect', 'cagent', '-m', 'replay:s.jsonl', '--ask', 'stdin', '--session-db', 'db', 'go'],
+      ws,
+      '1\nkeep only users\n',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('? [Database] Keep the existing database?');
     const id = /session (s-[\w-]+)/.exec(r.stderr)![1]!;
@@ -207,7 +221,9 @@ describe.skipIf(!hasTmux)('request_user_input in the REPL on a real terminal (tm
         await new Promise((r) => setTimeout(r, 100));
       }
     };
-    const command = [process.execPath, bundle, 'repl', '-m', 'replay:s.jsonl', '--session-db', 'db'].map((a) => `'${a}'`).join(' ');
+    const command = [process.execPath, bundle, 'repl', '--dialect', 'cagent', '-m', 'replay:s.jsonl', '--session-db', 'db']
+      .map((a) => `'${a}'`)
+      .join(' ');
     tmux('new-session', '-d', '-s', 't', '-x', '160', '-y', '50', '-c', ws, `env HOME='${ws}' ${command}; echo "repl exited $?"; sleep 30`);
     try {
       await until('\n›');
@@ -245,7 +261,11 @@ describe('request_user_input in the REPL (piped input: the same line reader a te
   it('asks each question as a numbered list; the choice and the note reach the model', async () => {
     const ws = await tempDir();
     await replayScript(ws, QUESTIONS);
-    const r = await cli(['repl', '-m', 'replay:s.jsonl', '--session-db', 'db'], ws, 'set up the server\n2\n3\nkeep the users table only\n');
+    const r = await cli(
+      ['repl', '--dialect', 'cagent', '-m', 'replay:s.jsonl', '--session-db', 'db'],
+      ws,
+      'set up the server\n2\n3\nkeep the users table only\n',
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(
       '? [Port] Which port should the server listen on?\n  1) 8080 — the default\n  2) 443 — behind TLS\n  3) None of the above',

@@ -148,7 +148,7 @@ describe('supervised terminals', () => {
     const everything =
       'permissions:\n  plan_mode: required\n  url_scope: { allow: ["*"] }\nweb_search: { provider: searxng, url: "http://127.0.0.2/" }\nalerts:\n  targets:\n    oncall: { url_env: HOOK }\n';
     const without = await setup({ flags: { disableTools: ['bash'] }, recipe: everything, env: { HOOK: 'http://127.0.0.2/' } });
-    expect(without.catalog.names()).toEqual(expect.arrayContaining(['fetch_url', 'web_fetch', 'web_search', 'alert', 'record_plan']));
+    expect(without.catalog.names()).toEqual(expect.arrayContaining(['fetch_url', 'web_search', 'alert', 'record_plan']));
     for (const t of without.catalog.list()) expect(t.description, t.name).not.toMatch(/\bbash\b|shell/i);
     for (const n of ['terminal_output', 'terminal_write', 'terminal_kill', 'wait_join']) expect(without.catalog.names()).not.toContain(n);
     expect(without.catalog.skipped.map((s) => s.name)).toContain('terminal_output');

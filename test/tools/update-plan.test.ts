@@ -8,14 +8,18 @@ import { ReplayModel, type ReplayStep } from '../../src/model/replay.ts';
 import { recordCalls } from '../../src/runtime/record-calls.ts';
 import { EventLog } from '../../src/store/event-log.ts';
 import { SessionState } from '../../src/tools/framework/session.ts';
-import { setup, tempDir } from '../helpers/workspace.ts';
+import { setupIn, tempDir } from '../helpers/workspace.ts';
+
+// Cagent's tool: its catalog.
+const setup = setupIn('cagent');
 import { UPDATE_PLAN_CASES } from './update-plan.cases.ts';
 
 const bundle = fileURLToPath(new URL('../../dist/core-agent.mjs', import.meta.url));
 
 async function agentWith(steps: ReplayStep[]) {
   const state = new SessionState();
-  const rt = await setup({ flags: { mode: 'ask' }, session: state });
+  // todo beside update_plan on purpose: the plan is the turn's, the todo list the session's.
+  const rt = await setup({ flags: { mode: 'ask' }, session: state, recipe: 'tools: { enable: [todo], allow_overlap: true }\n' });
   const log = EventLog.open(':memory:');
   const sessionId = log.createSession({ model: 'replay:test', workspace: rt.dir, title: 't' });
   state.sessionId = sessionId;
@@ -81,15 +85,15 @@ describe('update_plan', () => {
     expect(rt.session.plan.steps.map((s) => s.step)).toEqual(['a', 'c']);
   });
 
-  it('is offered beside todo in every permission mode but plan, and never asks', async () => {
+  it("is Cagent's plan tracker, instead of todo, in every permission mode but plan, and never asks", async () => {
     for (const mode of ['ask', 'accept-edits', 'yolo'] as const) {
       const rt = await setup({ flags: { mode } });
       expect(rt.catalog.has('update_plan'), mode).toBe(true);
-      expect(rt.catalog.has('todo'), mode).toBe(true);
+      // One tool per job: todo is core-agent's tracker.
+      expect(rt.catalog.has('todo'), mode).toBe(false);
     }
     const plan = await setup({ flags: { mode: 'plan' } });
     expect(plan.catalog.has('update_plan')).toBe(false);
-    expect(plan.catalog.has('todo')).toBe(true);
     // ask mode, no prompter: a lifecycle tool still runs (a tool that asked would be refused headless).
     const ask = await setup({ flags: { mode: 'ask' } });
     expect(await ask.ok('update_plan', { plan: [{ step: 'a', status: 'pending' }] })).toMatchObject({ updated: true });
@@ -182,12 +186,16 @@ describe('update_plan', () => {
         .map((l) => JSON.stringify(l))
         .join('\n'),
     );
-    const r = spawnSync(process.execPath, [bundle, 'run', '-m', 'replay:s.jsonl', '-o', 'json', '--session-db', ':memory:', 'go'], {
-      cwd: ws,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: ws },
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [bundle, 'run', '--dialect', 'cagent', '-m', 'replay:s.jsonl', '-o', 'json', '--session-db', ':memory:', 'go'],
+      {
+        cwd: ws,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: ws },
+        timeout: 60_000,
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     const events = r.stdout
       .trim()
@@ -200,12 +208,16 @@ describe('update_plan', () => {
     expect(types.indexOf('plan')).toBeLessThan(types.indexOf('turn_end'));
 
     // Text output: one block on stderr, a mark per step.
-    const t = spawnSync(process.execPath, [bundle, 'run', '-m', 'replay:s.jsonl', '--session-db', ':memory:', 'go'], {
-      cwd: ws,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: ws },
-      timeout: 60_000,
-    });
+    const t = spawnSync(
+      process.execPath,
+      [bundle, 'run', '--dialect', 'cagent', '-m', 'replay:s.jsonl', '--session-db', ':memory:', 'go'],
+      {
+        cwd: ws,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: ws },
+        timeout: 60_000,
+      },
+    );
     expect(t.status, t.stderr).toBe(0);
     expect(t.stderr).toContain('· plan — config read\n  ✓ read the config\n  ▶ fix the port\n  ○ run the tests\n');
   });

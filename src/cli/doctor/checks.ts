@@ -11,7 +11,7 @@ import { liveTargets } from '../../net/alert-targets.ts';
 import { McpManager } from '../../mcp/manager.ts';
 import { modelCredentialProblem, modelSpecProblem, PROVIDER_ENV } from '../../model/providers.ts';
 import { Catalog } from '../../tools/framework/catalog.ts';
-import { BUILTIN_TOOLS } from '../../tools/index.ts';
+import { BUILTIN_TOOL_SPECS } from '../../tools/index.ts';
 import { locateRipgrep } from '../../tools/shared/ripgrep.ts';
 import { capErrorText } from '../../util/error-text.ts';
 import { describeFailure } from '../../util/failure-sentences.ts';
@@ -88,7 +88,7 @@ export async function configFileCheck(which: 'user' | 'project', file: string): 
     await parseConfigText(
       text,
       file,
-      recipeSchema(BUILTIN_TOOLS),
+      recipeSchema(BUILTIN_TOOL_SPECS),
       'a configuration file is a mapping of keys (model, tools, permissions, …)',
     );
     return ok(name, file);
@@ -100,7 +100,7 @@ export async function configFileCheck(which: 'user' | 'project', file: string): 
 
 export async function recipeCheck(file: string): Promise<Check> {
   try {
-    await loadRecipe(file, BUILTIN_TOOLS);
+    await loadRecipe(file, BUILTIN_TOOL_SPECS);
     return ok('recipe', file);
   } catch (err) {
     if (err instanceof RecipeError) return fail('recipe', firstProblems(err), `fix ${file} (core-agent recipe validate ${file})`);
@@ -120,7 +120,7 @@ export async function mergedConfig(o: {
   trustWorkspace: boolean;
 }): Promise<Recipe | undefined> {
   try {
-    const layered = await loadConfigLayers({ recipeFile: o.recipe, ...o, tools: BUILTIN_TOOLS });
+    const layered = await loadConfigLayers({ recipeFile: o.recipe, ...o, tools: BUILTIN_TOOL_SPECS });
     return layered.recipe;
   } catch (err) {
     if (err instanceof RecipeError) return undefined;

@@ -17,6 +17,9 @@ function parseOrRefuse(patch: string): PatchOp[] {
 
 export const applyPatchTool = defineTool({
   name: 'apply_patch',
+  // One patch writes, edits and deletes: in Cagent's dialect it is the one file-changing tool.
+  job: ['write_file', 'edit_file', 'delete_file'],
+  dialect: 'cagent',
   description,
   kind: 'edit',
   uses: ['pendingWrites'],

@@ -30,7 +30,7 @@ export const editFileTool = defineTool({
     const before = await currentText(target);
     if (before === undefined || args.old_string.length === 0) return [];
     try {
-      return [{ path: shown, before, after: applyEdit(Buffer.from(before), args, shown, false).data }];
+      return [{ path: shown, before, after: applyEdit(Buffer.from(before), args, shown, undefined).data }];
     } catch {
       return [];
     }
@@ -40,7 +40,7 @@ export const editFileTool = defineTool({
     const shown = ctx.display(target.real);
     if (args.old_string.length === 0) {
       throw new ToolError(
-        `old_string is empty; give the exact text to replace${ctx.hasTool('write_file') ? ' (to write a whole file, use write_file)' : ''}`,
+        `old_string is empty; give the exact text to replace${ctx.toolName('write_file') ? ` (to write a whole file, use ${ctx.toolName('write_file')})` : ''}`,
       );
     }
     if (args.old_string.trim().length === 0) {
@@ -48,13 +48,16 @@ export const editFileTool = defineTool({
     }
     if (args.old_string === args.new_string) throw new ToolError('old_string and new_string are identical; nothing to change');
     if (!target.exists) {
-      throw new ToolError(`file not found: ${shown}${ctx.hasTool('write_file') ? ' (to create a file, use write_file)' : ''}`, 'not_found');
+      throw new ToolError(
+        `file not found: ${shown}${ctx.toolName('write_file') ? ` (to create a file, use ${ctx.toolName('write_file')})` : ''}`,
+        'not_found',
+      );
     }
     // The read and the replacement go through one pinned directory: the file edited is the file read.
     const { replacements, crlf } = await editChecked(
       target,
       LIMITS.fileContent, // the largest file edit_file reads: the same bound as its strings
-      (raw) => applyEdit(raw, args, shown, ctx.hasTool('read_file')),
+      (raw) => applyEdit(raw, args, shown, ctx.toolName('read_file')),
       ctx.services.pendingWrites,
     );
     return { path: shown, replacements, line_endings: crlf ? 'crlf' : 'lf' };
@@ -65,7 +68,7 @@ function applyEdit(
   raw: Buffer,
   args: { old_string: string; new_string: string; replace_all?: boolean | undefined },
   shown: string,
-  hasReadFile: boolean,
+  readFile: string | undefined,
 ): { data: string; replacements: number; crlf: boolean } {
   if (looksBinary(raw)) throw new ToolError(`${shown} is a binary file; edit_file edits text`);
   let text = raw.toString('utf8');
@@ -81,7 +84,7 @@ function applyEdit(
   for (let i = text.indexOf(oldString); i !== -1; i = text.indexOf(oldString, i + oldString.length)) positions.push(i);
   if (positions.length === 0) {
     throw new ToolError(
-      `old_string was not found in ${shown} (0 matches); it must match exactly, including whitespace and indentation${hasReadFile ? ' — read_file shows the current text' : ''}`,
+      `old_string was not found in ${shown} (0 matches); it must match exactly, including whitespace and indentation${readFile ? ` — ${readFile} shows the current text` : ''}`,
     );
   }
   if (positions.length > 1 && args.replace_all !== true) {

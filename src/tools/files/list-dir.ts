@@ -4,9 +4,11 @@ import { pathArg } from '../framework/limits.ts';
 import { defineTool, ToolError, type JsonObject, type ToolContext } from '../framework/tool.ts';
 import { PinnedDir, statChecked } from '../shared/safe-fs.ts';
 import description from './list-dir.md';
+import { listDirGolem } from './list-dir.golem.ts';
 
 export const listDirTool = defineTool({
   name: 'list_dir',
+  faces: [listDirGolem],
   description,
   kind: 'read',
   caps: { maxBytes: 32 * 1024, maxLines: 1000 },

@@ -3,6 +3,7 @@ import { pathArg } from '../framework/limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import description from './read-file.md';
 import { looksBinary, openChecked } from '../shared/safe-fs.ts';
+import { readFileGolem } from './read-file.golem.ts';
 
 const CHUNK = 64 * 1024;
 /** Files up to this size get an exact `total_lines`; beyond it counting would cost more than the read. */
@@ -10,6 +11,7 @@ const COUNT_ALL_LINES_BELOW = 16 * 1024 * 1024;
 
 export const readFileTool = defineTool({
   name: 'read_file',
+  faces: [readFileGolem],
   description,
   kind: 'read',
   caps: { maxBytes: 256 * 1024, maxLines: 2000 },
@@ -29,15 +31,20 @@ export const readFileTool = defineTool({
     const target = ctx.paths.get('path')!;
     const shown = ctx.display(target.real);
     if (!target.exists) {
-      throw new ToolError(`file not found: ${shown}${ctx.hasTool('glob') ? ' (glob finds files by name)' : ''}`, 'not_found');
+      throw new ToolError(
+        `file not found: ${shown}${ctx.toolName('glob') ? ` (${ctx.toolName('glob')} finds files by name)` : ''}`,
+        'not_found',
+      );
     }
     const fh = await openChecked(target.real).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'EISDIR') throw new ToolError(`${shown} is a directory${ctx.hasTool('list_dir') ? '; use list_dir' : ''}`);
+      if (err.code === 'EISDIR')
+        throw new ToolError(`${shown} is a directory${ctx.toolName('list_dir') ? `; use ${ctx.toolName('list_dir')}` : ''}`);
       throw err;
     });
     try {
       const st = await fh.stat();
-      if (st.isDirectory()) throw new ToolError(`${shown} is a directory${ctx.hasTool('list_dir') ? '; use list_dir' : ''}`);
+      if (st.isDirectory())
+        throw new ToolError(`${shown} is a directory${ctx.toolName('list_dir') ? `; use ${ctx.toolName('list_dir')}` : ''}`);
       const start = Math.max(1, args.offset ?? 1);
       const maxLines = Math.min(args.limit ?? Infinity, ctx.caps.maxLines);
       // Leave room for the other fields and for JSON escaping of the content.

@@ -35,14 +35,18 @@ export const viewFileOutlineTool = defineTool({
       const subject = ext === '' ? 'a file with no extension' : `${ext} files`;
       throw new ToolError(
         `no outline for ${subject}: view_file_outline parses ${extensions(PARSED)} and scans ${extensions(HEURISTIC)}.` +
-          `${ctx.hasTool('read_file') ? ' Read the lines with read_file instead.' : ''}`,
+          `${ctx.toolName('read_file') ? ` Read the lines with ${ctx.toolName('read_file')} instead.` : ''}`,
       );
     }
     if (!target.exists) {
-      throw new ToolError(`file not found: ${shown}${ctx.hasTool('glob') ? ' (glob finds files by name)' : ''}`, 'not_found');
+      throw new ToolError(
+        `file not found: ${shown}${ctx.toolName('glob') ? ` (${ctx.toolName('glob')} finds files by name)` : ''}`,
+        'not_found',
+      );
     }
     const bytes = await readChecked(target.real, MAX_FILE_BYTES).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'EISDIR') throw new ToolError(`${shown} is a directory${ctx.hasTool('list_dir') ? '; use list_dir' : ''}`);
+      if (err.code === 'EISDIR')
+        throw new ToolError(`${shown} is a directory${ctx.toolName('list_dir') ? `; use ${ctx.toolName('list_dir')}` : ''}`);
       throw err;
     });
     if (looksBinary(bytes))

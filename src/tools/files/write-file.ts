@@ -3,9 +3,11 @@ import { LIMITS, pathArg } from '../framework/limits.ts';
 import { defineTool } from '../framework/tool.ts';
 import { currentText, writeChecked } from '../shared/safe-fs.ts';
 import description from './write-file.md';
+import { writeFileGolem } from './write-file.golem.ts';
 
 export const writeFileTool = defineTool({
   name: 'write_file',
+  faces: [writeFileGolem],
   description,
   kind: 'edit',
   uses: ['pendingWrites'],

@@ -1,18 +1,22 @@
 import type { z } from 'zod/v4';
 import { unknownName } from '../../config/did-you-mean.ts';
 import { renderDescription } from './describe.ts';
+import { chooseForDialect, DEFAULT_DIALECT, overlaps, type Dialect } from './dialect.ts';
+import type { FaceHead } from './face.ts';
 import { kindTraits, type ToolKind } from './kinds.ts';
 import { missingNeed, toolServices, type MissingReasons, type ToolServices } from './services.ts';
 import type { AnyTool } from './tool.ts';
-import { argsJsonSchema } from './tool-head.ts';
+import { argsJsonSchema, faceHeadsOf, faceJsonSchema } from './tool-head.ts';
 
 /** A tool as the model sees it: its rendered description and its JSON Schema. */
 export interface RegisteredTool {
   readonly def: AnyTool;
   /** The canonical name: permission rules, recipes, logs (`read_file`, `mcp.gke.get_pods`). */
   readonly name: string;
-  /** The name the model calls (`gke_get_pods`); the canonical name for built-ins. */
+  /** The name the model calls (`gke_get_pods`, golem's `ReadFile`); the canonical name for most built-ins. */
   readonly modelName: string;
+  /** The face the dialect registered this tool under (its name, arguments and description are the face's). */
+  readonly face?: FaceHead | undefined;
   readonly description: string;
   readonly kind: ToolKind;
   /** From the kind: kept here because the agent, the listing and wait_and_verify all ask. */
@@ -39,8 +43,12 @@ export interface CatalogSelection {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** Canonical names to leave out (`tools.disable`, `--disable-tools`). */
   readonly disable?: readonly string[];
-  /** Canonical names to put back after a disable from a lower layer. */
+  /** Tools to register though the dialect did not choose them, by canonical or face name (`tools.enable`). */
   readonly enable?: readonly string[];
+  /** The tool vocabulary (dialect.ts): one tool per job, under that system's names. Default core-agent. */
+  readonly dialect?: Dialect;
+  /** Two tools for one job are refused unless this says so (`tools.allow_overlap`). */
+  readonly allowOverlap?: boolean;
 }
 
 /**
@@ -64,58 +72,81 @@ export class Catalog {
     readonly skipped: ReadonlyArray<{ name: string; reason: string }>,
     /** Built-in tools the toggles and filters turned off. */
     private readonly turnedOff: ReadonlySet<string> = new Set(),
+    /** The tool vocabulary this catalog speaks (dialect.ts). */
+    readonly dialect: Dialect = DEFAULT_DIALECT,
+    /** Tools the dialect left out, with why (another does their job in it). */
+    private readonly leftOut: ReadonlyMap<string, string> = new Map(),
+    /** Every face name the build has, with its tool and dialect: a call by another dialect's name is explained. */
+    private readonly faces: ReadonlyMap<string, { tool: string; dialect: Dialect }> = new Map(),
   ) {
     this.all = ordered;
-    this.byName = new Map(ordered.map((t) => [t.name, t]));
+    this.byName = new Map(ordered.flatMap((t) => (t.face ? [[t.name, t] as const, [t.modelName, t] as const] : [[t.name, t] as const])));
   }
 
   static build(defs: readonly AnyTool[], selection: CatalogSelection = {}): Catalog {
     const known = defs.map((d) => d.name);
-    const check = (list: readonly string[] | undefined, where: string) => {
+    const faceHeads = defs.flatMap((d) => faceHeadsOf(d).map((f) => [f.name, { tool: d.name, dialect: f.dialect }] as const));
+    const faceNames = new Map(faceHeads.map(([name, f]) => [name, f.tool] as const));
+    const check = (list: readonly string[] | undefined, where: string, faces: boolean) => {
       for (const name of list ?? []) {
-        if (!known.includes(name)) {
-          throw new CatalogError(`${where}: ${unknownName('tool', name, known)}`);
+        if (!known.includes(name) && !(faces && faceNames.has(name))) {
+          throw new CatalogError(`${where}: ${unknownName('tool', name, faces ? [...known, ...faceNames.keys()] : known)}`);
         }
       }
     };
-    check(selection.disable, 'disabled tools');
-    check(selection.enable, 'enabled tools');
+    check(selection.disable, 'disabled tools', false);
+    check(selection.enable, 'enabled tools', true);
     const disabled = new Set(selection.disable ?? []);
-    for (const name of selection.enable ?? []) disabled.delete(name);
+    for (const name of selection.enable ?? []) disabled.delete(faceNames.get(name) ?? name);
 
+    const dialect = selection.dialect ?? DEFAULT_DIALECT;
+    const choice = chooseForDialect(defs, dialect, faceHeadsOf, selection.enable);
+    const overlap = overlaps(choice.chosen.filter((c) => !disabled.has(c.def.name)));
+    if (overlap.length > 0 && selection.allowOverlap !== true) {
+      const [first] = overlap;
+      throw new CatalogError(
+        `tools.enable: ${first!.tools.join(' and ')} would both be offered for one job (${first!.job}); ` +
+          'turn one off, or set tools.allow_overlap: true to offer both on purpose',
+      );
+    }
     const services = selection.services ?? toolServices();
     const unavailable = (d: AnyTool): string | null =>
       missingNeed(d.needs ?? [], services, selection.reasons) ?? d.available?.(services) ?? null;
     const skipped: Array<{ name: string; reason: string }> = [];
-    const chosen = defs.filter((d) => {
-      if (disabled.has(d.name)) return false;
-      const reason = unavailable(d);
-      if (reason !== null) skipped.push({ name: d.name, reason });
+    const chosen = choice.chosen.filter((c) => {
+      if (disabled.has(c.def.name)) return false;
+      const reason = unavailable(c.def);
+      if (reason !== null) skipped.push({ name: c.def.name, reason });
       return reason === null;
     });
     // A tool that needs another one goes with it (canonical order puts the needed one first).
     for (let i = 0; i < chosen.length; i++) {
-      const needs = chosen[i]!.requires;
-      if (needs !== undefined && !chosen.slice(0, i).some((d) => d.name === needs)) {
-        skipped.push({ name: chosen[i]!.name, reason: `it needs ${needs}, which is not registered` });
+      const needs = chosen[i]!.def.requires;
+      if (needs !== undefined && !chosen.slice(0, i).some((c) => c.def.name === needs)) {
+        skipped.push({ name: chosen[i]!.def.name, reason: `it needs ${needs}, which is not registered` });
         chosen.splice(i--, 1);
       }
     }
-    const names = new Set(chosen.map((d) => d.name));
-    const registered = chosen.map((def): RegisteredTool => {
+    // Descriptions name other tools by the name the model sees them under ({{@tool}}): golem's ReadFile, not read_file.
+    const modelNames = new Map(chosen.map((c) => [c.def.name, c.face?.name ?? c.def.name]));
+    const registeredDefs = chosen.map((c) => c.def);
+    const registered = chosen.map(({ def, face }): RegisteredTool => {
       let schema: Record<string, unknown> | undefined;
       // Settings the recipe gave are parsed now (a bad one fails the build of the catalog); the
       // defaults only when a call reads them, so a listing never evaluates the tool's module.
       const given = selection.settings?.[def.name];
       let settings = given === undefined ? undefined : parseSettings(def, given);
+      const template = face
+        ? face.description
+        : typeof def.description === 'function'
+          ? def.description({ services, registered: registeredDefs })
+          : def.description;
       return {
         def,
         name: def.name,
-        modelName: def.name,
-        description: renderDescription(
-          typeof def.description === 'function' ? def.description({ services, registered: chosen }) : def.description,
-          (n) => names.has(n),
-        ),
+        modelName: face?.name ?? def.name,
+        ...(face ? { face } : {}),
+        description: renderDescription(template, { has: (n) => modelNames.has(n), modelName: (n) => modelNames.get(n) }),
         kind: def.kind,
         readOnly: kindTraits(def.kind).readOnly,
         get settings() {
@@ -124,12 +155,12 @@ export class Catalog {
         },
         // Computed on first use: a single `tools call` never needs the other tools' schemas.
         get inputSchema() {
-          schema ??= withArgDescriptions(argsJsonSchema(def), def.describeArgs?.(services));
+          schema ??= face ? faceJsonSchema(def, face.name) : withArgDescriptions(argsJsonSchema(def), def.describeArgs?.(services));
           return schema;
         },
       };
     });
-    return new Catalog(services, registered, skipped, disabled);
+    return new Catalog(services, registered, skipped, disabled, dialect, choice.leftOut, new Map(faceHeads));
   }
 
   /**
@@ -143,7 +174,15 @@ export class Catalog {
     if (skipped) return skipped.reason;
     if (this.turnedOff.has(name))
       return 'it is turned off here (tools.disable in the recipe or a config file, CORE_AGENT_DISABLE_TOOLS, --disable-tools, --task, or --allow-tool / --deny-tool)';
-    return undefined;
+    const face = this.faces.get(name);
+    if (face !== undefined) {
+      const as = this.byName.get(face.tool)?.modelName;
+      return (
+        `${name} is the ${face.dialect} dialect's name for ${face.tool}, and this run speaks ${this.dialect}` +
+        (as !== undefined ? `: call ${as}` : ` (tools.dialect, --dialect or CORE_AGENT_DIALECT picks the dialect)`)
+      );
+    }
+    return this.leftOut.get(name);
   }
 
   /**
@@ -188,7 +227,9 @@ export class Catalog {
 
   private reindex(): void {
     this.all = [...this.ordered, ...[...this.sources.values()].flat()];
-    this.byName = new Map(this.ordered.map((t) => [t.name, t]));
+    this.byName = new Map(
+      this.ordered.flatMap((t) => (t.face ? [[t.name, t] as const, [t.modelName, t] as const] : [[t.name, t] as const])),
+    );
     for (const t of this.all.slice(this.ordered.length)) this.byName.set(t.name, t).set(t.modelName, t);
   }
 

@@ -3,11 +3,23 @@
  * that names another tool in `{{#name}}…{{/name}}`: it is kept only when that
  * tool is registered. `{{^name}}…{{/name}}` is the reverse. A sentence naming a
  * tool the model cannot call asserts a capability it does not have, and the
- * model spends turns finding that out.
+ * model spends turns finding that out. Inside, `{{@name}}` is the name the model
+ * calls that tool by in this catalog's dialect (golem's `ReadFile` for read_file).
  */
 const SECTION = /\{\{([#^])([a-z0-9_]+)\}\}([\s\S]*?)\{\{\/\2\}\}/g;
+const MODEL_NAME = /\{\{@([a-z0-9_]+)\}\}/g;
 
-export function renderDescription(template: string, isRegistered: (tool: string) => boolean): string {
+/** What rendering asks of the catalog: is a tool registered, and under which name does the model see it. */
+export interface RegisteredNames {
+  has(tool: string): boolean;
+  /** The model-facing name of a registered tool (undefined when it is not registered). */
+  modelName(tool: string): string | undefined;
+}
+
+export function renderDescription(template: string, registered: RegisteredNames | ((tool: string) => boolean)): string {
+  const names: RegisteredNames =
+    typeof registered === 'function' ? { has: registered, modelName: (n) => (registered(n) ? n : undefined) } : registered;
+  const isRegistered = (n: string) => names.has(n);
   // Sections may nest (different names): render until nothing changes.
   let rendered = template;
   for (let before = ''; before !== rendered;) {
@@ -16,6 +28,12 @@ export function renderDescription(template: string, isRegistered: (tool: string)
       (kind === '#') === isRegistered(name) ? body : '',
     );
   }
+  rendered = rendered.replace(MODEL_NAME, (_all, name: string) => {
+    const shown = names.modelName(name);
+    // A name the model cannot call must sit inside its {{#name}} section, which is gone by now.
+    if (shown === undefined) throw new Error(`a tool description names ${name} outside a {{#${name}}} section, and it is not registered`);
+    return shown;
+  });
   if (rendered.includes('{{')) throw new Error(`unbalanced {{…}} section in a tool description: ${template.slice(0, 80)}`);
   return rendered
     .replace(/[ \t]+\n/g, '\n')
@@ -24,9 +42,9 @@ export function renderDescription(template: string, isRegistered: (tool: string)
     .trim();
 }
 
-/** The tool names a template refers to in sections (for tests and checks). */
+/** The tool names a template refers to in sections and by `{{@name}}` (for tests and checks). */
 export function referencedTools(template: string): string[] {
-  return [...template.matchAll(SECTION)].map((m) => m[2]!);
+  return [...new Set([...[...template.matchAll(SECTION)].map((m) => m[2]!), ...[...template.matchAll(MODEL_NAME)].map((m) => m[1]!)])];
 }
 
 /**

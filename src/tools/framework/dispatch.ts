@@ -15,6 +15,7 @@ import { kindTraits } from './kinds.ts';
 import { applyCaps, capsFor, type CapsConfig } from './output.ts';
 import { servicesView, type ToolServices } from './services.ts';
 import { SessionState } from './session.ts';
+import type { ToolFace } from './face.ts';
 import { ToolError, type AnyTool, type FileAccess, type JsonObject, type ToolContext, type ToolSummary } from './tool.ts';
 import { monotonicMs } from '../../util/monotonic.ts';
 import type { SecretValues } from '../../util/secret-values.ts';
@@ -253,11 +254,18 @@ export class Dispatcher {
     // The model may call an MCP tool by its model-facing name; rules, caps and settings use the canonical one.
     const canonical = tool.name;
 
-    const parsedArgs = this.parseArgs(tool, rawArgs, name);
+    // Called by its face's name (golem's ReadFile): the face's arguments, mapped to the engine's.
+    const face = tool.face && name === tool.modelName ? def.faces?.find((f) => f.name === tool.face!.name) : undefined;
+    const parsedArgs = this.parseArgs(tool, rawArgs, name, face);
     if (!parsedArgs.ok) return parsedArgs;
     const args = parsedArgs.args;
     const refused = def.precheck
-      ? await def.precheck(args, { hasTool: (n) => this.opts.catalog.has(n), services: this.opts.catalog.services, typedByOperator })
+      ? await def.precheck(args, {
+          hasTool: (n) => this.opts.catalog.has(n),
+          toolName: (n) => this.opts.catalog.get(n)?.modelName,
+          services: this.opts.catalog.services,
+          typedByOperator,
+        })
       : null;
     if (refused !== null) return fail(refused, 'denied');
 
@@ -312,6 +320,7 @@ export class Dispatcher {
         this.opts.gate.scope.allows(p) &&
         (!this.opts.gate.hasDenyRules || this.opts.gate.denyingRule(canonical, [this.subjectOf(p)]) === null),
       hasTool: (n) => this.opts.catalog.has(n),
+      toolName: (n) => this.opts.catalog.get(n)?.modelName,
       authorizePath: (p, access) => this.authorizePath(canonical, p, access),
       session: this.session,
       // A tool's own calls (wait_and_verify's polls) are recorded as polls under this call.
@@ -327,6 +336,8 @@ export class Dispatcher {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onOuterAbort);
     }
+    // In the face's shape (golem's {content, totalLines}), before the digest and the caps see it.
+    if (face?.result) raw = face.result(raw, parsedArgs.faceArgs);
     // Before the digest keeps a raw copy and before anyone sees it: no known secret leaves a tool.
     if (this.opts.secrets) raw = this.opts.secrets.maskJson(raw);
     // Digest before the caps: the digest summarises the whole result, where the caps would keep only its head.
@@ -340,7 +351,12 @@ export class Dispatcher {
   }
 
   /** `called` is the name the caller used (an MCP tool's model-facing one): errors speak of the tool as it was called. */
-  private parseArgs(tool: RegisteredTool, rawArgs: unknown, called: string): { ok: true; args: unknown } | Failure {
+  private parseArgs(
+    tool: RegisteredTool,
+    rawArgs: unknown,
+    called: string,
+    face?: ToolFace,
+  ): { ok: true; args: unknown; faceArgs?: unknown } | Failure {
     let input: unknown = rawArgs ?? {};
     if (typeof input === 'string') {
       try {
@@ -362,13 +378,21 @@ export class Dispatcher {
       mapped[canonical] = mapped[alias];
       delete mapped[alias];
     }
-    const parsed = tool.def.args.safeParse(mapped);
+    const schema = face ? face.args : tool.def.args;
+    const parsed = schema.safeParse(face ? input : mapped);
     if (!parsed.success) {
       const valid = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
-      const issues = formatArgIssues(parsed.error.issues, valid, { input: mapped, schema: tool.inputSchema });
+      const issues = formatArgIssues(parsed.error.issues, valid, { input: face ? input : mapped, schema: tool.inputSchema });
       return fail(`${called}: invalid arguments: ${issues}`, 'invalid_args');
     }
-    return { ok: true, args: parsed.data };
+    if (!face) return { ok: true, args: parsed.data };
+    // The face's schema holds the engine's limits in its own words; what it passes must suit the engine.
+    const engine = tool.def.args.safeParse(face.toEngine(parsed.data));
+    if (!engine.success) {
+      const issues = engine.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+      return fail(`${called}: invalid arguments: ${issues.slice(0, 2000)}`, 'invalid_args');
+    }
+    return { ok: true, args: engine.data, faceArgs: parsed.data };
   }
 
   /** Resolve a path physically and check it against path_scope. */

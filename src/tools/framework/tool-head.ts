@@ -1,3 +1,4 @@
+import type { FaceHead } from './face.ts';
 import type { AnyTool } from './tool.ts';
 
 // A built-in tool's head: what registering and listing it read (name, kind, needs, a
@@ -9,7 +10,20 @@ import type { AnyTool } from './tool.ts';
 // the definitions themselves; test/tools/tool-head.test.ts holds the two equal.
 
 /** The fields a head carries as they are; all plain JSON. */
-const STATIC_KEYS = ['name', 'kind', 'needs', 'uses', 'requires', 'digest', 'narrowHint', 'ownsCancellation', 'aliases', 'caps'] as const;
+const STATIC_KEYS = [
+  'name',
+  'kind',
+  'job',
+  'dialect',
+  'needs',
+  'uses',
+  'requires',
+  'digest',
+  'narrowHint',
+  'ownsCancellation',
+  'aliases',
+  'caps',
+] as const;
 
 export interface ToolHead {
   /** The static fields, and the description when it is a string (a template, catalog.ts renders it). */
@@ -18,6 +32,8 @@ export interface ToolHead {
   readonly present: readonly string[];
   /** `z.toJSONSchema(args)`, as JSON text (parsed per catalog: a catalog may change its copy). */
   readonly argsSchema?: string;
+  /** Its faces (other dialects' names for it) as registering reads them, each with its arguments' JSON Schema as text. */
+  readonly faces?: ReadonlyArray<FaceHead & { readonly argsSchema: string }>;
   /**
    * Keys answered by the tool's `<tool>.head.ts` (a description or `available` that depends on
    * the run, kept apart from the module so registering it evaluates no zod): the definition's
@@ -45,16 +61,42 @@ export function toolHead(def: AnyTool, companion?: Readonly<Record<string, unkno
   }
   const present = Object.keys(def).filter((k) => !(k in fields) && !fromCompanion.includes(k) && own[k] !== undefined);
   const argsSchema = def.inputSchema === undefined ? JSON.stringify(argsJsonSchema(def)) : undefined;
+  const faces = def.faces?.map((f) => ({
+    dialect: f.dialect,
+    name: f.name,
+    description: f.description,
+    argsSchema: JSON.stringify(f.args.toJSONSchema({ target: 'draft-7', io: 'input' })),
+  }));
   return {
     fields,
     present,
     ...(argsSchema !== undefined ? { argsSchema } : {}),
+    ...(faces !== undefined ? { faces } : {}),
     ...(fromCompanion.length > 0 ? { companion: fromCompanion } : {}),
   };
 }
 
 /** Where a lazy definition keeps its head's JSON Schema text (never a key of a real definition). */
 const ARGS_SCHEMA = Symbol('core-agent.argsSchema');
+/** Where a lazy definition keeps its faces' heads. */
+const FACE_HEADS = Symbol('core-agent.faceHeads');
+
+/** A tool's faces as registering reads them: from its head in the bundle (its module not evaluated), else its definition. */
+export function faceHeadsOf(def: AnyTool): readonly FaceHead[] {
+  const fromHead = (def as { readonly [FACE_HEADS]?: readonly FaceHead[] })[FACE_HEADS];
+  if (fromHead !== undefined) return fromHead;
+  return (def.faces ?? []).map((f) => ({ dialect: f.dialect, name: f.name, description: f.description }));
+}
+
+/** The JSON Schema the model sees for one of a tool's faces (by name). */
+export function faceJsonSchema(def: AnyTool, name: string): Record<string, unknown> {
+  const fromHead = (def as { readonly [FACE_HEADS]?: ReadonlyArray<{ name: string; argsSchema: string }> })[FACE_HEADS];
+  const head = fromHead?.find((f) => f.name === name);
+  if (head !== undefined) return JSON.parse(head.argsSchema) as Record<string, unknown>;
+  const face = def.faces?.find((f) => f.name === name);
+  if (face === undefined) throw new Error(`tool ${def.name} has no face named ${name}`);
+  return face.args.toJSONSchema({ target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+}
 
 /** The JSON Schema the model sees for a built-in tool's arguments (before `describeArgs`). */
 export function argsJsonSchema(def: AnyTool): Record<string, unknown> {
@@ -99,6 +141,7 @@ class LazyToolHandler implements ProxyHandler<AnyTool> {
 
   get(_target: AnyTool, key: string | symbol): unknown {
     if (key === ARGS_SCHEMA) return this.head.argsSchema;
+    if (key === FACE_HEADS) return this.head.faces ?? [];
     if (typeof key !== 'string') return undefined;
     if (key in this.head.fields) return this.head.fields[key];
     if (this.fromCompanion(key)) return this.companion![key];

@@ -1,6 +1,8 @@
 import type { z } from 'zod/v4';
 import type { FileChange } from '../../permissions/gate.ts';
 import type { ResolvedPath } from '../../permissions/resolve-path.ts';
+import type { Dialect } from '../../core/dialects.ts';
+import type { ToolFace } from './face.ts';
 import type { ToolKind } from './kinds.ts';
 import type { OutputCaps } from './output.ts';
 import type { ServiceName, ToolServices } from './services.ts';
@@ -65,8 +67,13 @@ export interface ToolContext<Settings = Readonly<Record<string, unknown>>, Servi
   readonly settings: Readonly<Settings>;
   /** The services the tool declared (`needs`, `uses`) and nothing else (services.ts, servicesView). */
   readonly services: Services;
-  /** Whether a tool is registered in this catalog (for messages that name another tool). */
+  /** Whether a tool is registered in this catalog. */
   hasTool(name: string): boolean;
+  /**
+   * The name the model calls a registered tool by (a canonical name in, golem's `ReadFile` out in
+   * that dialect), or undefined when it is not registered: a message naming another tool uses it.
+   */
+  toolName(name: string): string | undefined;
   /** Aborted at the call's deadline. */
   readonly signal: AbortSignal;
   /** The session: turn, todo list, terminals, its id. */
@@ -126,6 +133,18 @@ export interface ToolDefinition<
   /** What the tool does; every trait (read-only, file edit, lifecycle, …) derives from it (kinds.ts). */
   readonly kind: ToolKind;
   /**
+   * The job it does, or jobs (apply_patch writes, edits and deletes): a dialect registers one
+   * tool per job (dialect.ts). Default: a job of its own, named after the tool.
+   */
+  readonly job?: string | readonly string[];
+  /** Which seed system's tool this is under its own name (default core-agent; bash is Cagent's too). */
+  readonly dialect?: Dialect | readonly Dialect[];
+  /**
+   * Other systems' names for this tool (golem's `ReadFile` for read_file): in that dialect the
+   * catalog registers the face — its name, argument names and description — over this engine.
+   */
+  readonly faces?: readonly ToolFace[];
+  /**
    * Services the tool cannot work without: it is registered only when each is present (the
    * framework's or its family's reasons say why not), and `ctx.services` has each, typed as present.
    */
@@ -149,7 +168,7 @@ export interface ToolDefinition<
   precheck?(
     args: z.output<Args>,
     /** typedByOperator: the operator typed the call (the REPL's `!command`); checks that steer the model do not apply. */
-    env: { hasTool(name: string): boolean; services: ToolServices; typedByOperator?: boolean },
+    env: { hasTool(name: string): boolean; toolName(name: string): string | undefined; services: ToolServices; typedByOperator?: boolean },
   ): Promise<string | null>;
   /**
    * What permission rules match besides paths, as text (bash: the command line for

@@ -3,9 +3,11 @@ import { quoteArg } from '../framework/error-text.ts';
 import { LIMITS } from '../framework/limits.ts';
 import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import description from './current-time.md';
+import { currentTimeGolem } from './current-time.golem.ts';
 
 export const currentTimeTool = defineTool({
   name: 'current_time',
+  faces: [currentTimeGolem],
   description,
   kind: 'read',
   narrowHint: '',

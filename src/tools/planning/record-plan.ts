@@ -9,7 +9,7 @@ export { planGated };
 
 /** record-plan.md for the plan mode; under `required` it names the tools the plan unblocks. */
 function describe(mode: PlanMode, registered: readonly AnyTool[]): string {
-  const gated = registered.filter(planGated).map((t) => `\`${t.name}\``);
+  const gated = registered.filter(planGated).map((t) => `\`{{@${t.name}}}\``);
   const which =
     gated.length > 0
       ? `call this BEFORE any ${gated.join(' / ')} call, or those calls are denied with a "plan required" error`

@@ -3,6 +3,7 @@ import { LIMITS } from '../framework/limits.ts';
 import type { ChoiceQuestion } from '../framework/services.ts';
 import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import description from './request-user-input.md';
+import { requestUserInputGolem } from './request-user-input.golem.ts';
 
 const option = z.strictObject({
   label: z.string().min(1).max(100).describe('The choice as the operator sees it: a few words.'),
@@ -18,6 +19,9 @@ const question = z.strictObject({
 
 export const requestUserInputTool = defineTool({
   name: 'request_user_input',
+  job: 'ask_user',
+  dialect: 'cagent',
+  faces: [requestUserInputGolem],
   description,
   kind: 'ask',
   uses: ['asker'],

@@ -4,6 +4,7 @@ import description from './todo.md';
 
 export const todoTool = defineTool({
   name: 'todo',
+  job: 'plan_checklist',
   description,
   // Changes only this session's list: never needs approval, nor a plan under plan-first.
   kind: 'lifecycle',

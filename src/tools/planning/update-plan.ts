@@ -2,11 +2,15 @@ import * as z from 'zod/v4';
 import { defineTool, ToolError } from '../framework/tool.ts';
 import { available } from './update-plan.head.ts';
 import description from './update-plan.md';
+import { updatePlanGolem } from './update-plan.golem.ts';
 
 const STATUSES = ['pending', 'in_progress', 'completed'] as const;
 
 export const updatePlanTool = defineTool({
   name: 'update_plan',
+  job: 'plan_checklist',
+  dialect: 'cagent',
+  faces: [updatePlanGolem],
   description,
   // Changes only this turn's checklist: never asks, and plan-first does not hold it back.
   kind: 'lifecycle',

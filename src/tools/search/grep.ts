@@ -11,6 +11,7 @@ import { compileNamePattern } from '../shared/name-pattern.ts';
 import { ripgrepExclusions } from '../shared/ignore-rules.ts';
 import { linesConfirmed, type ReportedLine } from '../shared/recheck.ts';
 import { chooseEngine, runRipgrep, searchEngineSettings } from '../shared/ripgrep.ts';
+import { grepGolem } from './grep.golem.ts';
 
 /** Longest line text returned per match; the rest of a long line is elided (rg's --max-columns). */
 export const MAX_MATCH_COLUMNS = 500;
@@ -23,6 +24,7 @@ export interface GrepMatch {
 
 export const grepTool = defineTool({
   name: 'grep',
+  faces: [grepGolem],
   description,
   kind: 'read',
   uses: ['ripgrepPath'],

@@ -32,14 +32,14 @@ function describe(mode: SearchGateMode, registered: readonly string[]): string {
         .filter(([, tool]) => tool === t)
         .map(([v]) => `\`${v}\``)
         .join(', ');
-    const rules = [...targets].map((t) => `${which(t)} → use the \`${t}\` tool`).join('; ');
+    const rules = [...targets].map((t) => `${which(t)} → use the \`{{@${t}}}\` tool`).join('; ');
     const fine = targets.has('grep')
       ? 'piping into them (`make test | grep FAIL`) is fine'
       : 'a find that acts on files (-exec, -delete) is fine';
     searchGate = `Search-shaped commands are REFUSED (${rules}); ${fine}.`;
   } else {
     searchGate =
-      '{{#grep}}Search file contents with the `grep` tool rather than grep or rg here. {{/grep}}{{#glob}}Find files by name with `glob` rather than find here.{{/glob}}';
+      '{{#grep}}Search file contents with the `{{@grep}}` tool rather than grep or rg here. {{/grep}}{{#glob}}Find files by name with `{{@glob}}` rather than find here.{{/glob}}';
   }
   return fillDescription(template, { default_timeout: BASH_DEFAULTS.default_timeout_seconds, search_gate: searchGate });
 }

@@ -47,6 +47,7 @@ type BashSettings = z.output<typeof settings>;
 
 export const bashTool = defineTool({
   name: 'bash',
+  dialect: ['core-agent', 'cagent'],
   description,
   kind: 'execute',
   needs: ['shell'],
@@ -79,7 +80,7 @@ export const bashTool = defineTool({
     // The search gate steers the model to grep and glob; a command the operator typed is theirs.
     if (env.services.searchGate !== 'enforce' || env.typedByOperator === true) return null;
     const hit = await searchShaped(args.command, searchTargets(env.hasTool));
-    return hit ? searchGateMessage(hit) : null;
+    return hit ? searchGateMessage(hit, env.toolName) : null;
   },
   async run(args, ctx): Promise<JsonObject> {
     const max = ctx.settings.max_timeout_seconds;
@@ -125,7 +126,7 @@ export const bashTool = defineTool({
     if (notes.length > 0) result.note = notes.join(' ');
     if (ctx.services.searchGate === 'warn') {
       const hit = await searchShaped(args.command, searchTargets(ctx.hasTool));
-      if (hit) result.notice = searchGateMessage(hit).replace(/^bash refused: /, 'bash search gate (warn): ');
+      if (hit) result.notice = searchGateMessage(hit, ctx.toolName).replace(/^bash refused: /, 'bash search gate (warn): ');
     }
     return result;
   },
@@ -174,6 +175,6 @@ function startTerminal(
   return {
     terminal_id: t.id,
     running: true,
-    note: `Started in the background${timeout === undefined ? '' : `; it is stopped after ${timeout} s`}. Read its output with terminal_output (cursor 0 first, then next_cursor).`,
+    note: `Started in the background${timeout === undefined ? '' : `; it is stopped after ${timeout} s`}. Read its output with ${ctx.toolName('terminal_output') ?? 'terminal_output'} (cursor 0 first, then next_cursor).`,
   };
 }

@@ -85,10 +85,11 @@ function classify(command: Node, covered: ReadonlySet<'grep' | 'glob'>): SearchS
 }
 
 /** The refusal (enforce) or notice (warn), as the seed words it. */
-export function searchGateMessage(hit: SearchShaped): string {
+export function searchGateMessage(hit: SearchShaped, toolName: (tool: string) => string | undefined = (t) => t): string {
+  const tool = toolName(hit.tool) ?? hit.tool;
   if (hit.tool === 'grep') {
     return (
-      `bash refused: \`${hit.verb}\` is a search-shaped command; use the native \`grep\` tool\n` +
+      `bash refused: \`${hit.verb}\` is a search-shaped command; use the native \`${tool}\` tool\n` +
       'instead. It returns structured {path, line, text} matches, honors the\n' +
       'permission gate and the path scope, and applies per-tool output caps. Piping\n' +
       'into a search binary is unaffected — `go test ./... | grep -v ok` filters a\n' +
@@ -97,7 +98,7 @@ export function searchGateMessage(hit: SearchShaped): string {
     );
   }
   return (
-    `bash refused: \`${hit.verb}\` is a search-shaped command; use the native \`glob\` tool\n` +
+    `bash refused: \`${hit.verb}\` is a search-shaped command; use the native \`${tool}\` tool\n` +
     'instead. It returns the matching paths, sorted, honors the permission gate and\n' +
     'the path scope, and applies per-tool output caps. A find with an action\n' +
     '(-exec, -delete, …) is unaffected — it operates on files, which the native tool\n' +

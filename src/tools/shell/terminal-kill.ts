@@ -8,6 +8,7 @@ import { TERMINAL_DEFAULTS } from './terminals.ts';
 
 export const terminalKillTool = defineTool({
   name: 'terminal_kill',
+  dialect: 'cagent',
   description: fillDescription(template, { grace_seconds: TERMINAL_DEFAULTS.grace_ms / 1000 }),
   kind: 'control',
   requires: 'bash',

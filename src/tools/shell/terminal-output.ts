@@ -6,6 +6,7 @@ import { terminalFor } from './terminal-tools.ts';
 
 export const terminalOutputTool = defineTool({
   name: 'terminal_output',
+  dialect: 'cagent',
   description,
   kind: 'read',
   requires: 'bash',

@@ -6,6 +6,7 @@ import description from './terminal-write.md';
 
 export const terminalWriteTool = defineTool({
   name: 'terminal_write',
+  dialect: 'cagent',
   description,
   kind: 'control',
   requires: 'bash',

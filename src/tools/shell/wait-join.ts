@@ -11,6 +11,7 @@ export const WAIT_JOIN_DEFAULTS = { timeout_seconds: 60, max_timeout_seconds: 24
 
 export const waitJoinTool = defineTool({
   name: 'wait_join',
+  dialect: 'cagent',
   description: fillDescription(template, { default_timeout: WAIT_JOIN_DEFAULTS.timeout_seconds }),
   kind: 'read',
   requires: 'bash',

@@ -13,6 +13,8 @@ const loadConverters = () => (converters ??= loadEmbeddedModule<Converters>(html
 
 export const webFetchTool = defineTool({
   name: 'web_fetch',
+  job: 'fetch_url',
+  dialect: 'cagent',
   description,
   kind: 'read_remote',
   needs: ['network'],

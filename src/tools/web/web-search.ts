@@ -10,6 +10,7 @@ const maxResults = (n: number) => `How many results (default ${n}, at most 20).`
 
 export const webSearchTool = defineTool({
   name: 'web_search',
+  dialect: 'cagent',
   description: ({ services }) =>
     fillDescription(template, { provider: services.searchProvider ? ` (${services.searchProvider.name})` : '' }),
   kind: 'read_remote',

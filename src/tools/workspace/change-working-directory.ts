@@ -11,6 +11,7 @@ function isLaunchDirectory(p: string): boolean {
 
 export const changeWorkingDirectoryTool = defineTool({
   name: 'change_working_directory',
+  dialect: 'cagent',
   description,
   // The session's own state: it never asks inside the workspace, and plan-first does not hold it
   // back. Leaving the workspace is a second, non-exempt gate decision in run().

@@ -33,6 +33,7 @@ const settings = z.strictObject({
 
 export const enterWorktreeTool = defineTool({
   name: 'enter_worktree',
+  dialect: 'cagent',
   description,
   // Adds a branch and a checkout to the repository: a change that destroys nothing. It asks in
   // ask mode and waits for the plan under plan-first, wherever the worktree goes.
@@ -70,7 +71,9 @@ export const enterWorktreeTool = defineTool({
     if (target.exists) {
       throw new ToolError(
         `${shown} already exists: enter_worktree never reuses or overwrites a path` +
-          (ctx.hasTool('change_working_directory') ? '; to work in an existing checkout, change_working_directory to it' : ''),
+          (ctx.toolName('change_working_directory')
+            ? `; to work in an existing checkout, ${ctx.toolName('change_working_directory')} to it`
+            : ''),
       );
     }
     const name = path.basename(target.real);

@@ -1,0 +1,50 @@
+import type { Dialect } from '../../src/core/dialects.ts';
+
+/**
+ * Catalog dialects (src/tools/framework/dialect.ts), one case a line, run by dialects.test.ts
+ * against the built-in catalog with every service present. `offers`: the name the model sees
+ * for the job in that dialect; `not`: names of other dialects' tools for the same job, which
+ * must not be offered beside it.
+ */
+export interface DialectCase {
+  dialect: Dialect;
+  job: string;
+  offers: string;
+  not: string[];
+}
+
+// prettier-ignore
+export const DIALECT_CASES: DialectCase[] = [
+  { dialect: 'core-agent', job: 'plan checklist', offers: 'todo', not: ['update_plan', 'TodoWrite'] },
+  { dialect: 'cagent', job: 'plan checklist', offers: 'update_plan', not: ['todo', 'TodoWrite'] },
+  { dialect: 'golem', job: 'plan checklist', offers: 'TodoWrite', not: ['todo', 'update_plan'] },
+  { dialect: 'core-agent', job: 'ask the user', offers: 'ask_user', not: ['request_user_input', 'AskUserQuestionTool'] },
+  { dialect: 'cagent', job: 'ask the user', offers: 'request_user_input', not: ['ask_user', 'AskUserQuestionTool'] },
+  { dialect: 'golem', job: 'ask the user', offers: 'AskUserQuestionTool', not: ['ask_user', 'request_user_input'] },
+  { dialect: 'core-agent', job: 'read a file', offers: 'read_file', not: ['ReadFile'] },
+  { dialect: 'cagent', job: 'read a file (Cagent has none: core-agent\'s)', offers: 'read_file', not: ['ReadFile'] },
+  { dialect: 'golem', job: 'read a file', offers: 'ReadFile', not: ['read_file'] },
+  { dialect: 'core-agent', job: 'write a file', offers: 'write_file', not: ['WriteFile', 'apply_patch'] },
+  { dialect: 'cagent', job: 'write a file', offers: 'apply_patch', not: ['write_file', 'WriteFile'] },
+  { dialect: 'golem', job: 'write a file', offers: 'WriteFile', not: ['write_file', 'apply_patch'] },
+  { dialect: 'core-agent', job: 'edit a file', offers: 'edit_file', not: ['apply_patch'] },
+  { dialect: 'cagent', job: 'edit a file', offers: 'apply_patch', not: ['edit_file'] },
+  { dialect: 'golem', job: 'edit a file (golem has none: core-agent\'s)', offers: 'edit_file', not: ['apply_patch'] },
+  { dialect: 'cagent', job: 'delete a file', offers: 'apply_patch', not: ['delete_file'] },
+  { dialect: 'golem', job: 'list a directory', offers: 'ListFiles', not: ['list_dir'] },
+  { dialect: 'core-agent', job: 'list a directory', offers: 'list_dir', not: ['ListFiles'] },
+  { dialect: 'golem', job: 'search contents', offers: 'GrepFiles', not: ['grep'] },
+  { dialect: 'cagent', job: 'search contents', offers: 'grep', not: ['GrepFiles'] },
+  { dialect: 'golem', job: 'the clock', offers: 'CurrentDateTime', not: ['current_time'] },
+  { dialect: 'core-agent', job: 'the clock', offers: 'current_time', not: ['CurrentDateTime'] },
+  { dialect: 'core-agent', job: 'fetch a URL', offers: 'fetch_url', not: ['web_fetch'] },
+  { dialect: 'cagent', job: 'fetch a URL', offers: 'web_fetch', not: ['fetch_url'] },
+  { dialect: 'golem', job: 'fetch a URL (golem has none: core-agent\'s)', offers: 'fetch_url', not: ['web_fetch'] },
+  { dialect: 'core-agent', job: 'a shell (core-agent and Cagent share bash)', offers: 'bash', not: [] },
+  { dialect: 'cagent', job: 'a shell', offers: 'bash', not: [] },
+  { dialect: 'core-agent', job: 'worktrees (only Cagent has them: in every dialect)', offers: 'enter_worktree', not: [] },
+  { dialect: 'golem', job: 'worktrees', offers: 'enter_worktree', not: [] },
+  { dialect: 'golem', job: 'background terminals (Cagent\'s only)', offers: 'terminal_output', not: [] },
+  { dialect: 'cagent', job: 'verification (core-agent\'s only)', offers: 'wait_and_verify', not: [] },
+  { dialect: 'golem', job: 'plan-first (core-agent\'s only)', offers: 'record_plan', not: [] },
+];
