@@ -10,6 +10,7 @@ import { peersSchema } from './peers-schema.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
 import { watchSchema } from './watch-schema.ts';
 import { DIALECTS, type Dialect } from '../core/dialects.ts';
+import { TOOL_KINDS, type ToolKind } from '../core/tool-kinds.ts';
 
 /**
  * The recipe: one YAML file that configures a run. Every object is strict — an
@@ -168,6 +169,13 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
             .enum(DIALECTS)
             .optional()
             .describe('Whose tool names the model sees: core-agent (default), cagent or golem; one tool per job (docs/dialects.md).'),
+          kinds: z
+            .array(z.enum(TOOL_KINDS))
+            .min(1)
+            .optional()
+            .describe(
+              'The kinds of built-in tool this recipe allows (read, read_remote, edit, execute, control, send, change, lifecycle, ask); a tool of another kind is left out, a new one too. tools.enable names exceptions.',
+            ),
           allow_overlap: z
             .boolean()
             .optional()
@@ -179,6 +187,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
           enable: z.ZodOptional<z.ZodArray<typeof toolName>>;
           dialect: z.ZodOptional<z.ZodEnum<{ [K in Dialect]: K }>>;
           allow_overlap: z.ZodOptional<z.ZodBoolean>;
+          kinds: z.ZodOptional<z.ZodArray<z.ZodEnum<{ [K in ToolKind]: K }>>>;
         })
         .superRefine((tools, ctx) => {
           // One layer saying both is a mistake, not a precedence question: reported at the enable entry.

@@ -16,7 +16,19 @@ import { ENV, foldToolToggles, SettingsError, type Settings } from './settings.t
  * no family whose tools are all off.
  */
 export function turnedOff(recipe: Recipe, s: Settings): string[] {
-  return [...toolToggles(recipe, s).disabled, ...filteredOut(s, BUILTIN_TOOL_NAMES)];
+  const toggles = toolToggles(recipe, s);
+  return [...toggles.disabled, ...outOfKinds(recipe, toggles.enabled), ...filteredOut(s, BUILTIN_TOOL_NAMES)];
+}
+
+/**
+ * The built-in tools whose kind the recipe's `tools.kinds` does not allow: a read-only recipe
+ * says what it allows, so a writer added to the build later stays out of it without an edit.
+ * A tool enabled by name (tools.enable, --enable-tools) is the recipe's exception.
+ */
+function outOfKinds(recipe: Recipe, enabled: readonly string[]): string[] {
+  const kinds = recipe.tools?.kinds;
+  if (kinds === undefined) return [];
+  return BUILTIN_TOOLS.filter((t) => !kinds.includes(t.kind) && !enabled.includes(t.name)).map((t) => t.name);
 }
 
 /**
@@ -58,6 +70,7 @@ export function buildCatalog(o: {
       enable: toolToggles(o.recipe, o.settings).enabled,
       dialect: o.settings.dialect ?? o.recipe.tools?.dialect,
       allowOverlap: o.recipe.tools?.allow_overlap,
+      kinds: o.recipe.tools?.kinds,
       settings: o.recipe.tools ?? {},
     });
   } catch (err) {

@@ -111,7 +111,7 @@ describe('settings', () => {
     }
     expect(
       Object.keys(sections)
-        .filter((k) => !['disable', 'enable', 'dialect', 'allow_overlap'].includes(k))
+        .filter((k) => !['disable', 'enable', 'dialect', 'allow_overlap', 'kinds'].includes(k))
         .sort(),
     ).toEqual(
       BUILTIN_TOOLS.filter((t) => t.settings)

@@ -49,6 +49,11 @@ export interface CatalogSelection {
   readonly dialect?: Dialect;
   /** Two tools for one job are refused unless this says so (`tools.allow_overlap`). */
   readonly allowOverlap?: boolean;
+  /**
+   * The kinds the recipe allows (`tools.kinds`): said as the reason a tool of another kind is
+   * missing. The root leaves those tools out through `disable` (catalog-step.ts).
+   */
+  readonly kinds?: readonly ToolKind[];
 }
 
 /**
@@ -78,6 +83,8 @@ export class Catalog {
     private readonly leftOut: ReadonlyMap<string, string> = new Map(),
     /** Every face name the build has, with its tool and dialect: a call by another dialect's name is explained. */
     private readonly faces: ReadonlyMap<string, { tool: string; dialect: Dialect }> = new Map(),
+    /** The kinds the recipe allows, and the kind of each built-in tool: why a tool of another kind is missing. */
+    private readonly kinds?: { allowed: readonly ToolKind[]; of: ReadonlyMap<string, ToolKind> },
   ) {
     this.all = ordered;
     this.byName = new Map(ordered.flatMap((t) => (t.face ? [[t.name, t] as const, [t.modelName, t] as const] : [[t.name, t] as const])));
@@ -160,7 +167,8 @@ export class Catalog {
         },
       };
     });
-    return new Catalog(services, registered, skipped, disabled, dialect, choice.leftOut, new Map(faceHeads));
+    const kinds = selection.kinds && { allowed: selection.kinds, of: new Map(defs.map((d) => [d.name, d.kind] as const)) };
+    return new Catalog(services, registered, skipped, disabled, dialect, choice.leftOut, new Map(faceHeads), kinds);
   }
 
   /**
@@ -172,6 +180,9 @@ export class Catalog {
     if (this.byName.has(name)) return undefined;
     const skipped = this.skipped.find((s) => s.name === name);
     if (skipped) return skipped.reason;
+    const kind = this.kinds?.of.get(name);
+    if (this.turnedOff.has(name) && kind !== undefined && !this.kinds!.allowed.includes(kind))
+      return `its kind (${kind}) is not among the kinds this recipe allows (tools.kinds: ${this.kinds!.allowed.join(', ')}); tools.enable names an exception`;
     if (this.turnedOff.has(name))
       return 'it is turned off here (tools.disable in the recipe or a config file, CORE_AGENT_DISABLE_TOOLS, --disable-tools, --task, or --allow-tool / --deny-tool)';
     const face = this.faces.get(name);

@@ -4,8 +4,9 @@
  * read-only rule, `tools list` — derives its traits from the kind through
  * `kindTraits`, so a tool cannot be "read-only" to one of them and not to another.
  */
-export const TOOL_KINDS = ['read', 'read_remote', 'edit', 'execute', 'control', 'send', 'change', 'lifecycle', 'ask'] as const;
-export type ToolKind = (typeof TOOL_KINDS)[number];
+import type { ToolKind } from '../../core/tool-kinds.ts';
+
+export { TOOL_KINDS, type ToolKind } from '../../core/tool-kinds.ts';
 
 export interface KindTraits {
   /** Changes nothing outside the process: runs without approval, concurrently, and may be polled. */
