@@ -51,7 +51,6 @@ export function expectedFailures(): Map<string, string> {
 /** The suite's summary lines, `✓ name: 2 passed, 0 failed` (ANSI colours removed). */
 function tallies(output: string): Map<string, Tally> {
   const out = new Map<string, Tally>();
-  // eslint-disable-next-line no-control-regex
   const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
   for (const m of plain.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed/gm)) {
     out.set(m[1]!, { passed: Number(m[2]), failed: Number(m[3]) });

@@ -14,7 +14,7 @@ const jsonLines = (s: string) =>
 
 /** The arguments of the tool call as the follow-up request carried it back to the provider. */
 function sentArguments(wire: 'openai' | 'anthropic' | 'google', body: Record<string, unknown>): unknown {
-  type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  type Any = Record<string, any>;
   if (wire === 'openai') {
     const call = (body.messages as Any[]).find((m) => m.tool_calls)!.tool_calls[0];
     return JSON.parse(call.function.arguments as string);
@@ -30,7 +30,7 @@ function declarationProblems(
   wire: 'openai' | 'anthropic' | 'google',
   body: Record<string, unknown>,
 ): { count: number; problems: string[] } {
-  type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  type Any = Record<string, any>;
   const tools = (body.tools ?? []) as Any[];
   const list: Array<[string, unknown]> =
     wire === 'openai'

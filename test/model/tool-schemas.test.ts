@@ -17,7 +17,7 @@ import { HOSTILE_SCHEMAS } from './tool-schemas.cases.ts';
  * Vertex sends what the Gemini API does (the same package); the built CLI's requests are checked
  * the same way in providers.test.ts.
  */
-type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Any = Record<string, any>;
 
 const PROVIDERS = [
   {

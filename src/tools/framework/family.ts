@@ -20,7 +20,7 @@ export type FamilyMember =
  * family declares the settings it reads beside its services, and the root hands its whole
  * settings object, which must have each of them.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the families' declaration merging
+// Empty here: filled by the families' declaration merging.
 export interface FamilySettings {}
 
 /** What a family's services are built from: the recipe, the run's settings and places, and what is built already. */
