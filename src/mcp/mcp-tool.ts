@@ -48,6 +48,8 @@ export function mcpToolDefinition(server: string, cfg: McpServerConfig, tool: To
       openWorld: tool.annotations?.openWorldHint !== false,
     }),
     digest: cfg.digest !== false,
+    // A server may ask the operator for a form mid-call (elicitation): the call carries the run's asker.
+    uses: ['asker'],
     narrowHint: 'Ask the tool for less (a filter, a namespace, a limit), if it takes one.',
     // The server's own timeout decides (it may be past the dispatcher's 300 s default); the margin lets it report first.
     deadlineMs: () => (cfg.call_timeout_seconds ?? DEFAULT_CALL_TIMEOUT_MS / 1000) * 1000 + 15_000,
