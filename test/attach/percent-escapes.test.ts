@@ -20,7 +20,7 @@ let reg: string;
 beforeAll(async () => {
   log = EventLog.open(workspace([]).db);
   hub = new SessionHub({ log, startSession: undefined, logger: silentLogger, promptTimeoutMs: 1000 });
-  const registry = PeerRegistry.open();
+  const registry = PeerRegistry.open({ privateHosts: ['127.0.0.1'] });
   reg = registry.register({ name: 'prod-1', endpoint: 'http://127.0.0.1:9001' }, 'ops').registration_id!;
   server = await startAttachServer({
     host: '127.0.0.1',

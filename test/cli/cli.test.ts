@@ -149,7 +149,7 @@ describe('core-agent CLI (the bundle)', () => {
     const good = run(['recipe', 'validate', 'good.yaml'], { cwd: dir });
     expect(good.code).toBe(0);
     // The summary lists the registered tools in catalog order (families, then file names), write_file left out.
-    const listed = /^good\.yaml: ok\n {2}tools \((\d+)\): (.+)$/m.exec(good.stdout);
+    const listed = /^good\.yaml: ok\n {2}tools \((\d+), dialect core-agent\): (.+)$/m.exec(good.stdout);
     expect(listed, good.stdout).not.toBeNull();
     const names = listed![2]!.split(', ');
     expect(names).toHaveLength(Number(listed![1]));

@@ -224,7 +224,8 @@ process.stdout.write(JSON.stringify({ before, starting, up, again: hot() }));
       JSON.stringify({
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'c', cluster: { server: `http://127.0.0.1:${port}` } }],
+        // Plain http is refused unless the kubeconfig says so.
+        clusters: [{ name: 'c', cluster: { server: `http://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true } }],
         contexts: [{ name: 'c', context: { cluster: 'c', user: 'u', namespace: 'shop' } }],
         users: [{ name: 'u', user: { token: 'x' } }],
         'current-context': 'c',

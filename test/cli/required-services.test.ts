@@ -53,7 +53,12 @@ async function runCase(c: RequiredCase) {
   await writeFile(path.join(ws, 's.jsonl'), `${JSON.stringify({ text: 'done' })}\n`);
   // A configured cluster (nothing is contacted before a k8s tool runs), for the recipes that require one.
   const kubeconfig = path.join(ws, 'kubeconfig');
-  await writeFile(kubeconfig, 'apiVersion: v1\nkind: Config\n');
+  // A kubeconfig that loads (a context naming a cluster nothing answers for): the cases are about the recipe's services.
+  await writeFile(
+    kubeconfig,
+    'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\n' +
+      'users: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
+  );
   const env = { PATH, HOME: ws, KUBECONFIG: kubeconfig, GCE_METADATA_HOST: metadataHost, ...c.env };
   const agent = ['-c', recipe, '-m', 'replay:s.jsonl', '--session-db', ':memory:'];
   const args =
