@@ -126,7 +126,15 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     title: prompt,
     maxDeferMs: values.autonomous ? maxDeferSec * 1000 : undefined,
     onEvent: (e) => (json ? json.onEvent(e) : text!.onEvent(e)),
-  }).finally(() => process.off('SIGINT', startUpSigint));
+  })
+    // Ctrl-C reaches the MCP servers too (one process group): a server's exit can end the build
+    // before this process has read its own SIGINT. Two turns of the event loop (a poll phase
+    // between them) read it, so the start-up handler exits 130 before any turn starts.
+    .then(async (built) => {
+      if (json) for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+      return built;
+    })
+    .finally(() => process.off('SIGINT', startUpSigint));
   process.on('SIGINT', onSigint);
   const { agent, log, sessionId } = s;
   // A full disk mid-turn must not cost the answer (the model calls are paid for, the
