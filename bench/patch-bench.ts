@@ -33,7 +33,10 @@ const patch = [
 ].join('\n');
 const expected = `${lines.map((l, i) => (targets.includes(i) ? `${l} CHANGED` : l)).join('\n')}\n`;
 
-const rt = await createRuntime({ flags: { workspace: ws, mode: 'yolo' }, env: {}, commandEnv: process.env });
+// apply_patch (Cagent's) beside edit_file (core-agent's): two tools for one job, on purpose, to compare them.
+const recipe = path.join(ws, 'bench-recipe.yaml');
+await writeFile(recipe, 'tools: { enable: [apply_patch], allow_overlap: true }\n');
+const rt = await createRuntime({ flags: { workspace: ws, mode: 'yolo', recipe }, env: {}, commandEnv: process.env });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function timed(work: () => Promise<void>): Promise<number> {
