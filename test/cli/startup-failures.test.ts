@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/workspace.ts';
 import { STARTUP_FAILURE_CASES, type StartupFailureCase } from './startup-failures.cases.ts';
-import { hasTmux, processesRunning, TerminalSession } from './terminal-session.ts';
+import { hasTmux, processesRunning, TerminalSession, until, uniqueSleep } from './terminal-session.ts';
 
 /**
  * Start-up on a real terminal (tmux): a start-up failure prints its sentence and the process is
@@ -38,21 +38,6 @@ function terminal(ws: string, argv: string[], env: Record<string, string> = {}):
   const t = new TerminalSession(ws, argv, env);
   sessions.push(t);
   return t;
-}
-
-/** A sleep no other process runs: the stand-in for an MCP server that never answers. */
-function uniqueSleep(): string {
-  return `sleep 40.${String(Math.floor(Math.random() * 9000) + 1000)}`;
-}
-
-async function until<T>(f: () => T | undefined, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe.skipIf(!hasTmux)('a start-up failure on a terminal: the sentence, then the process is gone (2)', { timeout: 120_000 }, () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.ts';
 import { tempDir, writeTree } from '../helpers/workspace.ts';
-import { hasTmux, processesRunning, TerminalSession } from './terminal-session.ts';
+import { hasTmux, processesRunning, TerminalSession, until } from './terminal-session.ts';
 
 /**
  * Habits from Claude Code and Gemini CLI in the REPL, in a real terminal (tmux) with replayed
@@ -38,16 +38,6 @@ function events(ws: string) {
 }
 
 const userTexts = (ws: string) => events(ws).flatMap((e) => (e.kind === 'user' ? [String((e.data as { text: unknown }).text)] : []));
-
-async function until<T>(f: () => T | undefined, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.skipIf(!hasTmux)('REPL habits in a real terminal (tmux)', { timeout: 120_000 }, () => {
   it('Esc interrupts a turn: the running tool is killed, the REPL stays', async () => {

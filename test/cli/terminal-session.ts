@@ -85,3 +85,19 @@ export function processesRunning(args: string): string[] {
   const ps = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).stdout;
   return ps.split('\n').filter((l) => l.trim().replace(/^\d+\s+/, '') === args);
 }
+
+/** A sleep no other process on the machine runs: a stand-in for a server that never answers, found by the process table checks. */
+export function uniqueSleep(): string {
+  return `sleep 40.${String(Math.floor(Math.random() * 9000) + 1000)}`;
+}
+
+/** Polls `f` until it gives a value, or fails naming `what` after `ms`. */
+export async function until<T>(f: () => T | undefined, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.ts';
 import { tempDir } from '../helpers/workspace.ts';
-import { bundle, hasTmux, processesRunning, TerminalSession } from './terminal-session.ts';
+import { bundle, hasTmux, processesRunning, TerminalSession, until, uniqueSleep } from './terminal-session.ts';
 
 /**
  * The CLI in a real terminal (tmux), driven by replayed model scripts: what a
@@ -29,21 +29,6 @@ function repl(ws: string, ...extra: string[]): TerminalSession {
   const t = new TerminalSession(ws, ['repl', '-m', 'replay:s.jsonl', '--session-db', 'db', ...extra]);
   sessions.push(t);
   return t;
-}
-
-/** A sleep no other process on the machine runs, so the process table check is about this test only. */
-function uniqueSleep(): string {
-  return `sleep 30.${String(Math.floor(Math.random() * 9000) + 1000)}`;
-}
-
-async function until<T>(f: () => T | undefined, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function events(ws: string) {
