@@ -92,6 +92,12 @@ export const mcpServerSchema = z
         'stdio: variables for the server, on top of a minimal base (HOME, PATH, USER, …); core-agent’s own environment is NOT passed on. Values may use ${NAME}.',
       ),
     cwd: z.string().optional().describe('stdio: working directory (default: the workspace).'),
+    exec_only: z
+      .boolean()
+      .optional()
+      .describe(
+        'stdio: false starts the command as given. By default, on Linux, the server runs from an execute-only copy of its program (or of its #! interpreter), so that the commands the model runs cannot read its env: or memory through /proc (docs/shell.md).',
+      ),
     url: z
       .url({ protocol: /^https?$/ })
       .refine(
@@ -147,7 +153,7 @@ export const mcpServerSchema = z
         wrong(k, `${k} is for http servers; this one is stdio`);
     } else {
       if (!s.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'an http server needs url' });
-      for (const k of ['command', 'args', 'env', 'cwd'] as const) wrong(k, `${k} is for stdio servers; this one is http`);
+      for (const k of ['command', 'args', 'env', 'cwd', 'exec_only'] as const) wrong(k, `${k} is for stdio servers; this one is http`);
       if (s.oauth)
         for (const k of ['bearer_token_env', 'google_auth'] as const) wrong(k, `${k} and oauth both set Authorization: keep one`);
     }

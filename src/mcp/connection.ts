@@ -12,7 +12,7 @@ import { failureText } from '../net/undici.ts';
 import { describeSchemaIssues, isSchemaError } from './error-text.ts';
 import { loadSdk } from './sdk.ts';
 import { StderrTail } from './stderr-tail.ts';
-import type { TooLargeData } from './stdio-transport.ts';
+import type { BoundedStdioTransport, ProcessGuard, TooLargeData } from './stdio-transport.ts';
 import type { Asker } from '../tools/framework/services.ts';
 import { answerElicitation } from './elicitation.ts';
 import { CoreAgentOAuthProvider } from './oauth-provider.ts';
@@ -49,6 +49,8 @@ export interface ConnectionOptions {
   logger?: Logger;
   /** Called with the server's tool list after every (re)connect and tools/list_changed. */
   onTools: (tools: Tool[]) => void;
+  /** How stdio servers are started so that the model's commands cannot read their /proc files (runtime/exec-only-launch.ts); none: as given. */
+  processGuard?: ProcessGuard | undefined;
   /** OAuth: whether a browser login may start (default: a terminal or $BROWSER; `mcp login` forces it). */
   interactive?: boolean;
   /** Where a login's URL is shown (default stderr). */
@@ -385,7 +387,32 @@ export class McpConnection {
     client.onclose = () => this.onClosed(client);
     this.oauth?.accepted();
     this.log.info('MCP server connected');
+    if (transport instanceof sdk.BoundedStdioTransport) this.checkGuard(transport);
     return client;
+  }
+
+  /**
+   * A stdio server whose env: is readable by the model's commands through /proc/PID/environ is
+   * said once per start, with why: its program could not be copied execute-only, or a process
+   * of its tree ran a readable file after the copy (a shell wrapper's child, uvx's Python).
+   */
+  private checkGuard(transport: BoundedStdioTransport): void {
+    const guard = this.opts.processGuard;
+    const launched = transport.launched;
+    // exec_only: false is the recipe's choice, said in its own words.
+    if (!guard || !launched || this.opts.config.exec_only === false || Object.keys(this.opts.config.env ?? {}).length === 0) return;
+    const why = (reason: string) =>
+      this.log.warn(
+        { reason },
+        "the MCP server's env: values are readable by commands the model runs, through /proc/PID/environ (docs/shell.md)",
+      );
+    if (!launched.guard.exec_only) return why(launched.guard.reason);
+    const pid = transport.pid;
+    const open = pid === null ? [] : guard.dumpableIn(pid);
+    if (open.length > 0)
+      why(
+        `started from an execute-only copy, its process ${open[0]!.pid} (${open[0]!.command}) then ran a readable file${open.length > 1 ? ` (and ${open.length - 1} more)` : ''}`,
+      );
   }
 
   private async refreshTools(client: Client, signal?: AbortSignal): Promise<void> {
@@ -457,6 +484,7 @@ export class McpConnection {
       args: (cfg.args ?? []).map((a, i) => this.expand(a, `args[${i}]`)),
       env,
       cwd: cfg.cwd ?? this.opts.workspace,
+      launch: cfg.exec_only === false ? undefined : this.opts.processGuard?.launch,
     });
     this.stderrTail = new StderrTail();
     this.collectStderr(transport.stderr);

@@ -6,6 +6,7 @@ import type { Resolver } from '../net/guarded-fetch.ts';
 import type { SecretValues } from '../util/secret-values.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
 import { McpConnection } from './connection.ts';
+import type { ProcessGuard } from './stdio-transport.ts';
 import { mcpToolDefinition } from './mcp-tool.ts';
 import { canonicalName, modelFacingName } from './names.ts';
 
@@ -23,6 +24,8 @@ export interface McpManagerOptions {
   resolve?: Resolver | undefined;
   /** Where tokens a server's OAuth or Google credentials obtain are registered, to be masked wherever they surface. */
   secrets?: SecretValues | undefined;
+  /** How stdio servers are started so that the model's commands cannot read their /proc files; none: as given. */
+  processGuard?: ProcessGuard | undefined;
 }
 
 /**
@@ -47,6 +50,7 @@ export class McpManager {
         logger: this.log,
         resolve: opts.resolve,
         secrets: opts.secrets,
+        processGuard: opts.processGuard,
         onTools: (tools) => this.register(name, config, tools, connection),
       });
       this.connections.push(connection);

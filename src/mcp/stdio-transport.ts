@@ -22,6 +22,26 @@ export interface StdioParams {
   env: Record<string, string>;
   cwd: string;
   maxMessageBytes?: number;
+  /** How the process is started (the composition root's execute-only launcher); default: the command as given. */
+  launch?: StdioLauncher | undefined;
+}
+
+/** What is executed for a stdio server, and whether its /proc files are kept from the user's other processes. */
+export interface StdioLaunch {
+  file: string;
+  argv0: string;
+  args: string[];
+  env: Record<string, string>;
+  guard: { exec_only: true; from: string } | { exec_only: false; reason: string };
+}
+
+export type StdioLauncher = (params: StdioParams) => Promise<StdioLaunch>;
+
+/** The composition root's way of keeping stdio servers' /proc files from the commands the model runs. */
+export interface ProcessGuard {
+  launch: StdioLauncher;
+  /** The dumpable processes among `pid` and its descendants (their /proc files are readable by the user's other processes). */
+  dumpableIn(pid: number): Array<{ pid: number; command: string }>;
 }
 
 /**
@@ -40,6 +60,7 @@ export class BoundedStdioTransport implements Transport {
   /** The server's stderr (piped), available before start(). */
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
+  private starting = false;
   /** Requests sent and not yet answered: an oversized answer whose id is unreadable is matched against these. */
   private readonly inFlight = new Set<string | number>();
   private readonly framer: LineFramer;
@@ -58,11 +79,21 @@ export class BoundedStdioTransport implements Transport {
     return this.child?.pid ?? null;
   }
 
-  start(): Promise<void> {
-    if (this.child) throw new Error('the stdio transport is already started');
+  /** How the server was started, once start() has resolved. */
+  launched: StdioLaunch | undefined;
+
+  async start(): Promise<void> {
+    if (this.child || this.starting) throw new Error('the stdio transport is already started');
+    this.starting = true;
+    const p = this.params;
+    const plan: StdioLaunch = p.launch
+      ? await p.launch(p)
+      : { file: p.command, argv0: p.command, args: p.args, env: p.env, guard: { exec_only: false, reason: 'no launcher' } };
+    this.launched = plan;
     return new Promise((resolve, reject) => {
-      const child = spawn(this.params.command, this.params.args, {
-        env: this.params.env,
+      const child = spawn(plan.file, plan.args, {
+        argv0: plan.argv0,
+        env: plan.env,
         cwd: this.params.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,

@@ -9,6 +9,7 @@ import type { Catalog } from '../tools/framework/catalog.ts';
 import { capErrorText } from '../util/error-text.ts';
 import { SettingsError, type Settings } from './settings.ts';
 import { stateDir } from './state-dir.ts';
+import { processGuardFor } from './exec-only-launch.ts';
 
 /**
  * Connect the declared MCP servers. A server that fails is reported and retried — unless it is
@@ -46,6 +47,7 @@ export async function startMcp(o: {
     logger: o.logger,
     resolve: o.resolver,
     secrets: o.secrets,
+    processGuard: processGuardFor(env),
     keep: (name) => (allow === null || matches(allow, name)) && !matches(denyRules, name),
   });
   const failed = await manager.start();

@@ -130,12 +130,11 @@ function execOnlyCopy(env: NodeJS.ProcessEnv): string {
   const dir = path.join(stateDir(env), 'exec-only');
   const source = realpathSync(process.execPath);
   const st = statSync(source);
-  // One name per Node binary: another version, or the same path rewritten, is another copy.
-  const name = `node-${process.version}-${fnv1a(`${source}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`)}`;
+  const name = nodeCopyName(source, st, process.version);
   const copy = path.join(dir, name);
   const refused = `${copy}.refused`;
   if (existsSync(refused)) throw new Error(`${copy} was tried and does not make node non-dumpable here (remove ${refused} to try again)`);
-  if (usable(copy, st.size)) return copy;
+  if (usableExecOnly(copy, st.size)) return copy;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = `${copy}.${process.pid}.tmp`;
   try {
@@ -155,8 +154,13 @@ function execOnlyCopy(env: NodeJS.ProcessEnv): string {
   return copy;
 }
 
+/** One name per Node binary: another version, or the same path rewritten, is another copy. */
+export function nodeCopyName(source: string, st: { dev: number; ino: number; size: number; mtimeMs: number }, version: string): string {
+  return `node-${version}-${fnv1a(`${source}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`)}`;
+}
+
 /** A copy made earlier: still a regular file of the right size, ours, executable and not readable. */
-function usable(copy: string, size: number): boolean {
+export function usableExecOnly(copy: string, size: number): boolean {
   let st;
   try {
     st = statSync(copy);
@@ -221,7 +225,7 @@ function pruneOtherCopies(dir: string, keep: string): void {
   }
 }
 
-function fnv1a(text: string): string {
+export function fnv1a(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

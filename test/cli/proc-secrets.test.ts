@@ -73,6 +73,28 @@ afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });
 });
 
+/** The recipe's command (and exec_only) for a kind of server; scripts are written into the workspace. */
+async function serverFor(kind: ProcSecretsCase['server'], ws: string): Promise<{ command: string; exec_only?: boolean }> {
+  const script = async (name: string, text: string) => {
+    const file = path.join(ws, name);
+    await writeFile(file, text, { mode: 0o755 });
+    return file;
+  };
+  switch (kind) {
+    case 'exec-only':
+      return { command: execOnlyNode };
+    case 'node':
+      return { command: process.execPath };
+    case 'node-opt-out':
+      return { command: process.execPath, exec_only: false };
+    case 'env-node':
+      return { command: await script('probe-server.mjs', '#!/usr/bin/env node\nawait import(process.argv[2]);\n') };
+    case 'sh-wrapper':
+      // Not exec: node stays the wrapper's child.
+      return { command: await script('probe-server.sh', '#!/bin/sh\nnode "$@"\nexit $?\n') };
+  }
+}
+
 function run(
   args: string[],
   cwd: string,
@@ -99,17 +121,18 @@ describe.skipIf(unable !== undefined)('secrets through /proc, read by a command 
     await mkdir(ws, { mode: 0o755 });
     const key = `sk-planted-${randomBytes(12).toString('hex')}`;
     const value = `planted-env-${randomBytes(12).toString('hex')}`;
-    const serverCommand = c.server === 'exec-only' ? execOnlyNode : process.execPath;
+    const server = await serverFor(c.server, ws);
     await writeFile(
       path.join(ws, 'recipe.yaml'),
-      JSON.stringify({ mcp: { servers: { probe: { command: serverCommand, args: [testServer], env: { PROBE_TOKEN: value } } } } }),
+      JSON.stringify({ mcp: { servers: { probe: { ...server, args: [testServer], env: { PROBE_TOKEN: value } } } } }),
     );
     if (c.user === 'nobody') await chown(ws, NOBODY!, NOBODY!);
     // Each secret in two halves: the command line, which core-agent holds, never has it whole.
     const half = (s: string) => [s.slice(0, 12), s.slice(12)];
     const command = ['sh', reader, '$PPID', path.basename(testServer), ...half(key), ...half(value)].join(' ');
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
+      // The node running the tests first: `#!/usr/bin/env node` and a wrapper's `node` find it.
+      PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
       HOME: ws,
       ...(c.user === 'nobody' ? { XDG_STATE_HOME: nobodyState } : {}),
       OPENAI_API_KEY: key,
@@ -137,6 +160,10 @@ describe.skipIf(unable !== undefined)('secrets through /proc, read by a command 
     });
     // Nothing said it could not make itself non-dumpable, nor blank its environment.
     expect(r.stderr).not.toMatch(/could not make itself non-dumpable|could not blank credentials/);
+    // A server left readable is said, with why; one that is not, is not.
+    const said = r.stderr.split('\n').filter((l) => l.includes('env: values are readable'));
+    if (c.warns) expect(said, r.stderr).toEqual([expect.stringMatching(/ran a readable file/)]);
+    else expect(said, r.stderr).toEqual([]);
   });
 });
 

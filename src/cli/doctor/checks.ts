@@ -16,6 +16,7 @@ import { locateRipgrep } from '../../tools/shared/ripgrep.ts';
 import { capErrorText } from '../../util/error-text.ts';
 import { describeFailure } from '../../util/failure-sentences.ts';
 import { MIN_NODE_MAJOR } from '../main-help.ts';
+import { processGuardFor } from '../../runtime/exec-only-launch.ts';
 
 // One function a check: each answers ok / warn / fail with a line of detail and, unless ok,
 // a one-line fix. None prints a credential's value: a check names the variable and says
@@ -196,7 +197,8 @@ export async function mcpChecks(o: {
   const catalog = Catalog.build([]);
   // As a run starts them: ${CORE_AGENT_RECIPE_DIR} finds files shipped beside the recipe (runtime/mcp-step.ts).
   const env = o.recipeFile ? { ...o.env, CORE_AGENT_RECIPE_DIR: path.dirname(path.resolve(o.recipeFile)) } : o.env;
-  const manager = new McpManager({ servers, catalog, workspace: o.workspace, env });
+  // Started as a run starts them: from execute-only copies where a run would (exec-only-launch.ts).
+  const manager = new McpManager({ servers, catalog, workspace: o.workspace, env, processGuard: processGuardFor(env) });
   let timer: NodeJS.Timeout | undefined;
   try {
     const failures = await Promise.race([
