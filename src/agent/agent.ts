@@ -115,6 +115,8 @@ export interface AgentOptions {
   price?: Price | null | undefined;
   /** The context window and the fraction at which the conversation is compacted (default: unknown window, no automatic compaction). */
   context?: ContextLimit | undefined;
+  /** Messages for the model that arrived on their own (a child agent's report), taken before each model call. */
+  inbox?: (() => string[]) | undefined;
 }
 
 export type CompactionOutcome =
@@ -246,6 +248,7 @@ export class Agent {
     for (let step = 1; ; step++) {
       // Stopped (shutdown, a session deadline): the turn stays open in the log and --resume continues it.
       signal?.throwIfAborted();
+      this.deliverInbox();
       const limitReached = step > this.maxSteps;
       if (limitReached) this.opts.onEvent?.({ type: 'step_limit', steps: this.maxSteps });
       const compacted = await this.compactIfNear(signal);
@@ -584,6 +587,18 @@ export class Agent {
     const counted = withEstimate(result.usage, options, result.content);
     const usage = usageOf(price, counted.inputTokens, counted.outputTokens, result.usage.inputTokens);
     return counted.estimated ? { ...usage, estimatedCalls: 1 } : usage;
+  }
+
+  /**
+   * What arrived for the model since its last call (a child agent's report, runtime/child-agents.ts):
+   * one user message, recorded like any, so a resumed session has it too.
+   */
+  private deliverInbox(): void {
+    const notes = this.opts.inbox?.() ?? [];
+    if (notes.length === 0) return;
+    const text = notes.join('\n\n');
+    this.record('user', { text, source: 'inbox' });
+    this.messages.push({ role: 'user', content: [{ type: 'text', text }] });
   }
 
   private record(kind: Parameters<EventLog['append']>[2], data: Record<string, unknown>): void {

@@ -7,6 +7,7 @@ import { unknownName } from './did-you-mean.ts';
 import { attachSchema } from './attach-schema.ts';
 import { hooksSchema } from './hooks-schema.ts';
 import { peersSchema } from './peers-schema.ts';
+import { agentsSchema } from './agents-schema.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
 import { watchSchema } from './watch-schema.ts';
 import { DIALECTS, type Dialect } from '../core/dialects.ts';
@@ -174,7 +175,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
             .min(1)
             .optional()
             .describe(
-              'The kinds of built-in tool this recipe allows (read, read_remote, edit, execute, control, send, change, lifecycle, ask); a tool of another kind is left out, a new one too. tools.enable names exceptions.',
+              'The kinds of built-in tool this recipe allows (read, read_remote, edit, execute, control, send, change, lifecycle, ask, delegate); a tool of another kind is left out, a new one too. tools.enable names exceptions.',
             ),
           allow_overlap: z
             .boolean()
@@ -367,6 +368,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
       hooks: hooksSchema.optional(),
       peers: peersSchema.optional(),
       attach: attachSchema.optional(),
+      agents: agentsSchema(toolName).optional().describe('Delegation: profiles and limits for child agents (docs/delegation.md).'),
     })
     .superRefine((recipe, ctx) => {
       const target = recipe.watch?.alert_target;

@@ -28,6 +28,8 @@ export interface AgentStepOptions {
   watchdog: WatchdogMode;
   checkpoints?: PendingCheckpoint | undefined;
   onEvent: (e: AgentEvent) => void;
+  /** Reports that arrive on their own for the session (its deferred children's). */
+  inbox?: ((sessionId: string) => string[]) | undefined;
 }
 
 /** The agent step: the instructions, a new or resumed session in the log, the watchdog, the agent. */
@@ -77,6 +79,7 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
     hooks: runtime.hooks,
     price: info.price,
     context: { window: info.contextWindow, compactAt: context?.compact_at ?? DEFAULT_COMPACT_AT },
+    inbox: o.inbox && (() => o.inbox!(sessionId)),
   });
   if (resumed) {
     agent.restore(resumed.messages, resumed.turn, resumed.usage);

@@ -8,6 +8,8 @@ import type { Logger } from '../log.ts';
 import { SessionDbError } from '../store/session-db.ts';
 import { SessionState } from '../tools/framework/session.ts';
 import { startAgent } from './agent-step.ts';
+import { ChildAgents } from './child-agents.ts';
+import { modelInfo } from '../model/registry.ts';
 import { askerFor } from './askers.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
 import { createRuntime } from './runtime.ts';
@@ -23,11 +25,15 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
   const checkpoints = r.checkpoint === 'auto' ? new PendingCheckpoint() : undefined;
   const schedule = r.maxDeferMs !== undefined ? new ScheduleRequests(r.maxDeferMs) : undefined;
   const askMode = flagSettings.ask ?? r.defaults.ask;
+  // The delegation engine exists before the catalog (spawn_agent needs it): the runtime step
+  // configures it from the recipe's agents: section, and it is handed the run once built.
+  const children = new ChildAgents();
   const services = {
     checkpointer: checkpoints,
     scheduler: schedule,
     asker: askMode === 'off' ? undefined : (r.asker ?? askerFor(askMode, r.interactive)),
     peerRoster: r.peerRoster,
+    delegator: children,
   };
 
   const log =
@@ -57,6 +63,18 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
     });
     const modelSpec = modelSpecOf(settings, runtime.recipe, r.command);
     const model = await modelStep(modelSpec, r.env, r.command);
+    const priceOf = (spec: string) => modelInfo(spec, runtime.recipe.context ?? {}).price;
+    children.attach({
+      catalog: runtime.catalog,
+      dispatcher: runtime.dispatcher,
+      log,
+      workspace: runtime.workspace,
+      model: { model, spec: modelSpec, price: priceOf(modelSpec) },
+      modelFor: async (spec) => ({ model: await modelStep(spec, r.env, r.command), spec, price: priceOf(spec) }),
+      logger,
+    });
+    // A child never outlives its run: the session's close stops what still runs.
+    session.onClose(() => children.stopAll());
     const { agent, sessionId, resumed } = await startAgent({
       runtime,
       model,
@@ -70,6 +88,7 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
       watchdog: settings.watchdog ?? r.defaults.watchdog,
       checkpoints,
       onEvent: r.onEvent,
+      inbox: (sessionId) => children.takeReports(sessionId),
     });
     return { agent, runtime, log, sessionId, modelSpec, session, resumed, schedule };
   } catch (err) {

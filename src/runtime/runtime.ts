@@ -111,6 +111,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const say = opts.say ?? ((line: string) => logger.warn(line.trimEnd()));
   for (const line of notices) say(`core-agent: ${line}\n`);
   const disabled = turnedOff(recipe, settings);
+  // Delegation's profiles and limits, before the catalog: spawn_agent's description names the profiles.
+  opts.services?.delegator?.configure(recipe.agents);
   // The asker and the prompter exist before the hooks: they fire notification through this relay.
   const relay = new HookRelay();
   const asker = opts.services?.asker;

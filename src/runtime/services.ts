@@ -8,6 +8,7 @@ import { DigestWrap, type RawStore } from '../tools/framework/digest-wrap.ts';
 import {
   toolServices,
   type Asker,
+  type Delegator,
   type Checkpointer,
   type ToolServices,
   type TurnScheduler,
@@ -22,6 +23,7 @@ import { joinUnder } from '../util/join-path.ts';
 import { takeScrubWarning } from './environ-scrub.ts';
 import { takeDumpableWarning } from './non-dumpable.ts';
 import type { Settings } from './settings.ts';
+import type { AgentsConfig } from '../config/agents-schema.ts';
 
 /**
  * What the root hands the layers below it: the environment and home directory
@@ -48,6 +50,8 @@ export interface SessionServices {
   readonly scheduler?: TurnScheduler | undefined;
   /** The peer hub's registry (serve with peers.hub: true): what call_peer resolves names against. */
   readonly peerRoster?: PeerRoster | undefined;
+  /** The delegation engine (child-agents.ts), in an agent session; configured from the recipe's agents: before the catalog is built. */
+  readonly delegator?: (Delegator & { configure(agents: AgentsConfig | undefined): void }) | undefined;
 }
 
 export interface ServicesInput {

@@ -19,6 +19,7 @@ export type EventKind =
   | 'error' // {message}
   | 'model_switch' // {from, to} — the REPL's /model; the session's model is `to` from here on
   | 'incident' // {incident, key, outcome, summary, events} — core-agent watch's record of how a session ended
+  | 'agent_end' // {agent, profile, status, stop_reason, cost_usd} — a child agent's end, in its own session (runtime/child-agents.ts)
   | 'operator'; // {action, principal, …} — what a person did to the session from outside it (the attach daemon: create, permission, interrupt, wake)
 
 export interface SessionEvent {
@@ -110,8 +111,9 @@ export class EventLog {
     return this.stopped.get(sessionId);
   }
 
-  createSession(info: { model: string; workspace: string; title: string }): string {
-    const id = `s-${randomUUID().slice(0, 13)}`;
+  /** A new session; `id` for a child agent's (`<parent>:sub:<name>`), else a fresh one. */
+  createSession(info: { model: string; workspace: string; title: string; id?: string }): string {
+    const id = info.id ?? `s-${randomUUID().slice(0, 13)}`;
     this.guard(() =>
       this.db
         .prepare('INSERT INTO sessions (id, created_at, model, workspace, title) VALUES (?, ?, ?, ?, ?)')

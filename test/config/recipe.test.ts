@@ -44,7 +44,7 @@ describe('recipes', () => {
 
   it('rejects a misspelt top-level key with line:col and a suggestion', async () => {
     expect(await problems('tools:\n  disable: []\ntool_outptu:\n  max_bytes: 10\n')).toEqual([
-      'r.yaml:3:1: unknown key "tool_outptu" — did you mean "tool_output"? Valid: model, instructions, max_steps, context, tools, safety, mcp, skills, kubernetes, web_search, alerts, tool_output, permissions, watch, hooks, peers, attach',
+      'r.yaml:3:1: unknown key "tool_outptu" — did you mean "tool_output"? Valid: model, instructions, max_steps, context, tools, safety, mcp, skills, kubernetes, web_search, alerts, tool_output, permissions, watch, hooks, peers, attach, agents',
     ]);
   });
 
@@ -53,7 +53,7 @@ describe('recipes', () => {
       'r.yaml:2:3: permissions: unknown key "mdoe" — did you mean "mode"? Valid: mode, plan_mode, allow, deny, path_scope, url_scope',
     ]);
     expect((await problems('url_scope:\n  allow: [example.com]\n'))[0]).toMatch(
-      /^r.yaml:1:1: unknown key "url_scope"\. Valid: model, instructions, max_steps, context, tools, safety, mcp, skills, kubernetes, web_search, alerts, tool_output, permissions, watch, hooks, peers, attach$/,
+      /^r.yaml:1:1: unknown key "url_scope"\. Valid: model, instructions, max_steps, context, tools, safety, mcp, skills, kubernetes, web_search, alerts, tool_output, permissions, watch, hooks, peers, attach, agents$/,
     );
     expect((await problems('tools:\n  gerp: { engine: re2 }\n'))[0]).toMatch(
       /^r.yaml:2:3: tools: unknown key "gerp" — did you mean "grep"\?/,
@@ -126,6 +126,7 @@ describe('recipes', () => {
       'hooks',
       'peers',
       'attach',
+      'agents',
     ]);
   });
 });

@@ -29,6 +29,15 @@ export function everyService(given: Partial<ToolServices> = {}): ToolServices {
     git: '/usr/bin/git',
     sciontool: '/usr/local/bin/sciontool',
     peers: { peers: () => [], bearer: () => ({ none: true }), destinations: { namedHosts: [], setting: 'peers.private_hosts' } },
+    delegator: {
+      off: () => null,
+      profiles: () => [{ name: 'explore', description: 'Reads and reports.', tools: ['read_file'] }],
+      syncWaitMs: 1000,
+      start: () => ({ ok: false, error: 'test' }),
+      wait: async () => undefined,
+      defer: () => {},
+      stop: async () => undefined,
+    },
     ...given,
   });
 }

@@ -168,7 +168,36 @@ export class Catalog {
       };
     });
     const kinds = selection.kinds && { allowed: selection.kinds, of: new Map(defs.map((d) => [d.name, d.kind] as const)) };
-    return new Catalog(services, registered, skipped, disabled, dialect, choice.leftOut, new Map(faceHeads), kinds);
+    const catalog = new Catalog(services, registered, skipped, disabled, dialect, choice.leftOut, new Map(faceHeads), kinds);
+    ORIGINS.set(catalog, { defs, selection, faceNames });
+    return catalog;
+  }
+
+  /**
+   * The same catalog with only the tools `keep` passes (by canonical name): a child agent's,
+   * built from the same definitions, selection and services, so its descriptions follow its
+   * own narrower set. Other sources' tools (MCP) are copied as they are now, under the same
+   * model-facing names.
+   */
+  narrowed(keep: (name: string) => boolean): Catalog {
+    const origin = ORIGINS.get(this);
+    if (!origin) throw new Error('narrowed: this catalog was not made by Catalog.build');
+    const { defs, selection, faceNames } = origin;
+    const dropped = defs.map((d) => d.name).filter((n) => !keep(n));
+    const child = Catalog.build(defs, {
+      ...selection,
+      disable: [...(selection.disable ?? []), ...dropped],
+      enable: selection.enable?.filter((n) => keep(faceNames.get(n) ?? n)),
+    });
+    for (const [source, tools] of this.sources) {
+      const kept = tools.filter((t) => keep(t.name));
+      child.setSource(
+        source,
+        kept.map((t) => t.def),
+        (def) => kept.find((t) => t.def === def)!.modelName,
+      );
+    }
+    return child;
   }
 
   /**
@@ -262,6 +291,9 @@ export class Catalog {
     return this.all;
   }
 }
+
+/** What each catalog was built from: `narrowed` builds a child's from the same. */
+const ORIGINS = new WeakMap<Catalog, { defs: readonly AnyTool[]; selection: CatalogSelection; faceNames: ReadonlyMap<string, string> }>();
 
 /** A tool's settings with its defaults filled in; the recipe was checked against the same schema. */
 function parseSettings(def: AnyTool, given: unknown): Readonly<Record<string, unknown>> {

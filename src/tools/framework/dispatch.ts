@@ -124,6 +124,15 @@ export class Dispatcher {
   }
 
   /**
+   * A dispatcher for a child agent: the same gate, workspace, caps, hooks, secrets and
+   * deadline — the one path — over the child's narrowed catalog and its own session, recording
+   * to the child's session once `recordTo` is called.
+   */
+  forChild(o: { catalog: Catalog; session: SessionState }): Dispatcher {
+    return new Dispatcher({ ...this.opts, catalog: o.catalog, session: o.session, callLog: undefined });
+  }
+
+  /**
    * Record every later call here. For a store whose session is created after the
    * dispatcher (a run's session_start lists the catalog the dispatcher serves).
    */

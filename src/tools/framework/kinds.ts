@@ -49,6 +49,11 @@ const TRAITS: Readonly<Record<ToolKind, KindTraits>> = {
   lifecycle: t(false, false, true, false, false),
   /** Asks the operator: changes nothing, and is session business. */
   ask: t(true, false, true, false, false),
+  /**
+   * Starts a child agent (spawn_agent): asks like any change, and nothing more — each call the
+   * child makes passes the gate, path scope and plan-first itself.
+   */
+  delegate: t(false, false, false, false, false),
 };
 
 export function kindTraits(kind: ToolKind): KindTraits {

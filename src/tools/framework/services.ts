@@ -34,6 +34,65 @@ export interface Asker {
   elicit?(form: ElicitForm): Promise<ElicitAnswer | { unavailable: string }>;
 }
 
+/** Why a child agent stopped (core-agent's spawn_agent contract): each but `natural` comes with one line of guidance. */
+export type ChildStopReason = 'natural' | 'no_return' | 'max_steps' | 'budget' | 'deferred' | 'stopped' | 'error';
+
+/** What a delegation asks for: a profile, a brief that stands alone, and limits that may only tighten the profile's. */
+export interface ChildBrief {
+  readonly profile: string;
+  /** The instance's name (default `<profile>-<n>`). */
+  readonly name?: string | undefined;
+  /** The task, complete: the child sees nothing of the parent's conversation. */
+  readonly goal: string;
+  /** Narrow the profile's tools to these (never widen). */
+  readonly tools?: readonly string[] | undefined;
+  /** `small`: the run's small model instead of the profile's. */
+  readonly model?: 'small' | undefined;
+  readonly maxTurns?: number | undefined;
+  readonly maxCostUsd?: number | undefined;
+  readonly maxWallclockSeconds?: number | undefined;
+}
+
+/** A child's state as its parent sees it. */
+export interface ChildReport {
+  readonly name: string;
+  readonly profile: string;
+  /** The child's session in the event log: `<parent session>:sub:<name>`. */
+  readonly sessionId: string;
+  readonly status: 'running' | 'done' | 'stopped' | 'error';
+  readonly stopReason?: ChildStopReason | undefined;
+  /** One line on what to do about a stop that was not natural. */
+  readonly guidance?: string | undefined;
+  /** The child's answer; with a budget or wall-clock stop, its partial work under a header saying so. */
+  readonly finalText?: string | undefined;
+  readonly error?: string | undefined;
+  readonly turns: number;
+  /** Its model's spend so far; null when the model's price is unknown. */
+  readonly costUsd: number | null;
+}
+
+/**
+ * The delegation engine (runtime/child-agents.ts), a session port the agent system fills: a
+ * child is an agent run on the same dispatcher path, gate, path scope and event log, with a
+ * narrowed catalog and its own context. The delegation tools are thin faces over it.
+ */
+export interface Delegator {
+  /** Why delegation is off in this run (agents.max_concurrent: 0), or null: the delegation tools are registered only when null. */
+  off(): string | null;
+  /** The profiles a spawn may name, with the tools each grants (resolved in this build). */
+  profiles(): ReadonlyArray<{ readonly name: string; readonly description: string; readonly tools: readonly string[] }>;
+  /** Start a child for the session `parentSession`; a refusal is a sentence, never a throw. */
+  start(brief: ChildBrief, parentSession: string | undefined): { ok: true; name: string } | { ok: false; error: string };
+  /** The child's report once it ends, or its running report after `timeoutMs` (or when `signal` aborts). */
+  wait(name: string, timeoutMs: number, signal?: AbortSignal): Promise<ChildReport | undefined>;
+  /** How long a spawn that waits blocks before the child runs on (agents.sync_wait_seconds). */
+  readonly syncWaitMs: number;
+  /** The spawn returned while the child runs on: its report goes into the parent's next model call. */
+  defer(name: string): void;
+  /** Stop a child (and its own children); its report, or undefined for a name the session does not own. */
+  stop(name: string, parentSession: string | undefined): Promise<ChildReport | undefined>;
+}
+
 /**
  * The journal of temporary files atomic writes have in flight, so the next start can remove
  * what a killed process left behind (the root's state directory keeps it).
@@ -73,6 +132,8 @@ export interface ToolServices {
   readonly asker?: Asker | undefined;
   readonly checkpointer?: Checkpointer | undefined;
   readonly scheduler?: TurnScheduler | undefined;
+  /** The delegation engine: present in an agent session whose recipe allows delegation. */
+  readonly delegator?: Delegator | undefined;
   /** Where atomic writes journal their temporary files; absent: nothing is journaled (tests, recipe validate). */
   readonly pendingWrites?: WriteJournal | undefined;
 }
@@ -97,6 +158,7 @@ export const FRAMEWORK_MISSING: MissingReasons = {
   asker: () => '--ask is off',
   checkpointer: () => 'no session checkpoints here (tools call, or --checkpoint=operator)',
   scheduler: () => 'not an autonomous run (run --autonomous)',
+  delegator: () => 'no agent session to delegate from here (tools call, mcp serve), or agents.max_concurrent is 0',
 };
 
 /** A service counts as present when it is set, true, or a non-empty list. */

@@ -1,0 +1,57 @@
+import * as z from 'zod/v4';
+
+/**
+ * The recipe's `agents:` section: the profiles a delegation may name, and the engine's limits
+ * (docs/delegation.md). A profile's `tools` omitted inherits the parent's catalog less the
+ * delegation tools; a list is exactly those tools; `[]` is none. Tool names are checked against
+ * the build's catalog when the recipe is loaded (recipe-schema.ts), so a typo is a load error.
+ */
+export const profileName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'lower-case letters, digits, "_" and "-" (at most 40), starting with a letter, e.g. log-reader');
+
+export const agentProfileSchema = (toolName: z.ZodType<string>) =>
+  z.strictObject({
+    description: z.string().min(1).max(500).describe('What the profile is for: the model reads it when choosing one.'),
+    instructions: z
+      .string()
+      .max(64 * 1024)
+      .optional()
+      .describe("The child's system instructions, before the brief."),
+    model: z
+      .string()
+      .regex(/^(small|[a-z][a-z0-9-]*:.+)$/, 'small, or a model as provider:model')
+      .optional()
+      .describe("small: the run's small model; a provider:model; default: the parent's model."),
+    tools: z.array(toolName).optional().describe("Exactly these tools (omitted: the parent's, less delegation; [] none)."),
+    read_only: z.boolean().optional().describe('Only tools that change nothing, whatever `tools` says.'),
+    max_turns: z.int().min(1).max(1000).optional().describe('Model calls with tools before it must answer (default 50).'),
+    max_cost_usd: z.number().positive().max(1000).optional().describe('Stop the child past this spend (default 1.00).'),
+    max_wallclock_seconds: z.int().min(1).max(86_400).optional().describe('Stop the child after this long (default 600).'),
+  });
+
+export const agentsSchema = (toolName: z.ZodType<string>) =>
+  z.strictObject({
+    profiles: z
+      .record(profileName, agentProfileSchema(toolName))
+      .optional()
+      .describe('Profiles by name, beside the built-in general and explore (a profile of the same name replaces one).'),
+    max_depth: z.int().min(1).max(5).optional().describe('How deep children may spawn children (default 2).'),
+    max_concurrent: z.int().min(0).max(64).optional().describe('Children running at once per run (default 8; 0 disables delegation).'),
+    sync_wait_seconds: z
+      .int()
+      .min(1)
+      .max(3600)
+      .optional()
+      .describe(
+        "How long a spawn with wait: true blocks (default 300); the child then runs on and its report comes in the parent's next turn.",
+      ),
+    small_model: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]*:.+$/, 'a model as provider:model')
+      .optional()
+      .describe("The model `small` means (default: the parent's model)."),
+  });
+
+export type AgentsConfig = z.output<ReturnType<typeof agentsSchema>>;
+export type AgentProfileConfig = z.output<ReturnType<typeof agentProfileSchema>>;
