@@ -18,6 +18,8 @@ import { ModelConfigError, type CallOptions, type ChatModel } from './model.ts';
  */
 z.config(en());
 const scriptLine = z.strictObject({
+  /** The child agent this step is for, by its name or its profile (src/runtime/child-agents.ts); absent: the top-level agent's. */
+  agent: z.optional(z.string().check(z.minLength(1))),
   text: z.optional(z.string()),
   tool_calls: z.optional(
     z.array(
@@ -88,6 +90,8 @@ export class ReplayModel implements ChatModel {
   readonly modelId: string;
   private next = 0;
   private callCount = 0;
+  /** Steps taken past `next` (a child's addressed steps can be taken before earlier ones). */
+  private readonly used = new Set<number>();
 
   constructor(
     private readonly steps: readonly ReplayStep[],
@@ -102,6 +106,7 @@ export class ReplayModel implements ChatModel {
 
   set position(n: number) {
     this.next = Math.max(0, Math.min(n, this.steps.length));
+    this.used.clear();
   }
 
   get exhausted(): boolean {
@@ -109,12 +114,45 @@ export class ReplayModel implements ChatModel {
   }
 
   async doGenerate(options: CallOptions): Promise<LanguageModelV4GenerateResult> {
-    const step = this.steps[this.next];
+    return this.answer(options, this.take(undefined));
+  }
+
+  /**
+   * The model as one child agent sees it: the script's next step addressed to it (`"agent"`:
+   * its name or its profile), so concurrent agents replay deterministically; a script that
+   * addresses none of its steps to this agent is shared in order, as before agents existed.
+   */
+  forAgent(name: string, profile: string): ChatModel {
+    const addressed = this.steps.some((s) => s.agent === name || s.agent === profile);
+    const view = Object.create(this) as ReplayModel;
+    view.doGenerate = (options) => this.answer(options, this.take(addressed ? [name, profile] : undefined));
+    view.doStream = (options) => this.streamOf(view.doGenerate(options));
+    return view;
+  }
+
+  /** The next unused step for `agents` (a child's names), or for the top level (steps with no agent). */
+  private take(agents: readonly string[] | undefined): ReplayStep | undefined {
+    for (let i = this.next; i < this.steps.length; i++) {
+      if (this.used.has(i)) continue;
+      const step = this.steps[i]!;
+      if (agents === undefined ? step.agent !== undefined : !agents.includes(step.agent ?? '')) continue;
+      this.used.add(i);
+      while (this.used.has(this.next)) this.next += 1;
+      return step;
+    }
+    return undefined;
+  }
+
+  private answer(options: CallOptions, step: ReplayStep | undefined): Promise<LanguageModelV4GenerateResult> {
     const content: LanguageModelV4Content[] = [];
     if (step === undefined) {
-      return { content, finishReason: { unified: 'stop', raw: 'replay-exhausted' }, usage: usage(options, ''), warnings: [] };
+      return Promise.resolve({
+        content,
+        finishReason: { unified: 'stop', raw: 'replay-exhausted' },
+        usage: usage(options, ''),
+        warnings: [],
+      });
     }
-    this.next += 1;
     if (step.text) content.push({ type: 'text', text: step.text });
     const toolsOffered = options.toolChoice?.type !== 'none';
     for (const call of toolsOffered ? (step.tool_calls ?? []) : []) {
@@ -122,16 +160,20 @@ export class ReplayModel implements ChatModel {
       content.push({ type: 'tool-call', toolCallId: `replay-${this.callCount}`, toolName: call.name, input: JSON.stringify(call.args) });
     }
     const hasCalls = content.some((c) => c.type === 'tool-call');
-    return {
+    return Promise.resolve({
       content,
       finishReason: { unified: hasCalls ? 'tool-calls' : 'stop', raw: undefined },
       usage: usage(options, step.text ?? ''),
       warnings: [],
-    };
+    });
   }
 
   async doStream(options: CallOptions): Promise<LanguageModelV4StreamResult> {
-    const result = await this.doGenerate(options);
+    return this.streamOf(this.doGenerate(options));
+  }
+
+  private async streamOf(generated: Promise<LanguageModelV4GenerateResult>): Promise<LanguageModelV4StreamResult> {
+    const result = await generated;
     const stream = new ReadableStream({
       start(controller) {
         controller.enqueue({ type: 'stream-start', warnings: [] });
