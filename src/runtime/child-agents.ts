@@ -212,7 +212,8 @@ export class ChildAgents implements Delegator {
         ok: false,
         error: `tools may only narrow the ${profile.name} profile's grant; not in it: ${widening.slice(0, 10).join(', ')}`,
       };
-    const tools = brief.tools ? new Set(brief.tools.map((t) => root.catalog.get(t)?.name ?? t)) : grant;
+    const named = brief.tools ? new Set(brief.tools.map((t) => root.catalog.get(t)?.name ?? t)) : grant;
+    const tools = brief.noQuestions ? new Set([...named].filter((t) => root.catalog.get(t)?.kind !== 'ask')) : named;
     const name = brief.name ?? this.nextName(profile.name);
     if (!/^[a-z][a-z0-9_-]{0,47}$/.test(name))
       return { ok: false, error: `name "${name.slice(0, 60)}": lower-case letters, digits, "_" and "-", starting with a letter` };
@@ -249,9 +250,11 @@ export class ChildAgents implements Delegator {
     return { ok: true, name };
   }
 
-  async wait(name: string, timeoutMs: number, signal?: AbortSignal): Promise<ChildReport | undefined> {
+  async wait(name: string, timeoutMs: number, parentSession: string | undefined, signal?: AbortSignal): Promise<ChildReport | undefined> {
     const child = this.children.get(name);
-    if (!child) return undefined;
+    if (!child || !this.isWithin(child, parentSession)) return undefined;
+    // Waited for: its report is the waiter's now, not the inbox's.
+    child.deferred = false;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     await Promise.race([
@@ -362,7 +365,10 @@ export class ChildAgents implements Delegator {
       // A child starts after its spawn has returned its name: its first model call is never part of the spawn's call.
       await Promise.resolve();
       const spec = modelChoice === 'small' ? this.opts.smallModel : modelChoice;
-      const model = spec === undefined ? root.model : await root.modelFor(spec);
+      const chosen = spec === undefined ? root.model : await root.modelFor(spec);
+      // A replay script may address steps to agents (by name or profile): each child then replays its own.
+      const view = (chosen.model as { forAgent?: (name: string, profile: string) => ChatModel }).forAgent?.(child.name, child.profile.name);
+      const model = view ? { ...chosen, model: view } : chosen;
       const catalog = root.catalog.narrowed((n) => tools.has(n));
       const dispatcher = root.dispatcher.forChild({ catalog, session });
       const instructions = [PREAMBLE, child.profile.instructions].filter(Boolean).join('\n\n');

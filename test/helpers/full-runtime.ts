@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.ts';
 import { UnattendedAsker } from '../../src/runtime/askers.ts';
+import { ChildAgents } from '../../src/runtime/child-agents.ts';
 import { installSciontool } from './sciontool.ts';
 import { setup, tempDir, writeTree } from './workspace.ts';
 
 /**
  * A runtime with every built-in tool registered, as the richest recipe gets it:
  * url_scope, a search provider, an alert target, a kubeconfig, a skill, plan-first,
- * sciontool on the PATH, a peer hub's (empty) roster with call_peer enabled,
+ * sciontool on the PATH, a peer hub's (empty) roster with call_peer enabled, the delegation engine,
  * the session services and a store. Nothing it names is ever contacted — the
  * tests that use it stop at argument validation, or use only local tools.
  */
@@ -27,6 +28,7 @@ export async function fullRuntime() {
       checkpointer: { request: () => undefined },
       scheduler: { request: () => null },
       peerRoster: { peers: () => [] },
+      delegator: new ChildAgents(),
     },
     rawStore: true,
     flags: { mode: 'yolo' },

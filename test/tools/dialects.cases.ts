@@ -47,4 +47,10 @@ export const DIALECT_CASES: DialectCase[] = [
   { dialect: 'golem', job: 'background terminals (Cagent\'s only)', offers: 'terminal_output', not: [] },
   { dialect: 'cagent', job: 'verification (core-agent\'s only)', offers: 'wait_and_verify', not: [] },
   { dialect: 'golem', job: 'plan-first (core-agent\'s only)', offers: 'record_plan', not: [] },
+  { dialect: 'core-agent', job: 'delegate', offers: 'spawn_agent', not: ['StartSubagent'] },
+  { dialect: 'golem', job: 'delegate', offers: 'StartSubagent', not: ['spawn_agent'] },
+  { dialect: 'golem', job: 'wait for a child', offers: 'WaitForSubagent', not: ['wait_agent'] },
+  { dialect: 'golem', job: 'stop a child', offers: 'CancelSubagent', not: ['stop_agent'] },
+  { dialect: 'core-agent', job: 'wait for a child', offers: 'wait_agent', not: ['WaitForSubagent'] },
+  { dialect: 'cagent', job: 'delegate (Cagent\'s delegate_agent is not built yet: core-agent\'s)', offers: 'spawn_agent', not: ['StartSubagent'] },
 ];

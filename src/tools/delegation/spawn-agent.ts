@@ -1,6 +1,8 @@
 import * as z from 'zod/v4';
 import type { ChildReport } from '../framework/services.ts';
+import { spawnAgentGolem } from './spawn-agent.golem.ts';
 import { defineTool, type DescribeEnv, type JsonObject } from '../framework/tool.ts';
+import { reportResult } from './report.ts';
 import template from './spawn-agent.md';
 
 export const spawnAgentTool = defineTool({
@@ -8,6 +10,7 @@ export const spawnAgentTool = defineTool({
   description: (env: DescribeEnv) => describe(env),
   kind: 'delegate',
   job: 'delegate',
+  faces: [spawnAgentGolem],
   needs: ['delegator'],
   available: (services) => services.delegator?.off() ?? null,
   narrowHint: 'ask the child for a shorter answer',
@@ -15,15 +18,17 @@ export const spawnAgentTool = defineTool({
     agent: z.string().min(1).max(40).describe('The profile to run, by name.'),
     name: z
       .string()
+      .max(48)
       .regex(/^[a-z][a-z0-9_-]{0,47}$/, 'lower-case letters, digits, "_" and "-", starting with a letter')
       .optional()
       .describe('A name for this instance (default <profile>-<n>).'),
     goal: z.string().min(1).max(32_000).describe('The complete task: the child sees nothing of this conversation.'),
-    model: z.literal('small').optional().describe('"small": run it on the small model.'),
+    model: z.enum(['small']).optional().describe('"small": run it on the small model.'),
     tools: z.array(z.string().min(1).max(200)).max(200).optional().describe("Narrow the profile's tools to these (never widen)."),
     max_turns: z.int().min(1).max(1000).optional().describe("Tighten the profile's turn limit."),
     max_cost_usd: z.number().positive().max(1000).optional().describe("Tighten the profile's cost budget."),
     max_wallclock_seconds: z.int().min(1).max(86_400).optional().describe("Tighten the profile's time budget."),
+    no_questions: z.boolean().optional().describe('true: the child may not ask the operator (its ask tools are left out).'),
     wait: z.boolean().optional().describe('true (default): wait for its answer; false: return at once, its report comes in a later turn.'),
   }),
   async gateSubjects(args) {
@@ -41,6 +46,7 @@ export const spawnAgentTool = defineTool({
         goal: args.goal,
         model: args.model,
         tools: args.tools,
+        noQuestions: args.no_questions,
         maxTurns: args.max_turns,
         maxCostUsd: args.max_cost_usd,
         maxWallclockSeconds: args.max_wallclock_seconds,
@@ -53,7 +59,7 @@ export const spawnAgentTool = defineTool({
       delegator.defer(started.name);
       return { name: started.name, status: 'running', guidance: 'It runs on; its report comes in a later turn.' };
     }
-    const report = await delegator.wait(started.name, delegator.syncWaitMs, ctx.signal);
+    const report = await delegator.wait(started.name, delegator.syncWaitMs, ctx.session.sessionId, ctx.signal);
     if (ctx.signal.aborted) {
       // The parent's turn was cancelled: the child goes with it.
       const stopped = await delegator.stop(started.name, ctx.session.sessionId);
@@ -68,18 +74,7 @@ export const spawnAgentTool = defineTool({
 });
 
 function result(r: ChildReport | undefined): JsonObject {
-  if (!r) return { status: 'error: the agent is gone' };
-  return {
-    name: r.name,
-    branch: r.sessionId,
-    status: r.status,
-    ...(r.stopReason ? { stop_reason: r.stopReason } : {}),
-    ...(r.finalText !== undefined ? { final_text: r.finalText } : {}),
-    ...(r.guidance ? { guidance: r.guidance } : {}),
-    ...(r.error ? { error: r.error } : {}),
-    turns: r.turns,
-    cost_usd: r.costUsd,
-  };
+  return r ? reportResult(r) : { status: 'error: the agent is gone' };
 }
 
 /** The description lists only the profiles and the tool names that resolve in this run. */

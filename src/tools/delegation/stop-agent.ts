@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { stopAgentGolem } from './stop-agent.golem.ts';
 import { defineTool, type JsonObject } from '../framework/tool.ts';
 import description from './stop-agent.md';
 
@@ -8,6 +9,7 @@ export const stopAgentTool = defineTool({
   // The session's own business: stopping a child it started never asks.
   kind: 'lifecycle',
   job: 'delegate_stop',
+  faces: [stopAgentGolem],
   needs: ['delegator'],
   available: (services) => services.delegator?.off() ?? null,
   requires: 'spawn_agent',

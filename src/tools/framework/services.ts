@@ -46,6 +46,8 @@ export interface ChildBrief {
   readonly goal: string;
   /** Narrow the profile's tools to these (never widen). */
   readonly tools?: readonly string[] | undefined;
+  /** The child may not ask the operator: tools of the `ask` kind are left out (golem's subagents). */
+  readonly noQuestions?: boolean | undefined;
   /** `small`: the run's small model instead of the profile's. */
   readonly model?: 'small' | undefined;
   readonly maxTurns?: number | undefined;
@@ -83,8 +85,11 @@ export interface Delegator {
   profiles(): ReadonlyArray<{ readonly name: string; readonly description: string; readonly tools: readonly string[] }>;
   /** Start a child for the session `parentSession`; a refusal is a sentence, never a throw. */
   start(brief: ChildBrief, parentSession: string | undefined): { ok: true; name: string } | { ok: false; error: string };
-  /** The child's report once it ends, or its running report after `timeoutMs` (or when `signal` aborts). */
-  wait(name: string, timeoutMs: number, signal?: AbortSignal): Promise<ChildReport | undefined>;
+  /**
+   * The child's report once it ends, or its running report after `timeoutMs` (or when `signal`
+   * aborts); undefined for a name `parentSession` did not start (another conversation's child is unknown).
+   */
+  wait(name: string, timeoutMs: number, parentSession: string | undefined, signal?: AbortSignal): Promise<ChildReport | undefined>;
   /** How long a spawn that waits blocks before the child runs on (agents.sync_wait_seconds). */
   readonly syncWaitMs: number;
   /** The spawn returned while the child runs on: its report goes into the parent's next model call. */

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import * as z from 'zod/v4';
+import { defineFace } from '../framework/face.ts';
+import type { JsonObject } from '../framework/tool.ts';
+import description from './spawn-agent.golem.md';
+
+/**
+ * golem's StartSubagent over spawn_agent: the general profile, returning at once with a
+ * `sub_<8 hex>` id; the child may not ask the user (golem's SubagentScenario), and inherits no
+ * delegation tools (the engine's rule for every inheriting profile). Results are sentences.
+ */
+export const spawnAgentGolem = defineFace({
+  dialect: 'golem',
+  name: 'StartSubagent',
+  description,
+  args: z.strictObject({
+    description: z.string().min(1).max(200).describe('A few words saying what the subagent is for.'),
+    prompt: z.string().min(1).max(32_000).describe('The complete task: the subagent sees nothing of this conversation.'),
+  }),
+  toEngine: (a) => ({ agent: 'general', name: `sub_${randomBytes(4).toString('hex')}`, goal: a.prompt, no_questions: true, wait: false }),
+  result: (r, a): JsonObject => {
+    if (typeof r.name !== 'string') return { message: `Could not start the subagent: ${String(r.status).replace(/^error: /, '')}` };
+    return {
+      subagentId: r.name,
+      message: `Started subagent ${r.name} (${a.description}). Call WaitForSubagent with subagentId "${r.name}" for its result.`,
+    };
+  },
+});

@@ -1,0 +1,109 @@
+// golem's subagent tools (StartSubagent, WaitForSubagent, CancelSubagent) in the golem dialect,
+// over the one engine: a real runtime (catalog, gate, dispatcher, bash), the engine attached to
+// a session of an in-memory event log, and a replay script whose child steps are addressed to
+// the general profile, so the child replays its own steps whatever runs beside it.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/log.ts';
+import { ReplayModel, type ReplayStep } from '../../../src/model/replay.ts';
+import { ChildAgents } from '../../../src/runtime/child-agents.ts';
+import { EventLog } from '../../../src/store/event-log.ts';
+import { running } from '../../helpers/processes.ts';
+import { setup, setupIn, tempDir } from '../../helpers/workspace.ts';
+
+const logs: EventLog[] = [];
+afterEach(() => {
+  for (const l of logs.splice(0)) l.close();
+});
+
+async function golemRun(steps: ReplayStep[], dialect: 'golem' | 'core-agent' = 'golem') {
+  const children = new ChildAgents();
+  const make = dialect === 'golem' ? setupIn('golem') : setup;
+  const rt = await make({ tree: { 'notes.txt': 'the cache is cold\n' }, services: { delegator: children }, flags: { mode: 'yolo' } });
+  const log = EventLog.open(path.join(await tempDir(), 'db'));
+  logs.push(log);
+  rt.session.sessionId = log.createSession({ model: 'replay:test', workspace: rt.workspace, title: 'parent' });
+  const model = new ReplayModel(steps, 'test');
+  children.attach({
+    catalog: rt.catalog,
+    dispatcher: rt.dispatcher,
+    log,
+    workspace: rt.workspace,
+    model: { model, spec: 'replay:test', price: null },
+    modelFor: () => Promise.reject(new Error('no other model in this test')),
+    logger: silentLogger,
+  });
+  rt.session.onClose(() => children.stopAll());
+  return { rt, log, children };
+}
+
+const message = (r: Record<string, unknown>) => String(r.message);
+
+describe("golem's subagents on the engine", () => {
+  it('StartSubagent returns at once with sub_<8 hex>; WaitForSubagent gives its answer as a sentence', async () => {
+    const { rt, log } = await golemRun([
+      { agent: 'general', tool_calls: [{ name: 'ReadFile', args: { path: 'notes.txt' } }] },
+      { agent: 'general', text: 'notes.txt says the cache is cold.' },
+    ]);
+    const started = await rt.ok('StartSubagent', { description: 'read the notes', prompt: 'What does notes.txt say?' });
+    expect(started.subagentId).toMatch(/^sub_[0-9a-f]{8}$/);
+    expect(message(started)).toMatch(/^Started subagent sub_[0-9a-f]{8} \(read the notes\)\. Call WaitForSubagent/);
+    const waited = await rt.ok('WaitForSubagent', { subagentId: started.subagentId });
+    expect(message(waited)).toBe(`Subagent ${String(started.subagentId)} finished:\n\nnotes.txt says the cache is cold.`);
+    // The child ran in golem's dialect too, with no way to ask the user and no subagent tools.
+    const child = `${rt.session.sessionId}:sub:${String(started.subagentId)}`;
+    const tools = log.events(child)[0]!.data.tools as string[];
+    expect(tools).toContain('read_file');
+    for (const gone of ['request_user_input', 'ask_user', 'spawn_agent', 'wait_agent', 'stop_agent']) expect(tools).not.toContain(gone);
+  });
+
+  it('an id this conversation did not start is unknown, to wait and to cancel alike', async () => {
+    const { rt } = await golemRun([{ agent: 'general', text: 'done' }]);
+    const started = await rt.ok('StartSubagent', { description: 'x', prompt: 'say done' });
+    expect(message(await rt.ok('WaitForSubagent', { subagentId: 'sub_deadbeef' }))).toBe(
+      'There is no subagent sub_deadbeef in this conversation.',
+    );
+    const mine = rt.session.sessionId;
+    rt.session.sessionId = 's-another-conversation';
+    expect(message(await rt.ok('WaitForSubagent', { subagentId: started.subagentId }))).toMatch(/^There is no subagent sub_/);
+    expect(message(await rt.ok('CancelSubagent', { subagentId: started.subagentId }))).toMatch(/^There is no subagent sub_/);
+    rt.session.sessionId = mine;
+    expect(message(await rt.ok('WaitForSubagent', { subagentId: started.subagentId }))).toMatch(/finished:\n\ndone$/);
+  });
+
+  it('CancelSubagent stops a running child: its bash command is killed, and a later wait says it was cancelled', async () => {
+    const marker = `30.${Date.now() % 100000}`;
+    const { rt, log } = await golemRun([
+      { agent: 'general', tool_calls: [{ name: 'bash', args: { command: `sleep ${marker}; echo late`, timeout: 60 } }] },
+    ]);
+    const started = await rt.ok('StartSubagent', { description: 'sleep', prompt: 'sleep' });
+    const id = String(started.subagentId);
+    // Its bash call has started.
+    for (let i = 0; i < 100 && !log.events(`${rt.session.sessionId}:sub:${id}`).some((e) => e.kind === 'response'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && running(`sleep ${marker}`).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(running(`sleep ${marker}`).length).toBeGreaterThan(0);
+    expect(message(await rt.ok('CancelSubagent', { subagentId: id }))).toBe(`Subagent ${id} was cancelled.`);
+    // No orphan: the child's command went with it.
+    expect(running(`sleep ${marker}`)).toEqual([]);
+    expect(message(await rt.ok('WaitForSubagent', { subagentId: id }))).toMatch(new RegExp(`^Subagent ${id} was cancelled\\.`));
+    const end = log.events(`${rt.session.sessionId}:sub:${id}`).at(-1)!;
+    expect(end).toMatchObject({ kind: 'agent_end', data: { status: 'stopped', stop_reason: 'stopped' } });
+  }, 60_000);
+
+  it("core-agent's wait_agent: still running after its timeout, then the report", async () => {
+    const { rt } = await golemRun(
+      [
+        { agent: 'general', tool_calls: [{ name: 'bash', args: { command: 'sleep 2', timeout: 60 } }] },
+        { agent: 'general', text: 'slept' },
+      ],
+      'core-agent',
+    );
+    const started = await rt.ok('spawn_agent', { agent: 'general', goal: 'sleep', wait: false });
+    expect(started).toMatchObject({ name: 'general-1', status: 'running' });
+    const early = await rt.ok('wait_agent', { name: 'general-1', timeout_seconds: 1 });
+    expect(early).toMatchObject({ name: 'general-1', status: 'running' });
+    const late = await rt.ok('wait_agent', { name: 'general-1', timeout_seconds: 30 });
+    expect(late).toMatchObject({ status: 'done', stop_reason: 'natural' });
+  }, 60_000);
+});
