@@ -23,7 +23,21 @@ import { family as workspace } from './workspace/index.ts';
  * is an error here rather than a silent no-op. Which tools a run registers depends on its
  * services (each tool's `needs`), which the families build (each family's `services`).
  */
-export const FAMILIES: readonly Family[] = [shell, files, search, workspace, data, verify, k8s, skills, web, planning, scion, peers, delegation];
+export const FAMILIES: readonly Family[] = [
+  shell,
+  files,
+  search,
+  workspace,
+  data,
+  verify,
+  k8s,
+  skills,
+  web,
+  planning,
+  scion,
+  peers,
+  delegation,
+];
 
 /** Every built-in tool, in canonical catalog order: the families one after the other. */
 export const BUILTIN_TOOLS: readonly AnyTool[] = FAMILIES.flatMap((f) => f.tools);
