@@ -103,12 +103,15 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
   const registered = sys.recipe.peers?.register
     ? `, registering as ${sys.recipe.peers.register.name} with ${sys.recipe.peers.register.hub_url}`
     : '';
+  // Listening for the stop before saying it is up: a SIGTERM sent on reading the line must
+  // find the handler, not the default action that kills the process (exit by signal, not 0).
+  const stopped = new Promise<void>((resolve) => {
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
+  });
   io.out(
     `core-agent serve: attach API on http://${api.server.address} (sessions in ${sys.dbPath}, model ${sys.modelSpec}${hub}${registered})\n`,
   );
-  await new Promise<void>((resolve) => {
-    for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
-  });
+  await stopped;
   // The registration first: a hub should drop this peer before its API goes away.
   await sys.peers.close();
   await api.close();
