@@ -36,6 +36,7 @@ export const RUNS_BEFORE_PLAN: Readonly<Record<string, { args: Record<string, un
 
 export const GATED_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   bash: { command: 'echo hi' },
+  spawn_agent: { agent: 'explore', goal: 'read a.txt' },
   terminal_write: { terminal_id: 't9', input: 'x' },
   terminal_kill: { terminal_id: 't9' },
   write_file: { path: 'new.txt', content: 'n' },

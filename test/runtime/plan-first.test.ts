@@ -8,6 +8,7 @@ import { setup, tempDir, writeTree } from '../helpers/workspace.ts';
 import { GATED_ARGS, OPEN_WORLD, RUNS_BEFORE_PLAN } from './plan-first.cases.ts';
 import { kindTraits } from '../../src/tools/framework/kinds.ts';
 import { installSciontool } from '../helpers/sciontool.ts';
+import { ChildAgents } from '../../src/runtime/child-agents.ts';
 
 const PLAN_FIRST = /plan-first mode requires record_plan/;
 
@@ -28,6 +29,7 @@ async function everything() {
     checkpointer: { request: () => {} },
     scheduler: { request: () => null },
     peerRoster: { peers: () => [] },
+    delegator: new ChildAgents(),
   };
   const sciontool = await installSciontool();
   const rt = await setup({

@@ -50,8 +50,9 @@ describe('spawn_agent', () => {
           .map((e) => e.data.shown as Record<string, unknown>);
       const spawned = spawnedIn(parent.id);
       expect(spawned[0], JSON.stringify(spawned)).toMatchObject(matches(c.result));
+      // The parent's own first child, by the name its spawn returned (sessions are not listed in creation order within a second).
+      const first = { id: `${parent.id}:sub:${String(spawned[0]?.name)}` };
       if (c.childCalls) {
-        const first = sessions.find((s) => s.id.includes(':sub:'))!;
         const calls = log
           .events(first.id)
           .filter((e) => e.kind === 'tool_result')
@@ -59,7 +60,6 @@ describe('spawn_agent', () => {
         expect(calls).toEqual(c.childCalls);
       }
       if (c.childResult) {
-        const first = sessions.find((s) => s.id.includes(':sub:'))!;
         expect(spawnedIn(first.id)[0]).toMatchObject(matches(c.childResult));
       }
       const children = sessions.filter((s) => s.id.includes(':sub:')).map((s) => s.id.split(':sub:').at(-1));
