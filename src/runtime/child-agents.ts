@@ -5,6 +5,7 @@ import type { ChatModel } from '../model/model.ts';
 import type { Price } from '../model/pricing.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
+import { reportResult } from '../tools/framework/child-report.ts';
 import { jobsOf } from '../tools/framework/dialect.ts';
 import type { Dispatcher } from '../tools/framework/dispatch.ts';
 import type { ChildBrief, ChildReport, ChildStopReason, Delegator } from '../tools/framework/services.ts';
@@ -299,7 +300,7 @@ export class ChildAgents implements Delegator {
       if (!c.deferred || c.parentSession !== parentSession || c.report.status === 'running') continue;
       c.deferred = false;
       out.push(
-        `[agent ${c.name} (${c.profile.name}) ended: ${c.report.stopReason ?? c.report.status}]\n${JSON.stringify(reportJson(c.report))}`,
+        `[agent ${c.name} (${c.profile.name}) ended: ${c.report.stopReason ?? c.report.status}]\n${JSON.stringify(reportResult(c.report))}`,
       );
     }
     return out;
@@ -446,22 +447,6 @@ export class ChildAgents implements Delegator {
       }
     }
   }
-}
-
-/** A report as a tool result or an inbox message shows it (snake_case, as the seed's spawn_agent result). */
-export function reportJson(r: ChildReport): Record<string, string | number | null> {
-  return {
-    name: r.name,
-    profile: r.profile,
-    branch: r.sessionId,
-    status: r.status,
-    ...(r.stopReason ? { stop_reason: r.stopReason } : {}),
-    ...(r.finalText !== undefined ? { final_text: r.finalText } : {}),
-    ...(r.guidance ? { guidance: r.guidance } : {}),
-    ...(r.error ? { error: r.error } : {}),
-    turns: r.turns,
-    cost_usd: r.costUsd,
-  };
 }
 
 /** Partial work, under a header that says it is unfinished and why. */

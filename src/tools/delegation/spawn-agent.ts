@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 import type { ChildReport } from '../framework/services.ts';
 import { spawnAgentGolem } from './spawn-agent.golem.ts';
 import { defineTool, type DescribeEnv, type JsonObject } from '../framework/tool.ts';
-import { reportResult } from './report.ts';
+import { reportResult } from '../framework/child-report.ts';
 import template from './spawn-agent.md';
 
 export const spawnAgentTool = defineTool({

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import { waitAgentGolem } from './wait-agent.golem.ts';
 import { defineTool, type JsonObject } from '../framework/tool.ts';
-import { reportResult } from './report.ts';
+import { reportResult } from '../framework/child-report.ts';
 import description from './wait-agent.md';
 
 /** The longest one wait blocks: golem's WaitForSubagent says "still running" after a minute. */

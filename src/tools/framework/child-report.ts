@@ -1,10 +1,11 @@
-import type { ChildReport } from '../framework/services.ts';
-import type { JsonObject } from '../framework/tool.ts';
+import type { ChildReport } from './services.ts';
+import type { JsonObject } from './tool.ts';
 
-/** A child's report as core-agent's delegation tools return it (spawn_agent's result fields). */
+/** A child's report as the delegation tools return it and its parent's inbox shows it (spawn_agent's result fields). */
 export function reportResult(r: ChildReport): JsonObject {
   return {
     name: r.name,
+    profile: r.profile,
     branch: r.sessionId,
     status: r.status,
     ...(r.stopReason ? { stop_reason: r.stopReason } : {}),
