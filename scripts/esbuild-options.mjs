@@ -101,9 +101,9 @@ export const TOOLS_FILE = 'core-agent-tools.js';
 export const CHUNKS_FILE = 'core-agent-chunks.txt';
 
 // The entry's build: src/cli/cli-script.ts loads the CLI's script or the tools' from the file
-// beside it (__CORE_AGENT_CLI_SCRIPT__, __CORE_AGENT_TOOLS_SCRIPT__), and its import() of
-// src/cli/start.ts, for the sources, is left out of the file: the entry holds only src/main.ts and
-// what it imports (a few KB), and --version never reads either script.
+// beside it (__CORE_AGENT_CLI_SCRIPT__, __CORE_AGENT_TOOLS_SCRIPT__), and src/main.ts's import()
+// of src/cli/start.ts, for the sources, is left out of the file: the entry holds only src/main.ts
+// and what it imports (a few KB), and --version never reads either script.
 export const entryOptions = (options) => ({
   ...options,
   define: {
@@ -115,8 +115,10 @@ export const entryOptions = (options) => ({
     {
       name: 'cli-left-out',
       setup(b) {
-        b.onResolve({ filter: /^\.\/start\.ts$/ }, (args) =>
-          args.kind === 'dynamic-import' && args.importer.endsWith('cli-script.ts') ? { path: args.path, external: true } : undefined,
+        b.onResolve({ filter: /^\.\/cli\/start\.ts$/ }, (args) =>
+          args.kind === 'dynamic-import' && args.importer === path.join(root, 'src/main.ts')
+            ? { path: args.path, external: true }
+            : undefined,
         );
       },
     },

@@ -6,7 +6,7 @@
 // (test/cli/startup.cases.ts holds it).
 import { loadCli } from './cli/cli-script.ts';
 import { fdOutput } from './util/fd-output.ts';
-import { nodeVersionProblem, quickAnswer } from './cli/main-help.ts';
+import { COMMANDS, impliedCommand, nodeVersionProblem, quickAnswer } from './cli/main-help.ts';
 import { startAsDaemon, startsAsDaemon } from './cli/daemon-start.ts';
 import { becomeNonDumpable } from './runtime/non-dumpable.ts';
 
@@ -28,5 +28,7 @@ else {
   // so the daemons' code cache is a file of their own (src/cli/cli-script.ts).
   const daemon = startsAsDaemon(argv);
   if (daemon) startAsDaemon(process.env);
-  await (await loadCli(argv, process.env, daemon)).start(argv, process.env);
+  const words = { commands: COMMANDS, impliedCommand };
+  const cli = await loadCli(argv, process.env, { daemon, words, fromSources: () => import('./cli/start.ts') });
+  await cli.start(argv, process.env);
 }

@@ -10,21 +10,35 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { joinUnder } from '../util/join-path.ts';
 import { asCompiled, cliCompiled, whenStartIsOver } from '../v8-flags.ts';
-import { cacheGroup, compileCacheDir, fnv1a, pruneCompileCache } from './compile-cache.ts';
+import { cacheGroup, compileCacheDir, fnv1a, pruneCompileCache, type CommandWords } from './compile-cache.ts';
 
-type Cli = typeof import('./start.ts');
+/** What a CLI script exports (src/cli/start.ts, src/cli/start-tools.ts). */
+export interface Cli {
+  start(argv: string[], env: NodeJS.ProcessEnv): Promise<void>;
+}
+
+/**
+ * What the entry tells the loader about the CLI, which the loader sits below and does not
+ * import: the command words that name the code cache's files, and the CLI's module as the
+ * sources have it (the entry's `import()` of src/cli/start.ts, which the build leaves out).
+ */
+export interface LoadOptions {
+  daemon: boolean;
+  words: CommandWords;
+  fromSources: () => Promise<Cli>;
+}
 
 /**
  * The CLI: in the bundle a script beside the entry — the tools' own (src/cli/start-tools.ts) for
  * `core-agent tools …`, the whole CLI for every other command line; from the sources, the
  * whole CLI's module itself.
  */
-export async function loadCli(argv: readonly string[], env: NodeJS.ProcessEnv, daemon: boolean): Promise<Cli> {
+export async function loadCli(argv: readonly string[], env: NodeJS.ProcessEnv, o: LoadOptions): Promise<Cli> {
   if (typeof __CORE_AGENT_CLI_SCRIPT__ === 'string' && typeof __CORE_AGENT_TOOLS_SCRIPT__ === 'string') {
     const url = new URL(argv[0] === 'tools' ? __CORE_AGENT_TOOLS_SCRIPT__ : __CORE_AGENT_CLI_SCRIPT__, import.meta.url);
-    return loadCliScript(fileURLToPath(url), argv, env, daemon, url.href);
+    return loadCliScript(fileURLToPath(url), argv, env, o.daemon, o.words, url.href);
   }
-  return import('./start.ts');
+  return o.fromSources();
 }
 
 /** The build's first line of the script: `//core-agent-cli <content hash>`. */
@@ -45,11 +59,12 @@ export function loadCliScript(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   daemon: boolean,
+  words: CommandWords,
   href = pathToFileURL(file).href,
 ): Cli {
   const { source, scratch } = readSource(file);
   collectYoungNow(source.length);
-  const cache = cacheFiles(source, argv, env, daemon);
+  const cache = cacheFiles(source, argv, env, daemon, words);
   const debug = /\bcore-agent\b/.test(env.NODE_DEBUG ?? '');
   let used: string | undefined;
   let cachedData: Buffer | undefined;
@@ -135,12 +150,18 @@ interface CacheFiles {
  * Not the file's time: the image's build sets every time after it has warmed the cache. Flags a
  * user gives Node are V8's to check: a cache made under others is refused, and written again.
  */
-function cacheFiles(source: string, argv: readonly string[], env: NodeJS.ProcessEnv, daemon: boolean): CacheFiles | undefined {
+function cacheFiles(
+  source: string,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  daemon: boolean,
+  words: CommandWords,
+): CacheFiles | undefined {
   const where = compileCacheDir(env);
   const build = IDENTITY.exec(source.slice(0, 100))?.[1];
   if (where === undefined || build === undefined) return undefined;
   const runtime = fnv1a([source.length, process.version, process.arch, daemon].join('\0'));
-  const group = cacheGroup(argv);
+  const group = cacheGroup(argv, words);
   const stem = joinUnder(where.dir, `cli-${build.slice(0, 16)}-${runtime}-${group.name}`);
   const name = (help: boolean) => `${stem}${help ? '.help' : ''}.v8`;
   const complete = name(false);

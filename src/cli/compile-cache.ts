@@ -4,7 +4,6 @@
 import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { joinUnder } from '../util/join-path.ts';
-import { COMMANDS, impliedCommand } from './main-help.ts';
 
 /** The variable that names a cache directory of one's own: an absolute path (src/runtime/settings.ts checks it). */
 export const COMPILE_CACHE_VAR = 'CORE_AGENT_COMPILE_CACHE';
@@ -32,6 +31,15 @@ export function compileCacheDir(env: NodeJS.ProcessEnv): { dir: string; owned: b
   return home === undefined ? undefined : { dir: joinUnder(home, '.cache/core-agent/compile-cache'), owned: true };
 }
 
+/**
+ * The CLI's command words (src/cli/main-help.ts's COMMANDS) and the command a line whose first
+ * word is none of them runs (its impliedCommand: `run` for a prompt): handed in by the entry.
+ */
+export interface CommandWords {
+  readonly commands: readonly string[];
+  impliedCommand(argv: readonly string[]): string | undefined;
+}
+
 /** Commands whose second word picks what they run (`tools list`, `mcp serve`): each such pair caches apart. */
 const WITH_SUBCOMMANDS: ReadonlySet<string> = new Set(['tools', 'mcp', 'sessions', 'recipe']);
 const WORD = /^[a-z][a-z-]{0,23}$/;
@@ -41,10 +49,10 @@ const WORD = /^[a-z][a-z-]{0,23}$/;
  * that wrote it compiled, so commands that run different code keep apart: `tools-list`, `run`,
  * `watch`. A help request is marked, so that its few functions never stand in for the command's.
  */
-export function cacheGroup(argv: readonly string[]): { name: string; help: boolean } {
+export function cacheGroup(argv: readonly string[], { commands, impliedCommand }: CommandWords): { name: string; help: boolean } {
   const [first, second] = argv;
   // A prompt without the word (`core-agent "why?"`, `-p …`) runs run's code: run's file, not one per first word.
-  const words = first !== undefined && COMMANDS.includes(first) && WORD.test(first) ? [first] : [impliedCommand(argv) ?? 'default'];
+  const words = first !== undefined && commands.includes(first) && WORD.test(first) ? [first] : [impliedCommand(argv) ?? 'default'];
   if (first !== undefined && WITH_SUBCOMMANDS.has(first) && second !== undefined && WORD.test(second)) words.push(second);
   return { name: words.join('-'), help: argv.some((a) => a === '--help' || a === '-h') };
 }

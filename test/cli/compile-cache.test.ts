@@ -25,6 +25,7 @@ import {
   pruneCompileCache,
 } from '../../src/cli/compile-cache.ts';
 import { readToEnd, sealed, unsealed } from '../../src/cli/cli-script.ts';
+import { COMMANDS, impliedCommand } from '../../src/cli/main-help.ts';
 
 // Where the CLI's V8 code cache goes, what its files are named after and how the directory is
 // kept (the whole-process cases of where it lands are in startup.cases.ts).
@@ -86,7 +87,7 @@ describe('cacheGroup', () => {
     [['-m', 'replay:x'], 'default', false],
     [['tools', 'A/B'], 'tools', false],
   ])('%j → %s (help: %s)', (argv, name, help) => {
-    const group = cacheGroup(argv);
+    const group = cacheGroup(argv, { commands: COMMANDS, impliedCommand });
     expect(group).toEqual({ name, help });
     expect(CACHE_FILE.test(`cli-0123abcd-89abcdef-${group.name}${group.help ? '.help' : ''}.v8`)).toBe(true);
   });
