@@ -72,7 +72,7 @@ COPY --from=build --chown=65532:65532 /state/ /var/lib/
 # files to /tmp (mount a tmpfs or an emptyDir on each). No VOLUME: the chart mounts them.
 # CORE_AGENT_COMPILE_CACHE: the cache built above (read-only here; V8 only reads it). Not
 # NODE_COMPILE_CACHE: core-agent turns the cache on itself, after it has set a daemon's V8 flags,
-# so that watch finds entries made under the flags it runs with (src/cli/daemon-start.ts).
+# so that watch finds entries made under the flags it runs with (src/startup/daemon-start.ts).
 USER 65532:65532
 WORKDIR /var/lib/core-agent
 ENV HOME=/var/lib/core-agent \

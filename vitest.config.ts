@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vitest/config';
 import path from 'node:path';
-import { EMBEDDED, embeddedModule } from './scripts/embedded.mjs';
-import { TOOL_FAMILY, toolFamilyModule } from './scripts/tool-family.mjs';
+import { EMBEDDED, embeddedModule } from './scripts/bundle/embedded.mjs';
+import { TOOL_FAMILY, toolFamilyModule } from './scripts/bundle/tool-family.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** The same loaders the esbuild bundle uses: .md as text, the embedded sources (scripts/embedded.mjs), the tool families (scripts/tool-family.mjs). */
+/** The same loaders the esbuild bundle uses: .md as text, the embedded sources (scripts/bundle/embedded.mjs), the tool families (scripts/bundle/tool-family.mjs). */
 const coreAgentLoaders: Plugin = {
   name: 'core-agent-loaders',
   enforce: 'pre',

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { buildBundle, root } from '../scripts/esbuild-options.mjs';
+import { buildBundle, root } from '../scripts/bundle/esbuild-options.mjs';
 import { coldCommands, coldStart, coldTable } from './cold-start.ts';
 import { watchIdle, watchIdleTable } from './watch-idle.ts';
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { CHUNKS_FILE, CLI_FILE, TOOLS_FILE } from '../scripts/esbuild-options.mjs';
+import { CHUNKS_FILE, CLI_FILE, TOOLS_FILE } from '../scripts/bundle/esbuild-options.mjs';
 import { IncidentStore } from '../src/watch/incident-store.ts';
 import { kubectl, until } from '../test/cluster/kube.ts';
 import { backOffEvent, startWatch, watchFixture } from '../test/cluster/watch-process.ts';

@@ -1,6 +1,6 @@
 // Builds dist/: the entry dist/core-agent.mjs (src/main.ts, a few KB: it answers --version and
 // --help itself), the CLI dist/core-agent-cli.js it loads for every other command (a script the
-// entry compiles through node:vm with its code cache, src/cli/cli-script.ts; self-contained, needs
+// entry compiles through node:vm with its code cache, src/startup/cli-script.ts; self-contained, needs
 // no node_modules) and the tools' script dist/core-agent-tools.js it loads for `tools …` instead
 // (src/cli/start-tools.ts: what those commands reach and nothing else), the embedded chunks'
 // data dist/core-agent-chunks.txt (read when a chunk is first used), and the static ripgrep binary dist/rg, which grep and glob use
@@ -19,8 +19,8 @@ import {
   finishCliScript,
   root,
   TOOLS_FILE,
-} from './esbuild-options.mjs';
-import { computeToolHeads } from './tool-heads.mjs';
+} from './bundle/esbuild-options.mjs';
+import { computeToolHeads } from './bundle/tool-heads.mjs';
 
 await rm(`${root}/dist`, { recursive: true, force: true });
 await mkdir(`${root}/dist`, { recursive: true });

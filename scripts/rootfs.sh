@@ -135,7 +135,7 @@ cp -R --no-preserve=mode,ownership -- "$root/skills/." "$dir/app/skills/"
 copy "$kms" /usr/local/bin/kubernetes-mcp-server 0711
 
 # V8's code cache at the path the image's ENV CORE_AGENT_COMPILE_CACHE names, made in the tree
-# itself by the commands users run most (src/cli/cli-script.ts: a file per command, made after
+# itself by the commands users run most (src/startup/cli-script.ts: a file per command, made after
 # the run; a replayed run for `run`) and by a daemon's start (watch --help: a help file, made under the V8 flags the daemons
 # start with, which the watcher's start takes until it can write its own — in the image it cannot,
 # the directory is read-only). Needs node to run here: a foreign ARCH's tree goes without (the

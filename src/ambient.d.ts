@@ -5,8 +5,8 @@ declare module '*.md' {
   export default text;
 }
 
-// Embedded sources (scripts/embedded.mjs): bundled apart, brotli-compressed and
-// base64-encoded, decoded on first use (src/embedded.ts).
+// Embedded sources (scripts/bundle/embedded.mjs): bundled apart, brotli-compressed and
+// base64-encoded, decoded on first use (src/startup/embedded.ts).
 declare module 'virtual:jq-worker-source' {
   export default function embeddedSource(): string;
 }
@@ -37,7 +37,7 @@ declare module 'virtual:k8s-chunk' {
 declare module 'virtual:mcp-chunk' {
   export default function embeddedSource(): string;
 }
-// A tool family's tool files (scripts/tool-family.mjs): every <name>.ts beside a <name>.md
+// A tool family's tool files (scripts/bundle/tool-family.mjs): every <name>.ts beside a <name>.md
 // in the importing index.ts's folder, by file name, with all its exports (or, in the bundle,
 // the tool answering from its build-time head: src/tools/tool-head.ts).
 declare module 'virtual:tool-family' {
@@ -52,9 +52,9 @@ declare module '*.wasm' {
 
 // Replaced by esbuild's `define` with package.json's version; vitest defines it too.
 declare const __CORE_AGENT_VERSION__: string;
-// The embedded chunks' file beside the bundle (scripts/esbuild-options.mjs); undefined: after the bundle's own JavaScript.
+// The embedded chunks' file beside the bundle (scripts/bundle/esbuild-options.mjs); undefined: after the bundle's own JavaScript.
 declare const __CORE_AGENT_CHUNKS__: string | undefined;
-// The CLI's script beside the entry (scripts/esbuild-options.mjs); undefined: the sources, where the entry imports src/cli/start.ts.
+// The CLI's script beside the entry (scripts/bundle/esbuild-options.mjs); undefined: the sources, where the entry imports src/cli/start.ts.
 declare const __CORE_AGENT_CLI_SCRIPT__: string | undefined;
 // The tools' script beside it, which `core-agent tools …` loads instead (src/cli/start-tools.ts).
 declare const __CORE_AGENT_TOOLS_SCRIPT__: string | undefined;

@@ -2,12 +2,12 @@
 // The entry. --version and --help are answered from src/cli/main-help.ts alone; every other
 // command line loads the CLI (src/cli/start.ts). The build makes this module a file of its own
 // (dist/core-agent.mjs, a few KB) and the CLI another (dist/core-agent-cli.js, a script loaded by
-// src/cli/cli-script.ts): --version never reads, compiles or evaluates the CLI's file
+// src/startup/cli-script.ts): --version never reads, compiles or evaluates the CLI's file
 // (test/cli/startup.cases.ts holds it).
-import { loadCli } from './cli/cli-script.ts';
+import { loadCli } from './startup/cli-script.ts';
 import { fdOutput } from './util/fd-output.ts';
 import { COMMANDS, impliedCommand, nodeVersionProblem, quickAnswer } from './cli/main-help.ts';
-import { startAsDaemon, startsAsDaemon } from './cli/daemon-start.ts';
+import { startAsDaemon, startsAsDaemon } from './startup/daemon-start.ts';
 import { becomeNonDumpable } from './runtime/non-dumpable.ts';
 
 const argv = process.argv.slice(2);
@@ -25,7 +25,7 @@ else {
   becomeNonDumpable(argv, process.env);
   // Before the CLI is compiled: evaluating it is what grows the young generation and what the
   // compilers would optimize, and V8 checks cached code against the flags it was made under,
-  // so the daemons' code cache is a file of their own (src/cli/cli-script.ts).
+  // so the daemons' code cache is a file of their own (src/startup/cli-script.ts).
   const daemon = startsAsDaemon(argv);
   if (daemon) startAsDaemon(process.env);
   const words = { commands: COMMANDS, impliedCommand };

@@ -2,7 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LogLevel } from '../log.ts';
 import { parseLogLevel, parseMode, splitList, type FlagSettings } from '../runtime/settings.ts';
 import { editDistance, suggestion, unknownName } from '../config/did-you-mean.ts';
-import { quickParse } from './quick-parse.ts';
+import { quickParse } from '../startup/quick-parse.ts';
 import { UsageError } from './usage.ts';
 import { TASK_PRESETS } from './command-table.ts';
 import { DIALECTS } from '../core/dialects.ts';
@@ -12,7 +12,7 @@ export { commonOptions, modeOptions } from './command-table.ts';
 
 /**
  * node:util parseArgs, with its errors turned into usage errors for `command` that name the flag
- * and the fix. The forms nearly every command line takes are read without it (src/cli/quick-parse.ts).
+ * and the fix. The forms nearly every command line takes are read without it (src/startup/quick-parse.ts).
  */
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, command: string) {
   const quick = quickParse(argv, options);

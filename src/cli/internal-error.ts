@@ -1,5 +1,5 @@
 // An internal error (a defect) is printed with its stack, for the bug report. The CLI's built
-// script is minified without keepNames (scripts/esbuild-options.mjs, cliScriptOptions: the
+// script is minified without keepNames (scripts/bundle/esbuild-options.mjs, cliScriptOptions: the
 // `__name` call per function cost ~0.05–0.07× `node -e 0` at every start), so its frames name
 // minified functions at positions in one long line. The build ships the script's source map
 // beside it; here, and only here, it is read, and each frame in the script is printed with the

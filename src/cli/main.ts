@@ -18,7 +18,7 @@ export async function main(argv: string[], io: Io, commands: Commands): Promise<
   const [command, ...rest] = argv;
   // A prompt without the word `run` (`core-agent "why?"`, `core-agent -p "why?"`) is a run.
   const implied = impliedCommand(argv);
-  // The entry picks the script by the command word (src/cli/cli-script.ts), so a script is never
+  // The entry picks the script by the command word (src/startup/cli-script.ts), so a script is never
   // asked for a command it does not hold: one missing here is a build mistake, said as one.
   const run = async (name: string, args: string[]): Promise<number> => {
     const load = commands[name];

@@ -9,7 +9,7 @@ import { parse } from './common-options.ts';
 import { SERVE_OPTIONS } from './command-table.ts';
 import { FRESH_SESSION_DB_HELP } from './session-db-option.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
-import { daemonReady } from './daemon-start.ts';
+import { daemonReady } from '../startup/daemon-start.ts';
 
 export const DEFAULT_ATTACH_LISTEN = '127.0.0.1:7777';
 const DEFAULT_PROMPT_TIMEOUT_S = 300;

@@ -1,5 +1,5 @@
 // The tools' script (dist/core-agent-tools.js), which src/main.ts loads for `core-agent tools …`
-// (src/cli/cli-script.ts): built from this entry, it holds what `tools list` and `tools call`
+// (src/startup/cli-script.ts): built from this entry, it holds what `tools list` and `tools call`
 // reach and nothing of the other commands — 0.7 MiB against the whole CLI's 0.9 MiB, so a
 // listing reads, decodes and compiles less at every start (docs/benchmarks.md). It is the whole
 // of those two commands, not a cut-down one: esbuild bundles everything they import.

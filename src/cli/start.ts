@@ -1,5 +1,5 @@
 // The CLI proper (dist/core-agent-cli.js), loaded by src/main.ts for every command line it does
-// not answer itself and the tools' script does not take (src/cli/cli-script.ts).
+// not answer itself and the tools' script does not take (src/startup/cli-script.ts).
 import { ALL_COMMANDS } from './commands.ts';
 import { startCli } from './start-cli.ts';
 

@@ -4,7 +4,7 @@ import { AGENT_OPTIONS_HELP, agentFlags, positiveInt } from './agent-session.ts'
 import { parse } from './common-options.ts';
 import { WATCH_OPTIONS } from './command-table.ts';
 import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
-import { daemonReady, daemonReadyAtTheLatest } from './daemon-start.ts';
+import { daemonReady, daemonReadyAtTheLatest } from '../startup/daemon-start.ts';
 
 export const WATCH_HELP = `Usage: core-agent watch -c RECIPE [options]
 

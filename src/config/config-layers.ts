@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { joinUnder } from '../util/join-path.ts';
+import { joinUnder } from '../startup/join-path.ts';
 import { mergeLayers } from './merge-layers.ts';
 import { MAX_PROBLEMS, parseConfigTextAt, RECIPE_SHAPE, RecipeError } from './parse-config.ts';
 import { ConfigFileError, MAX_RECIPE_BYTES, readConfigFile, RECIPE_FILE, type ConfigKind } from './read-config-file.ts';

@@ -1,7 +1,7 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import yamlChunk from 'virtual:yaml-chunk';
 import type { z } from 'zod/v4';
-import { sharedEmbeddedModule } from '../embedded.ts';
+import { sharedEmbeddedModule } from '../startup/embedded.ts';
 import { unknownName } from './did-you-mean.ts';
 import { jsonSyntaxError } from './json-syntax.ts';
 import { MAX_ALIAS_NODES, nestingProblem, treeProblems } from '../util/yaml-limits.ts';

@@ -1,4 +1,4 @@
-// @kubernetes/client-node, bundled apart as an embedded chunk (scripts/embedded.mjs):
+// @kubernetes/client-node, bundled apart as an embedded chunk (scripts/bundle/embedded.mjs):
 // loaded only for a kubeconfig the lean transport (kube-http.ts) does not serve — a
 // proxy-url, an auth provider (kubeconfig.ts libraryOnly). Everything goes through one raw GET that
 // keeps the library's authentication (client certificates, tokens, exec plugins,

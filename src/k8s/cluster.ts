@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import k8sChunk from 'virtual:k8s-chunk';
-import { loadEmbeddedModule } from '../embedded.ts';
-import { joinUnder } from '../util/join-path.ts';
+import { loadEmbeddedModule } from '../startup/embedded.ts';
+import { joinUnder } from '../startup/join-path.ts';
 import type { JsonObject, JsonValue } from '../core/json.ts';
 import type { ClusterSource, Connection } from './connection.ts';
 import { KubeError, kubeErrorKind } from './kube-error.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { newClusters, newContexts, newUsers, type Cluster, type User } from '@kubernetes/client-node/dist/config_types.js';
 import yamlChunk from 'virtual:yaml-chunk';
 import * as z from 'zod/v4';
-import { sharedEmbeddedModule } from '../embedded.ts';
+import { sharedEmbeddedModule } from '../startup/embedded.ts';
 import { decodeText, readBounded, readBoundedSync, type FileKind } from '../util/bounded-read.ts';
 import { MAX_ALIAS_NODES, nestingProblem, treeProblems, type YamlChecks } from '../util/yaml-limits.ts';
 

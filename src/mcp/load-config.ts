@@ -1,7 +1,7 @@
 import { parseConfigText, RecipeError } from '../config/parse-config.ts';
 import { ConfigFileError, MCP_JSON_FILE, readConfigFile, type ConfigKind } from '../config/read-config-file.ts';
 import type { McpConfig, McpServerConfig } from '../config/mcp-schema.ts';
-import { joinUnder } from '../util/join-path.ts';
+import { joinUnder } from '../startup/join-path.ts';
 
 /** Claude Code's file. Named here, not imported from claude-mcp-json.ts: that module builds zod schemas, and a start without the file must not evaluate them. */
 const CLAUDE_MCP_JSON = '.mcp.json';

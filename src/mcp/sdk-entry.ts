@@ -1,5 +1,5 @@
 // The MCP SDK (client and server) and Google's auth library, bundled apart as an
-// embedded chunk (scripts/embedded.mjs): loaded only by runs that declare MCP
+// embedded chunk (scripts/bundle/embedded.mjs): loaded only by runs that declare MCP
 // servers or serve over MCP.
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export { refreshAuthorization, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';

@@ -1,5 +1,5 @@
 import mcpChunk from 'virtual:mcp-chunk';
-import { loadEmbeddedModule } from '../embedded.ts';
+import { loadEmbeddedModule } from '../startup/embedded.ts';
 
 export type Sdk = typeof import('./sdk-entry.ts');
 let sdk: Promise<Sdk> | undefined;

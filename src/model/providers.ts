@@ -1,7 +1,7 @@
 import type { ChatModel } from './model.ts';
 import { ModelConfigError } from './model.ts';
 import providersChunk from 'virtual:providers-chunk';
-import { loadEmbeddedModule } from '../embedded.ts';
+import { loadEmbeddedModule } from '../startup/embedded.ts';
 import { DEFAULT_RETRY, RetryingModel, type RetryPolicy } from './retry.ts';
 import type { ProviderContext } from './model-errors.ts';
 import { openAICompatibleModel } from './openai-compatible.ts';
@@ -170,7 +170,7 @@ export function providerContext(provider: string, id: string, env: NodeJS.Proces
 
 type Providers = typeof import('./provider-entry.ts');
 let loaded: Promise<Providers> | undefined;
-/** The provider packages live in an embedded chunk (scripts/embedded.mjs), evaluated on first use. */
+/** The provider packages live in an embedded chunk (scripts/bundle/embedded.mjs), evaluated on first use. */
 function providers(): Promise<Providers> {
   loaded ??= loadEmbeddedModule<Providers>(providersChunk, 'providers.cjs');
   return loaded;

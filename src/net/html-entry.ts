@@ -1,5 +1,5 @@
 // HTML converters, bundled apart from the main code and embedded as data
-// (scripts/embedded.mjs): loaded when web_fetch first converts a page.
+// (scripts/bundle/embedded.mjs): loaded when web_fetch first converts a page.
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { convert } from 'html-to-text';
 import TurndownService from 'turndown';

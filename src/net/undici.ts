@@ -1,5 +1,5 @@
 import undiciChunk from 'virtual:undici-chunk';
-import { loadEmbeddedModule } from '../embedded.ts';
+import { loadEmbeddedModule } from '../startup/embedded.ts';
 import { describeFailure } from '../util/failure-sentences.ts';
 
 type Undici = typeof import('./undici-entry.ts');

@@ -1,4 +1,4 @@
-import { lstat, readlink } from '../util/fs-callbacks.ts';
+import { lstat, readlink } from '../startup/fs-callbacks.ts';
 import path from 'node:path';
 import type { FailureKind } from '../core/failure.ts';
 

@@ -1,10 +1,10 @@
-import { realpath, stat } from '../util/fs-callbacks.ts';
+import { realpath, stat } from '../startup/fs-callbacks.ts';
 import path from 'node:path';
 import { loadConfigLayers, type LayeredConfig } from '../config/config-layers.ts';
 import { BUILTIN_TOOL_SPECS } from '../tools/index.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import { SettingsError, type Settings } from './settings.ts';
-import { resolveDir } from '../util/join-path.ts';
+import { resolveDir } from '../startup/join-path.ts';
 
 /** The recipe step: the file -c / CORE_AGENT_RECIPE names (RecipeError for anything wrong in it), or none. */
 export async function loadRecipeStep(s: Pick<Settings, 'recipe'>): Promise<Recipe> {

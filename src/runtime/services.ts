@@ -19,7 +19,7 @@ import { FAMILIES } from '../tools/index.ts';
 import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import { PendingWrites } from '../tools/shared/pending-writes.ts';
 import { TMP_SUFFIX } from '../tools/shared/safe-fs.ts';
-import { joinUnder } from '../util/join-path.ts';
+import { joinUnder } from '../startup/join-path.ts';
 import { takeScrubWarning } from './environ-scrub.ts';
 import { takeDumpableWarning } from './non-dumpable.ts';
 import type { Settings } from './settings.ts';

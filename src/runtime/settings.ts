@@ -159,7 +159,7 @@ export const ENV = {
   stdinWaitMs: envVar('CORE_AGENT_STDIN_WAIT_MS', '(run)', 'milliseconds, 0 to 600000', millis(600_000)),
   // A debugging knob, not a setting: start-up's thread held, as a loaded machine holds it (system.ts).
   debugStartDelayMs: envVar('CORE_AGENT_DEBUG_START_DELAY_MS', '(debugging)', 'milliseconds, 0 to 600000', millis(600_000)),
-  // Read by the entry before anything else (src/cli/compile-cache.ts), which cannot say what is
+  // Read by the entry before anything else (src/startup/compile-cache.ts), which cannot say what is
   // wrong with it; checked here so that a bad value is reported, not silently left uncached.
   compileCache: envVar('CORE_AGENT_COMPILE_CACHE', '(all commands)', 'an absolute directory path', absolutePath),
   // Read by the entry too (src/runtime/non-dumpable.ts), before the CLI exists: checked here the same way.

@@ -1,6 +1,6 @@
 import { createLogger, type Logger } from '../log.ts';
 import { processSecrets, registerEnvironmentSecrets } from './secrets.ts';
-import { startUpIsOver } from '../util/fs-callbacks.ts';
+import { startUpIsOver } from '../startup/fs-callbacks.ts';
 import type { AgentRequest, AgentSystem, RequestBase, ToolsRequest, ToolsSystem, WatchRequest, WatchSystem } from './requests.ts';
 import { createRuntime, type Runtime } from './runtime.ts';
 import { ENV, resolveSettings, type Settings } from './settings.ts';
@@ -19,7 +19,7 @@ export function buildSystem(r: AgentRequest): Promise<AgentSystem>;
 export function buildSystem(r: WatchRequest): Promise<WatchSystem>;
 export function buildSystem(r: ToolsRequest | AgentRequest | WatchRequest): Promise<ToolsSystem | AgentSystem | WatchSystem> {
   holdStartUp(r.env);
-  // The start-up's file calls are synchronous until the first system is built (src/util/fs-callbacks.ts).
+  // The start-up's file calls are synchronous until the first system is built (src/startup/fs-callbacks.ts).
   return buildSystemSteps(r).finally(startUpIsOver);
 }
 

@@ -1,4 +1,4 @@
-import { lstat, readdirEntries, realpath } from '../util/fs-callbacks.ts';
+import { lstat, readdirEntries, realpath } from '../startup/fs-callbacks.ts';
 import path from 'node:path';
 
 /** A runbook: a directory with SKILL.md (front matter: name, description) and reference files. */

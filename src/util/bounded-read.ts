@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { openFile, type OpenFile } from './fs-callbacks.ts';
+import { openFile, type OpenFile } from '../startup/fs-callbacks.ts';
 
 /**
  * The one way core-agent reads a file someone else may have shaped: configuration (a recipe,

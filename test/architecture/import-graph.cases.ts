@@ -6,6 +6,7 @@
  */
 export const BASE_TREE: Record<string, string> = {
   'src/core/json.ts': 'export type J = string;',
+  'src/startup/chunks.ts': "export const chunk = () => 'data';",
   'src/util/text.ts': "import type { J } from '../core/json.ts';\nexport const t = (j: J) => j;",
   'src/net/fetch.ts': "import { t } from '../util/text.ts';\nexport const f = () => t('x');",
   'src/tools/framework/tool.ts': [
@@ -38,7 +39,8 @@ export const BASE_DOC = `# Architecture
 | Folder | May import | Why |
 |---|---|---|
 | \`core\` | — | the leaf |
-| \`util\` | \`core\` | helpers |
+| \`startup\` | — | the start-up machinery |
+| \`util\` | \`core\`, \`startup\` | helpers |
 | \`log\` | \`core\`, \`util\` | logging |
 | \`net\` | \`core\`, \`util\` | fetch |
 | \`tools/framework\` | \`core\`, \`util\`, \`net\` | the framework |
@@ -88,12 +90,12 @@ export const ARCHITECTURE_CASES: readonly ArchitectureCase[] = [
   { what: 'a top-level file imported from below', add: { 'src/util/text.ts': "import { log } from '../log.ts';" }, expect: { imports: [/^src\/util\/text\.ts:3: util may not import log /], cycles: [/^log → util → log /] , fileCycles: [/^src\/log\.ts → src\/util\/text\.ts → src\/log\.ts /] } },
   { what: 'a cycle of three folders', add: { 'src/util/text.ts': "import { run } from '../tools/framework/tool.ts';" }, expect: { imports: [/^src\/util\/text\.ts:3: util may not import tools\/framework /], cycles: [/^net → util → tools\/framework → net {2}\(src\/net\/fetch\.ts:1 imports src\/util\/text\.ts; src\/util\/text\.ts:3 imports src\/tools\/framework\/tool\.ts; src\/tools\/framework\/tool\.ts:1 imports src\/net\/fetch\.ts\)$/] , fileCycles: [/^src\/net\/fetch\.ts → src\/util\/text\.ts → src\/tools\/framework\/tool\.ts → src\/net\/fetch\.ts /] } },
   { what: 'two cycles, each printed', add: { 'src/util/text.ts': "import { log } from '../log.ts';", 'src/net/fetch.ts': "import { run } from '../tools/framework/tool.ts';" }, expect: { imports: [/net may not import tools/, /util may not import log/], cycles: [/^log → util → log /, /^net → tools\/framework → net /] , fileCycles: [/^src\/log\.ts → src\/util\/text\.ts → src\/log\.ts /, /^src\/net\/fetch\.ts → src\/tools\/framework\/tool\.ts → src\/net\/fetch\.ts /] } },
-  { what: 'the root importing the process', add: { 'src/runtime/root.ts': "import './../main.ts';" }, expect: { imports: [/^src\/runtime\/root\.ts:5: runtime may not import main \(an import of '\.\/\.\.\/main\.ts'\); runtime may import core, util, log, net, tools\/framework, tools\/shared, tools\/\*, tools/], cycles: [/^main → runtime → main /] , fileCycles: [/^src\/main\.ts → src\/runtime\/root\.ts → src\/main\.ts /] } },
+  { what: 'the root importing the process', add: { 'src/runtime/root.ts': "import './../main.ts';" }, expect: { imports: [/^src\/runtime\/root\.ts:5: runtime may not import main \(an import of '\.\/\.\.\/main\.ts'\); runtime may import core, startup, util, log, net, tools\/framework, tools\/shared, tools\/\*, tools/], cycles: [/^main → runtime → main /] , fileCycles: [/^src\/main\.ts → src\/runtime\/root\.ts → src\/main\.ts /] } },
   { what: 'an import reaching outside src/', add: { 'src/net/fetch.ts': "import pkg from '../../package.json' with { type: 'json' };" }, expect: { imports: [/^src\/net\/fetch\.ts:3: an import of '\.\.\/\.\.\/package\.json' reaches outside src\/$/] } },
   { what: 'packages, node: and virtual: modules are no folder', add: { 'src/core/json.ts': "import * as z from 'zod/v4';\nimport { readFile } from 'node:fs';\nimport chunk from 'virtual:k8s-chunk';" }, expect: {} },
   { what: 'a folder without a row', add: { 'src/fresh/a.ts': "import { t } from '../util/text.ts';" }, expect: { table: [/^src\/fresh has no row in the layer table: add one/], imports: [/^src\/fresh\/a\.ts:1: fresh may not import util \(an import of '\.\.\/util\/text\.ts'\); fresh has no row/] } },
   { what: 'a row naming no folder of the table', doc: ['| `net` | `core`, `util` |', '| `net` | `core`, `util`, `ghost` |'], expect: { table: [/^the row of net names ghost, which has no row of its own$/] } },
-  { what: 'a table that allows a cycle', doc: ['| `util` | `core` |', '| `util` | `core`, `tools/framework` |'], expect: { table: [/^the table allows a cycle: net → util → tools\/framework → net$/] } },
+  { what: 'a table that allows a cycle', doc: ['| `util` | `core`, `startup` |', '| `util` | `core`, `startup`, `tools/framework` |'], expect: { table: [/^the table allows a cycle: net → util → tools\/framework → net$/] } },
   { what: 'process.env below the root', add: { 'src/tools/framework/tool.ts': 'export const home = process.env.HOME;' }, expect: { env: [/^src\/tools\/framework\/tool\.ts:6: process\.env below the composition root; only main, runtime read the environment — take env \/ home from the caller$/] } },
   { what: "process['env'] below the root", add: { 'src/net/fetch.ts': "export const e = process['env'];" }, expect: { env: [/^src\/net\/fetch\.ts:3: process\.env below/] } },
   { what: 'two reads on one line are one finding', add: { 'src/net/fetch.ts': 'export const e = process.env.A ?? process.env.B;' }, expect: { env: [/^src\/net\/fetch\.ts:3: process\.env below/] } },
@@ -107,6 +109,10 @@ export const ARCHITECTURE_CASES: readonly ArchitectureCase[] = [
   { what: 'the framework importing shared code', add: { 'src/tools/framework/tool.ts': "import type { walk } from '../shared/walk.ts';" }, expect: { imports: [/^src\/tools\/framework\/tool\.ts:6: tools\/framework may not import tools\/shared \(a type-only import/], cycles: [/^tools\/framework → tools\/shared → tools\/framework /], fileCycles: [/^src\/tools\/framework\/tool\.ts → src\/tools\/shared\/walk\.ts → src\/tools\/framework\/tool\.ts /] } },
   { what: 'the families list is the one place that names every family', add: { 'src/tools/shared/walk.ts': "import { all } from '../index.ts';" }, expect: { imports: [/^src\/tools\/shared\/walk\.ts:3: tools\/shared may not import tools \(an import of '\.\.\/index\.ts'\)/], cycles: [/^tools → tools\/files → tools\/shared → tools /], fileCycles: [/^src\/tools\/files\/read\.ts → src\/tools\/shared\/walk\.ts → src\/tools\/index\.ts → src\/tools\/files\/read\.ts /] } },
   { what: 'a new family folder needs no row of its own', add: { 'src/tools/fresh/new-tool.ts': "import { run } from '../framework/tool.ts';\nimport { walk } from '../shared/walk.ts';\nexport const x = () => [run(), walk()];" }, expect: {} },
+  { what: 'a layer importing the start-up machinery its row names', add: { 'src/util/text.ts': "import { chunk } from '../startup/chunks.ts';" }, expect: {} },
+  { what: 'a layer whose row does not name the start-up machinery', add: { 'src/log.ts': "import { chunk } from './startup/chunks.ts';" }, expect: { imports: [/^src\/log\.ts:3: log may not import startup \(an import of '\.\/startup\/chunks\.ts'\); log may import core, util/] } },
+  { what: 'the start-up machinery importing a layer', add: { 'src/startup/chunks.ts': "import { t } from '../util/text.ts';" }, expect: { imports: [/^src\/startup\/chunks\.ts:2: startup may not import util \(an import of '\.\.\/util\/text\.ts'\); startup may import nothing of ours/] } },
+  { what: 'the CLI\'s loader importing the CLI it loads', add: { 'src/startup/chunks.ts': "export const cli = () => import('../main.ts');" }, expect: { imports: [/^src\/startup\/chunks\.ts:2: startup may not import main \(a dynamic import of '\.\.\/main\.ts'\); startup may import nothing of ours/] } },
   { what: 'a cycle between two files of one folder', add: { 'src/util/more.ts': "import { t } from './text.ts';\nexport const m = t;", 'src/util/text.ts': "import type { m } from './more.ts';" }, expect: { fileCycles: [/^src\/util\/more\.ts → src\/util\/text\.ts → src\/util\/more\.ts {2}\(the imports at src\/util\/more\.ts:1, src\/util\/text\.ts:3\)$/] } },
   { what: 'a cycle of files through a dynamic import', add: { 'src/util/more.ts': "import { t } from './text.ts';\nexport const m = t;", 'src/util/text.ts': "export const later = () => import('./more.ts');" }, expect: { fileCycles: [/^src\/util\/more\.ts → src\/util\/text\.ts → src\/util\/more\.ts /] } },
 ];

@@ -39,7 +39,10 @@ describe('the layer checker, on planted trees', () => {
   it('reads the real table: every row, the root and the CLI by exclusion, the env readers', async () => {
     const table = parseLayerTable(await readFile(new URL('../../docs/architecture.md', import.meta.url), 'utf8'));
     expect(table.allowed.get('core')).toEqual(new Set());
-    expect(table.allowed.get('net')).toEqual(new Set(['core', 'util', 'embedded', 'log']));
+    expect(table.allowed.get('net')).toEqual(new Set(['core', 'startup', 'util', 'log']));
+    // The start-up machinery sits at the bottom: the entry hands it the CLI it loads.
+    expect(table.allowed.get('startup')).toEqual(new Set());
+    expect(table.allowed.get('main')?.has('startup')).toBe(true);
     expect(table.allowed.get('runtime')?.has('cli')).toBe(false);
     expect(table.allowed.get('runtime')?.has('watch')).toBe(true);
     expect(table.allowed.get('cli')?.has('runtime')).toBe(true);

@@ -1,13 +1,13 @@
-// The CLI's file as the build writes it (scripts/esbuild-options.mjs, cliScriptOptions and
+// The CLI's file as the build writes it (scripts/bundle/esbuild-options.mjs, cliScriptOptions and
 // finishCliScript): a script whose first line names its content, one function expression that
-// node:vm compiles and src/cli/cli-script.ts calls; and the build's refusals.
+// node:vm compiles and src/startup/cli-script.ts calls; and the build's refusals.
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_FILE, finishCliScript, TOOLS_FILE } from '../../scripts/esbuild-options.mjs';
+import { CLI_FILE, finishCliScript, TOOLS_FILE } from '../../scripts/bundle/esbuild-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -80,7 +80,7 @@ describe('finishCliScript', () => {
       /no import\(\) \(found: node:zlib\)/,
     ],
     ['text that is not ASCII', '(function () { "é" })', [], /must be ASCII/],
-    // src/cli/cli-script.ts gives the script a require of Node's built-ins alone.
+    // src/startup/cli-script.ts gives the script a require of Node's built-ins alone.
     [
       'a require of a package left out of the bundle',
       '(function () {})',

@@ -1,9 +1,9 @@
 // The build moves the function declarations of the CLI script's lazily evaluated modules into
-// their wrappers (scripts/defer-functions.mjs, run by finishCliScript): a start then creates,
+// their wrappers (scripts/bundle/defer-functions.mjs, run by finishCliScript): a start then creates,
 // and its code cache holds, the functions of the modules it evaluates only. A fixture is built
 // with the product's own options — modules reached through import(), an import cycle whose
 // modules call each other's functions while they are evaluated, async functions, generators, a
-// function whose name is assigned — and run as src/cli/cli-script.ts runs the CLI.
+// function whose name is assigned — and run as src/startup/cli-script.ts runs the CLI.
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,8 +13,8 @@ import { build } from 'esbuild';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_SCRIPT_RUNNER } from '../helpers/cli-script-runner.ts';
-import { deferModuleFunctions } from '../../scripts/defer-functions.mjs';
-import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript, TOOLS_FILE } from '../../scripts/esbuild-options.mjs';
+import { deferModuleFunctions } from '../../scripts/bundle/defer-functions.mjs';
+import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript, TOOLS_FILE } from '../../scripts/bundle/esbuild-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 

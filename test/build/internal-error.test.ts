@@ -1,7 +1,7 @@
 // An internal error's stack from the CLI's built script (minified without keepNames) is printed
 // mapped back to the sources through the map the build writes beside the script
-// (src/cli/internal-error.ts, scripts/esbuild-options.mjs finishCliScript). A fixture is built
-// with the product's own options and run as src/cli/cli-script.ts runs the CLI: compiled
+// (src/cli/internal-error.ts, scripts/bundle/esbuild-options.mjs finishCliScript). A fixture is built
+// with the product's own options and run as src/startup/cli-script.ts runs the CLI: compiled
 // through node:vm under its file name.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { SourceMap } from 'node:module';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_SCRIPT_RUNNER } from '../helpers/cli-script-runner.ts';
-import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript, TOOLS_FILE } from '../../scripts/esbuild-options.mjs';
+import { CLI_FILE, cliScriptOptions, esbuildOptions, finishCliScript, TOOLS_FILE } from '../../scripts/bundle/esbuild-options.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let dir: string;

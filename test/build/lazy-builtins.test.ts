@@ -1,4 +1,4 @@
-// scripts/esbuild-options.mjs: in the product bundle, `import … from 'node:x'` loads the built-in
+// scripts/bundle/esbuild-options.mjs: in the product bundle, `import … from 'node:x'` loads the built-in
 // on the first use of one of its exports, and every importing module reads the built-in's one
 // object of getters through its prototype, with no copy of its exports of its own.
 import { spawnSync } from 'node:child_process';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../scripts/esbuild-options.mjs';
+import { esbuildOptions } from '../../scripts/bundle/esbuild-options.mjs';
 
 let dir: string;
 let text: string;

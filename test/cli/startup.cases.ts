@@ -4,7 +4,7 @@
 // (no dist/core-agent-cli.js beside it), which must answer the same; `notLoaded`: Node
 // built-ins the process must finish without loading (from process.moduleLoadList); `stdout`:
 // 'version' and 'help' are exactly what src/cli/main-help.ts prints; `cacheIn`: where under
-// the process's fresh HOME V8's code cache was written (src/cli/compile-cache.ts), '' for
+// the process's fresh HOME V8's code cache was written (src/startup/compile-cache.ts), '' for
 // nowhere. One line a case.
 
 export interface StartupCase {
@@ -28,7 +28,7 @@ export interface StartupCase {
  * (src/util/fd-output.ts), so no socket is built for stdout on a pipe, which the tests give.
  */
 const HEAVY = ['net', 'http', 'https', 'tls', 'crypto', 'zlib', 'child_process', 'sqlite', 'worker_threads', 'readline', 'v8'];
-/** util.parseArgs' module: a well-formed command line is read without it (src/cli/quick-parse.ts). */
+/** util.parseArgs' module: a well-formed command line is read without it (src/startup/quick-parse.ts). */
 const PARSE_ARGS = 'internal/util/parse_args/parse_args';
 /** What a command that neither serves, fetches nor reads a terminal has no use for. */
 const SERVING = ['net', 'http', 'https', 'tls', 'zlib', 'readline', 'internal/deps/undici/undici'];
@@ -36,9 +36,9 @@ const SERVING = ['net', 'http', 'https', 'tls', 'zlib', 'readline', 'internal/de
 /**
  * What listing the catalog has no use for: the tools answer from their build-time heads
  * (src/tools/tool-head.ts) and a built-in loads on the first use of an export
- * (scripts/esbuild-options.mjs), so neither bash's spawn nor the dispatcher's UUIDs load them.
- * The start-up's file calls go through node:fs's callbacks (src/util/fs-callbacks.ts), and
- * the command line is read without util.parseArgs (src/cli/quick-parse.ts).
+ * (scripts/bundle/esbuild-options.mjs), so neither bash's spawn nor the dispatcher's UUIDs load them.
+ * The start-up's file calls go through node:fs's callbacks (src/startup/fs-callbacks.ts), and
+ * the command line is read without util.parseArgs (src/startup/quick-parse.ts).
  */
 const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_threads', 'fs/promises', 'perf_hooks', PARSE_ARGS];
 
@@ -51,7 +51,7 @@ const LISTING = [...SERVING, 'crypto', 'child_process', 'sqlite', 'worker_thread
 const RUNNING = [
   ...['http', 'https', 'tls', 'zlib', 'readline', 'child_process', 'worker_threads'],
   ...['crypto', 'internal/crypto/random', 'internal/crypto/webcrypto', 'tty'],
-  // The pending-writes journal is reaped over node:fs's callbacks (src/util/fs-callbacks.ts).
+  // The pending-writes journal is reaped over node:fs's callbacks (src/startup/fs-callbacks.ts).
   'fs/promises',
   // Durations come from process.hrtime (src/util/monotonic.ts): the global `performance` loads it.
   'perf_hooks',

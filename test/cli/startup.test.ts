@@ -78,7 +78,7 @@ describe('start-up: what each command line loads (the bundle)', () => {
     }
   });
 
-  // src/util/fs-callbacks.ts: the start-up's file calls are synchronous, so a command that makes
+  // src/startup/fs-callbacks.ts: the start-up's file calls are synchronous, so a command that makes
   // no other asynchronous call never starts libuv's pool of four threads.
   it.each([[['tools', 'list', '--json']], [['--version']]])('%j starts no libuv worker thread', (argv) => {
     const r = start(argv);
@@ -120,7 +120,7 @@ describe('start-up: what each command line loads (the bundle)', () => {
   });
 });
 
-// src/cli/cli-script.ts (collectYoungNow) has V8 collect its young generation right after the
+// src/startup/cli-script.ts (collectYoungNow) has V8 collect its young generation right after the
 // CLI's source is read, while little but the source is young: then a `tools list` needs no
 // other collection, where left alone V8 collected once the CLI's modules were evaluated (a
 // scavenge "task", copying ~1 MB of their objects). V8's own trace names each collection and

@@ -1,4 +1,4 @@
-// scripts/pino-lean.mjs: pino in the bundle logs as it does from node_modules, without loading
+// scripts/bundle/pino-lean.mjs: pino in the bundle logs as it does from node_modules, without loading
 // node:assert or node:worker_threads, and a pino upgrade that moves what it edits fails the build.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../scripts/esbuild-options.mjs';
-import { leanPinoTools } from '../../scripts/pino-lean.mjs';
+import { esbuildOptions } from '../../scripts/bundle/esbuild-options.mjs';
+import { leanPinoTools } from '../../scripts/bundle/pino-lean.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const toolsJs = readFileSync(createRequire(import.meta.url).resolve('pino/lib/tools.js'), 'utf8');
@@ -32,7 +32,9 @@ describe('pino/lib/tools.js as the bundle serves it', () => {
     ['the use there twice', `${toolsJs}\nif (!opts.sync && isMainThread) {}\n`],
     ['another read', `${toolsJs}\nmodule.exports.main = isMainThread\n`],
   ])('refuses a tools.js with %s, naming the file and the fix', (_what, source) => {
-    expect(() => leanPinoTools(source, '/x/pino/lib/tools.js')).toThrow(/\/x\/pino\/lib\/tools\.js.*update scripts\/pino-lean\.mjs/);
+    expect(() => leanPinoTools(source, '/x/pino/lib/tools.js')).toThrow(
+      /\/x\/pino\/lib\/tools\.js.*update scripts\/bundle\/pino-lean\.mjs/,
+    );
   });
 });
 

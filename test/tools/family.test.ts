@@ -5,7 +5,7 @@ import * as z from 'zod/v4';
 import { familyTools } from '../../src/tools/framework/family.ts';
 import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
 import { defineTool } from '../../src/tools/framework/tool.ts';
-import { toolFamilyFiles } from '../../scripts/tool-family.mjs';
+import { toolFamilyFiles } from '../../scripts/bundle/tool-family.mjs';
 
 const tool = (name: string) =>
   defineTool({ name, description: name, kind: 'read', narrowHint: '', args: z.strictObject({}), run: async () => ({}) });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '../../scripts/esbuild-options.mjs';
+import { esbuildOptions } from '../../scripts/bundle/esbuild-options.mjs';
 import type { FamilyMember } from '../../src/tools/framework/family.ts';
 import members from '../fixtures/tool-family/index.ts';
 

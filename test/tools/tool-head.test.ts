@@ -4,9 +4,9 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
-import { esbuildOptions, root } from '../../scripts/esbuild-options.mjs';
-import { companionFile } from '../../scripts/tool-family.mjs';
-import { computeToolHeads, toolFamilies } from '../../scripts/tool-heads.mjs';
+import { esbuildOptions, root } from '../../scripts/bundle/esbuild-options.mjs';
+import { companionFile } from '../../scripts/bundle/tool-family.mjs';
+import { computeToolHeads, toolFamilies } from '../../scripts/bundle/tool-heads.mjs';
 import { Catalog } from '../../src/tools/framework/catalog.ts';
 import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
 import { toolServices, type ToolServices } from '../../src/tools/framework/services.ts';
@@ -167,7 +167,7 @@ describe('tool heads', () => {
     expect(() => toolHead(def)).toThrow('tool odd: its head');
   });
 
-  it('the heads the build computes (scripts/tool-heads.mjs) are the heads of these definitions', async () => {
+  it('the heads the build computes (scripts/bundle/tool-heads.mjs) are the heads of these definitions', async () => {
     const built = await computeToolHeads(root, esbuildOptions);
     const byName = new Map(Object.values(built).map((e) => [String(e.head.fields.name), e.head]));
     expect([...byName.keys()].sort()).toEqual(BUILTIN_TOOLS.map((d) => d.name).sort());

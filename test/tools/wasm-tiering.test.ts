@@ -4,7 +4,7 @@ import { bundle } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/workspace.ts';
 
 // tree-sitter's bash grammar has one 160 KB lexer function; tiered up to TurboFan it took
-// ~600 MB of compiler memory for every bash call of more than a few words. src/embedded.ts
+// ~600 MB of compiler memory for every bash call of more than a few words. src/startup/embedded.ts
 // keeps WebAssembly on Liftoff by setting V8's flags before the first embedded chunk (every
 // WebAssembly module is in one) is decoded. V8's own trace says which compiler compiled each
 // function: with the flags, only Liftoff. (Without them, this command line was compiled by

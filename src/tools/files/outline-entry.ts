@@ -1,5 +1,5 @@
 // tree-sitter and the grammars view_file_outline parses with (WebAssembly), bundled
-// apart and embedded as data (scripts/embedded.mjs): nothing here loads until the
+// apart and embedded as data (scripts/bundle/embedded.mjs): nothing here loads until the
 // first outline, and each grammar is instantiated only when a file needs it.
 import bashGrammar from '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm';
 import cGrammar from 'tree-sitter-c/tree-sitter-c.wasm';

@@ -1,6 +1,6 @@
 import outlineChunk from 'virtual:outline-chunk';
 import type { Node, Parser, Tree } from 'web-tree-sitter';
-import { loadEmbeddedModule } from '../../embedded.ts';
+import { loadEmbeddedModule } from '../../startup/embedded.ts';
 import type { GrammarId } from './outline-entry.ts';
 import type { OutlineRules, ParsedLanguage } from './outline-languages.ts';
 import { monotonicMs } from '../../util/monotonic.ts';

@@ -71,7 +71,10 @@ async function yamlValue(text: string): Promise<JsonObject | undefined> {
   if (!/^(?:- |[\w.-]+:(?: |$))/m.test(text)) return undefined;
   // The same embedded chunk the recipes use (evaluated once), imported here: a run that digests no
   // YAML never loads it, and neither does the digest benchmark, which runs this file in plain Node.
-  const [{ default: yamlChunk }, { sharedEmbeddedModule }] = await Promise.all([import('virtual:yaml-chunk'), import('../../embedded.ts')]);
+  const [{ default: yamlChunk }, { sharedEmbeddedModule }] = await Promise.all([
+    import('virtual:yaml-chunk'),
+    import('../../startup/embedded.ts'),
+  ]);
   const yaml = await sharedEmbeddedModule<Yaml>(yamlChunk, 'yaml.cjs');
   try {
     const doc = yaml.parseDocument(text);

@@ -7,7 +7,7 @@ import type { SessionState } from './session.ts';
 import type { AnyTool } from './tool.ts';
 
 /**
- * One tool file of a family, as `virtual:tool-family` hands it over (scripts/tool-family.mjs):
+ * One tool file of a family, as `virtual:tool-family` hands it over (scripts/bundle/tool-family.mjs):
  * the module's exports (vitest, and the build step that computes the heads), or, in the
  * bundle, the tool itself, answering from its head until its module is needed (tool-head.ts).
  */

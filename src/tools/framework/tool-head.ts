@@ -3,7 +3,7 @@ import type { AnyTool } from './tool.ts';
 
 // A built-in tool's head: what registering and listing it read (name, kind, needs, a
 // static description, its arguments' JSON Schema), as plain data. The build computes every
-// tool's head from its definition (scripts/tool-heads.mjs) and the bundle carries the heads,
+// tool's head from its definition (scripts/bundle/tool-heads.mjs) and the bundle carries the heads,
 // so a run registers the catalog without evaluating the tool modules or building their zod
 // schemas: a tool's module is evaluated when something first reads a part of it the head does
 // not hold (its run, its args, a description that depends on the run). The vitest run uses

@@ -1,6 +1,6 @@
 // What registering update_plan runs of its code: whether it is offered (not in plan mode). Apart
 // from update-plan.ts so that the bundle decides it without evaluating the tool's module (a
-// `<tool>.head.ts` beside a tool: scripts/tool-family.mjs; no zod here).
+// `<tool>.head.ts` beside a tool: scripts/bundle/tool-family.mjs; no zod here).
 import type { ToolServices } from '../framework/services.ts';
 
 // Plan mode has its own plan workflow (record_plan, the read-only gate): a progress

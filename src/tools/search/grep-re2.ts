@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { RE2JS } from 're2js';
 import re2Chunk from 'virtual:re2-chunk';
-import { loadEmbeddedModule } from '../../embedded.ts';
+import { loadEmbeddedModule } from '../../startup/embedded.ts';
 import { looksBinary, openChecked, openEntry } from '../shared/safe-fs.ts';
 import { ToolError } from '../framework/tool.ts';
 import { compileNamePattern } from '../shared/name-pattern.ts';

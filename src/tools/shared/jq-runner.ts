@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import jqWorkerSource from 'virtual:jq-worker-source';
-import { decodeEmbedded } from '../../embedded.ts';
+import { decodeEmbedded } from '../../startup/embedded.ts';
 import { jqCrashSentence } from './jq-errors.ts';
 import type { JqRequest, JqResponse } from './jq-worker.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { lstat, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readdirNames } from '../../util/fs-callbacks.ts';
+import { readdirNames } from '../../startup/fs-callbacks.ts';
 import { makeDirs } from '../../util/make-dirs.ts';
 
 /**

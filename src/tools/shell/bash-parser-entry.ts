@@ -1,5 +1,5 @@
 // tree-sitter and its bash grammar (WebAssembly), bundled apart and embedded as
-// data (scripts/embedded.mjs): loaded on the first bash call that needs a parse.
+// data (scripts/bundle/embedded.mjs): loaded on the first bash call that needs a parse.
 import bashGrammar from '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm';
 import runtime from 'web-tree-sitter/web-tree-sitter.wasm';
 

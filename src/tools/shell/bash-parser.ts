@@ -1,6 +1,6 @@
 import bashParserChunk from 'virtual:bash-parser-chunk';
 import type { Node, Parser, Tree } from 'web-tree-sitter';
-import { loadEmbeddedModule } from '../../embedded.ts';
+import { loadEmbeddedModule } from '../../startup/embedded.ts';
 import { basename, commandWords, descendants, literalWord, mayExpand } from './shell-words.ts';
 import { profileRefusal, VERB_PROFILES } from './verb-profiles.ts';
 import { commandLayers } from './wrappers.ts';

@@ -1,7 +1,7 @@
 // What registering bash runs of its code: the description, which depends on the run (the search
 // gate's mode, the search tools registered). Apart from bash.ts so that the bundle renders it
 // without evaluating the tool's module and its zod schemas (a `<tool>.head.ts` beside a tool:
-// scripts/tool-family.mjs; it must not import zod, test/tools/tool-head.test.ts holds that).
+// scripts/bundle/tool-family.mjs; it must not import zod, test/tools/tool-head.test.ts holds that).
 import { fillDescription } from '../framework/describe.ts';
 import type { DescribeEnv } from '../framework/tool.ts';
 import template from './bash.md';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { SettingsError } from '../../core/settings-error.ts';
 import { loadSkills, SkillError, type Skill } from '../../skills/skills.ts';
-import { joinUnder } from '../../util/join-path.ts';
+import { joinUnder } from '../../startup/join-path.ts';
 import type { FamilyServices } from '../framework/family.ts';
 import type { MissingReasons } from '../framework/services.ts';
 

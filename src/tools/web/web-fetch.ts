@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import { LIMITS } from '../framework/limits.ts';
 import htmlChunk from 'virtual:html-chunk';
-import { loadEmbeddedModule } from '../../embedded.ts';
+import { loadEmbeddedModule } from '../../startup/embedded.ts';
 import { defineTool, type JsonObject } from '../framework/tool.ts';
 import { fetchForTool, fetchSettings } from './fetch-url.ts';
 import description from './web-fetch.md';

@@ -1,5 +1,5 @@
 // Loads the CLI for the entry (src/main.ts). In the bundle the CLI's file is a script
-// (scripts/esbuild-options.mjs, cliScriptOptions): one function expression that takes `module`,
+// (scripts/bundle/esbuild-options.mjs, cliScriptOptions): one function expression that takes `module`,
 // `require` and its own URL. It is compiled here through node:vm with V8's code cache, and the
 // cache is made after a run, not after compiling: V8 compiles a function when it is first
 // called, so a cache made at compile time — what Node's module compile cache stores — holds
@@ -8,8 +8,8 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
-import { joinUnder } from '../util/join-path.ts';
-import { asCompiled, cliCompiled, whenStartIsOver } from '../v8-flags.ts';
+import { joinUnder } from './join-path.ts';
+import { asCompiled, cliCompiled, whenStartIsOver } from './v8-flags.ts';
 import { cacheGroup, compileCacheDir, fnv1a, pruneCompileCache, type CommandWords } from './compile-cache.ts';
 
 /** What a CLI script exports (src/cli/start.ts, src/cli/start-tools.ts). */
@@ -47,8 +47,8 @@ const IDENTITY = /^\/\/core-agent-cli ([0-9a-f]{8,64})\n/;
 /**
  * Compiles and evaluates the CLI's script with the cache for this command line, and arranges
  * for the cache to be written when there was none to use (or V8 refused it): at exit, or for a
- * daemon once it is up (src/cli/daemon-start.ts, daemonReady), under the V8 flags it was
- * compiled with (src/v8-flags.ts). Only a run that succeeds writes one — a usage error
+ * daemon once it is up (src/startup/daemon-start.ts, daemonReady), under the V8 flags it was
+ * compiled with (src/startup/v8-flags.ts). Only a run that succeeds writes one — a usage error
  * compiles little — and a help request writes only a help file, which serves until the
  * command proper has written its own. `href`: the file's URL, when the caller has it (the entry
  * does): made from the path it costs a path resolution, and each of those at start-up brings
@@ -112,7 +112,7 @@ export function loadCliScript(
 
 /**
  * The CLI's `require`. The build bundles every package into the script, so what it requires is
- * Node's built-ins alone (the lazy built-ins of scripts/esbuild-options.mjs, and the few a
+ * Node's built-ins alone (the lazy built-ins of scripts/bundle/esbuild-options.mjs, and the few a
  * bundled package names itself); the build refuses a script that requires anything else
  * (finishCliScript). A require made by createRequire would cost a module object and a
  * resolution of the script's directory at every start. Anything else asked for here is a

@@ -1,6 +1,6 @@
 import { brotliCompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { loadEmbeddedModule, sharedEmbeddedModule } from '../../src/embedded.ts';
+import { loadEmbeddedModule, sharedEmbeddedModule } from '../../src/startup/embedded.ts';
 
 /**
  * Embedded chunks as their callers rely on them: loadEmbeddedModule evaluates a fresh

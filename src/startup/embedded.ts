@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { setV8Flags, WASM_FLAGS } from './v8-flags.ts';
 
 /**
- * Embedded sources (scripts/embedded.mjs): code kept out of the bundle's
+ * Embedded sources (scripts/bundle/embedded.mjs): code kept out of the bundle's
  * JavaScript as compressed data, so it costs nothing at start-up. Decoded once,
  * on first use.
  */
@@ -15,7 +15,7 @@ export async function decodeEmbedded(source: () => string): Promise<string> {
   let text = decoded.get(source);
   if (text === undefined) {
     // Every WebAssembly module this program compiles (tree-sitter, jq's worker) is in an
-    // embedded chunk, so setting WebAssembly's flags (src/v8-flags.ts) before the first
+    // embedded chunk, so setting WebAssembly's flags (src/startup/v8-flags.ts) before the first
     // chunk is decoded is setting them before any WebAssembly exists; a command that decodes
     // none never loads node:v8.
     setV8Flags(WASM_FLAGS);
@@ -65,7 +65,7 @@ async function evaluate(source: () => string, name: string): Promise<unknown> {
 }
 
 /**
- * In the bundle the embedded chunks are comments (scripts/embedded.mjs): `/*core-agent-chunk ID`,
+ * In the bundle the embedded chunks are comments (scripts/bundle/embedded.mjs): `/*core-agent-chunk ID`,
  * a newline, the base64 data, a newline and the comment's end — in the file the build names
  * (__CORE_AGENT_CHUNKS__, dist/core-agent-chunks.txt beside the CLI's file), or else after the
  * bundle's own JavaScript (a bench harness). The file is read when the first chunk is needed, and

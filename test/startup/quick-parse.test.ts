@@ -1,4 +1,4 @@
-// src/cli/quick-parse.ts reads a command line exactly as util.parseArgs (strict, positionals
+// src/startup/quick-parse.ts reads a command line exactly as util.parseArgs (strict, positionals
 // allowed) does, or leaves it to parseArgs. Held here by comparison: every option table of
 // src/cli/command-table.ts, every command line of up to two words from a pool of the forms a
 // user or a script types (and the mistakes), and a few thousand longer ones.
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import * as tables from '../../src/cli/command-table.ts';
 import type { OptionTable } from '../../src/cli/command-table.ts';
 import { parse } from '../../src/cli/common-options.ts';
-import { quickParse } from '../../src/cli/quick-parse.ts';
+import { quickParse } from '../../src/startup/quick-parse.ts';
 import { UsageError } from '../../src/cli/usage.ts';
 
 /** Every option table the module exports: an object whose every value has a `type`. */

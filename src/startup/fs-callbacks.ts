@@ -10,7 +10,7 @@ import type { Dirent, Stats } from 'node:fs';
  * node:fs/promises; `realpath` is the native one, as node:fs/promises's is.
  *
  * Until the start-up is over (startUpIsOver: the first system built, src/runtime/system.ts, or a
- * daemon up, src/cli/daemon-start.ts, whichever comes first) each call is made synchronously
+ * daemon up, src/startup/daemon-start.ts, whichever comes first) each call is made synchronously
  * and its promise settles at once. Nothing else runs on the event loop while a command starts,
  * so a synchronous call holds nothing up; asynchronous, the first one started libuv's pool of
  * four threads, which a `tools list` then never used again (~0.04x of `node -e 0`'s CPU on two

@@ -1,4 +1,7 @@
-import type { OptionTable } from './command-table.ts';
+import type { ParseArgsConfig } from 'node:util';
+
+/** src/cli/command-table.ts's OptionTable: util.parseArgs's options (only the type: node:util is not loaded). */
+type OptionTable = NonNullable<ParseArgsConfig['options']>;
 
 // The command line as `util.parseArgs({ strict: true, allowPositionals: true })` reads it, for
 // the forms nearly every command line takes — `--name`, `--name value`, `--name=value`, `-x`,
@@ -7,7 +10,7 @@ import type { OptionTable } from './command-table.ts';
 // Anything else — an unknown flag, a value missing or starting with "-", a boolean given a
 // value, a group of short flags — is left to parseArgs itself (undefined here), which either
 // reads it or throws the error src/cli/common-options.ts words for the user. So a command line
-// is read exactly as parseArgs reads it, or by parseArgs: test/cli/quick-parse.test.ts holds the
+// is read exactly as parseArgs reads it, or by parseArgs: test/startup/quick-parse.test.ts holds the
 // two equal over a matrix of command lines and every table of src/cli/command-table.ts.
 
 export interface Parsed {

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 // V8 checks a code cache against the flags in force when the cache was made. The CLI's cache
-// is made after a run (src/cli/cli-script.ts), and a run may change flags on the way: a daemon
+// is made after a run (src/startup/cli-script.ts), and a run may change flags on the way: a daemon
 // turns its compilers back on, a WebAssembly chunk holds the tiers down. Made under other
 // flags than the next start compiles with, the cache would be refused at every start and
 // written again at every exit. So every change goes through setV8Flags, which remembers the
@@ -29,7 +29,7 @@ const state = (): FlagState =>
  * too — the denylist parses first) against ~80 MB for read_file. Liftoff code parses a command
  * line as fast here (200 parses of a 2 KB line: 170 ms either way), and jq-wasm's queries
  * measured the same within noise. V8 reads them when a module is compiled, so they are set before
- * any WebAssembly exists (src/embedded.ts).
+ * any WebAssembly exists (src/startup/embedded.ts).
  */
 export const WASM_FLAGS = ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering'] as const;
 
@@ -96,7 +96,7 @@ export function asCompiled<T>(fn: () => T): T {
   }
 }
 
-// The code cache's write, once a daemon's start is over (src/cli/cli-script.ts sets it; a
+// The code cache's write, once a daemon's start is over (src/startup/cli-script.ts sets it; a
 // daemon never exits at the end of its start, and its cache should hold the start, not hours).
 const START_OVER = Symbol.for('core-agent.start-over');
 

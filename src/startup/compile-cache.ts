@@ -1,9 +1,9 @@
 // Where V8's code cache for the CLI's file (dist/core-agent-cli.js) lives, what each of its
 // files is named after, and how the directory is kept bounded. The entry reads and writes the
-// cache itself (src/cli/cli-script.ts); docs/benchmarks.md has the figures.
+// cache itself (src/startup/cli-script.ts); docs/benchmarks.md has the figures.
 import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { joinUnder } from '../util/join-path.ts';
+import { joinUnder } from './join-path.ts';
 
 /** The variable that names a cache directory of one's own: an absolute path (src/runtime/settings.ts checks it). */
 export const COMPILE_CACHE_VAR = 'CORE_AGENT_COMPILE_CACHE';
@@ -81,7 +81,7 @@ const STAMP = '.pruned';
 /**
  * Keeps core-agent's own cache directory bounded. Each build, Node, V8 flag set and command
  * group has a file (about 0.3–1 MB), and a developer's directory collects them for every npx
- * version and checkout. Called after a cache file is written (src/cli/cli-script.ts), the only
+ * version and checkout. Called after a cache file is written (src/startup/cli-script.ts), the only
  * time the directory grows, so a start that finds its cache pays nothing for it. Once a day: the
  * CACHE_FILES_KEPT newest cache files stay, older ones and any unused for CACHE_FILE_UNUSED_MS
  * go, and so does whatever else is there — the directories Node's own compile cache wrote when

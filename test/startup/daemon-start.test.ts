@@ -1,4 +1,4 @@
-// src/cli/daemon-start.ts: watch and serve keep V8's young generation at its initial size and
+// src/startup/daemon-start.ts: watch and serve keep V8's young generation at its initial size and
 // start with the optimizing compilers off; every other command lets V8 grow it. Read from the
 // process itself: a preload that, at exit, allocates objects that all survive (what grows the
 // new space) and reports its size.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeKubeApi } from '../../bench/fake-kube-api.ts';
-import { startsAsDaemon, userCompilerFlags } from '../../src/cli/daemon-start.ts';
+import { startsAsDaemon, userCompilerFlags } from '../../src/startup/daemon-start.ts';
 
 const bundle = path.resolve(import.meta.dirname, '../../dist/core-agent.mjs');
 const PRELOAD = `process.on('exit', () => {
@@ -100,7 +100,7 @@ describe('a daemon’s start', () => {
     const probe = path.join(dir, 'tiers.mjs');
     writeFileSync(
       probe,
-      `const { startAsDaemon, daemonReady } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/cli/daemon-start.ts'))});
+      `const { startAsDaemon, daemonReady } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/startup/daemon-start.ts'))});
 let n = 0;
 const hot = () => { const f = new Function('x', 'return x * ' + ++n + ' + 1'); let s = 0; for (let i = 0; i < 200000; i++) s += f(i); return %GetOptimizationStatus(f); };
 const before = hot();
@@ -253,7 +253,7 @@ process.stdout.write(JSON.stringify({ before, starting, up, again: hot() }));
     writeFileSync(
       probe,
       `import { runInNewContext } from 'node:vm';
-const { releaseStartupMemory } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/cli/daemon-start.ts'))});
+const { releaseStartupMemory } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/startup/daemon-start.ts'))});
 const rss = () => process.memoryUsage().rss;
 // Start-up's garbage: long-lived enough to reach the old space, then dropped.
 let keep = [];
@@ -296,7 +296,7 @@ process.stdout.write(JSON.stringify({ freedMib: (before - after) / 1048576, here
     writeFileSync(
       probe,
       `import { runInNewContext } from 'node:vm';
-const { releaseStartupMemory } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/cli/daemon-start.ts'))});
+const { releaseStartupMemory } = await import(${JSON.stringify(path.resolve(import.meta.dirname, '../../src/startup/daemon-start.ts'))});
 let calls = 0;
 const theirs = globalThis.gc;
 globalThis.gc = (o) => { calls++; return theirs(o); };

@@ -2,7 +2,7 @@
 // they return must be exactly what path.join and path.resolve return, for every input.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isNormalAbsolute, joinUnder, resolveDir } from '../../src/util/join-path.ts';
+import { isNormalAbsolute, joinUnder, resolveDir } from '../../src/startup/join-path.ts';
 
 const DIRS = [
   // normal, absolute: concatenated

@@ -1,4 +1,4 @@
-// src/v8-flags.ts: a code cache made after V8's flags changed mid-run is made under the
+// src/startup/v8-flags.ts: a code cache made after V8's flags changed mid-run is made under the
 // flags the CLI was compiled with, so the next start (compiling under those) takes it. V8's
 // flags are process-wide: each case runs in processes of its own — one that makes a cache the
 // way the CLI does, and one that starts as the next start would and loads it.
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const flagsModule = JSON.stringify(path.resolve(import.meta.dirname, '../../src/v8-flags.ts'));
+const flagsModule = JSON.stringify(path.resolve(import.meta.dirname, '../../src/startup/v8-flags.ts'));
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'v8-flags-'));

@@ -23,8 +23,8 @@ import {
   compileCacheDir,
   fnv1a,
   pruneCompileCache,
-} from '../../src/cli/compile-cache.ts';
-import { readToEnd, sealed, unsealed } from '../../src/cli/cli-script.ts';
+} from '../../src/startup/compile-cache.ts';
+import { readToEnd, sealed, unsealed } from '../../src/startup/cli-script.ts';
 import { COMMANDS, impliedCommand } from '../../src/cli/main-help.ts';
 
 // Where the CLI's V8 code cache goes, what its files are named after and how the directory is

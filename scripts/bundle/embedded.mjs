@@ -3,14 +3,14 @@
 // base64-encoded. In the bundle the data sits in comments after the JavaScript
 // (embeddedTrailer), which V8 skips without building a string: as string literals
 // the 4.3 MB cost every start-up ~20 ms of scanning and hashing, --version too.
-// src/embedded.ts (bundledChunk) reads a chunk back from the bundle's own file on first use.
+// src/startup/embedded.ts (bundledChunk) reads a chunk back from the bundle's own file on first use.
 // Under vitest (no bundle file) the module returns the same data as a string
-// (embeddedModule); decoding and evaluating it (src/embedded.ts) is the same path.
+// (embeddedModule); decoding and evaluating it (src/startup/embedded.ts) is the same path.
 import { build } from 'esbuild';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
-const src = (p) => fileURLToPath(new URL(`../src/${p}`, import.meta.url));
+const src = (p) => fileURLToPath(new URL(`../../src/${p}`, import.meta.url));
 
 /** virtual module id → entry point. */
 export const EMBEDDED = {
@@ -77,11 +77,11 @@ function compressed(id) {
 
 /** The bundle's form of the virtual module: the data is read from the bundle's trailer. */
 export function embeddedBundleModule(id) {
-  return `import { bundledChunk } from ${JSON.stringify(src('embedded.ts'))};
+  return `import { bundledChunk } from ${JSON.stringify(src('startup/embedded.ts'))};
 export default function embeddedSource() { return bundledChunk(${JSON.stringify(id)}); }`;
 }
 
-/** The comments appended to a bundle, one per chunk it uses (src/embedded.ts parses them). */
+/** The comments appended to a bundle, one per chunk it uses (src/startup/embedded.ts parses them). */
 export async function embeddedTrailer(ids) {
   const parts = await Promise.all(ids.map(async (id) => `\n/*core-agent-chunk ${id}\n${await compressed(id)}\n*/`));
   return `${parts.join('')}\n`;

@@ -1,7 +1,7 @@
 // The built-in tools' heads (src/tools/tool-head.ts), computed at build time from the tool
 // files themselves: a bundle that imports every family's files eagerly, checks each with
 // familyTools (one definition per file) and prints each tool's head, run by this Node. The
-// product bundle then registers the catalog from the heads (scripts/tool-family.mjs).
+// product bundle then registers the catalog from the heads (scripts/bundle/tool-family.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

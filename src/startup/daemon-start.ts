@@ -1,5 +1,5 @@
-import { startUpIsOver } from '../util/fs-callbacks.ts';
-import { setV8Flags, startIsOver, WASM_FLAGS } from '../v8-flags.ts';
+import { startUpIsOver } from './fs-callbacks.ts';
+import { setV8Flags, startIsOver, WASM_FLAGS } from './v8-flags.ts';
 
 /** The long-lived daemons, idle most of their life. */
 const DAEMONS: ReadonlySet<string> = new Set(['watch', 'serve']);
@@ -26,7 +26,7 @@ export const startsAsDaemon = (argv: readonly string[]): boolean => DAEMONS.has(
  *
  * The flags are part of what V8 checks cached code against: the entry sets them before it
  * compiles the CLI, whose code cache for the daemons is a file of their own
- * (src/cli/cli-script.ts), so neither side's cache is refused for the other's flags.
+ * (src/startup/cli-script.ts), so neither side's cache is refused for the other's flags.
  */
 export const DAEMON_START_FLAGS = ['--semi-space-growth-factor=1', '--no-opt', '--no-maglev', '--no-sparkplug', ...WASM_FLAGS] as const;
 /** What daemonReady sets back: V8's defaults for the compilers DAEMON_START_FLAGS turned off. */
@@ -64,7 +64,7 @@ export function daemonReady(): void {
   if (started === 'ready') return;
   g[STARTED] = 'ready';
   startIsOver();
-  // Up, it serves: its sessions' file calls go through the thread pool (src/util/fs-callbacks.ts).
+  // Up, it serves: its sessions' file calls go through the thread pool (src/startup/fs-callbacks.ts).
   startUpIsOver();
   if (started === 'starting') setV8Flags(COMPILERS_ON);
   releaseStartupMemory();

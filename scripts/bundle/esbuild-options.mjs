@@ -12,7 +12,7 @@ import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs'
 import { pinoLean } from './pino-lean.mjs';
 import { TOOL_FAMILY, toolFamilyLazyModule, toolFamilyModule } from './tool-family.mjs';
 
-export const root = fileURLToPath(new URL('..', import.meta.url));
+export const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const embedded = {
   name: 'embedded-sources',
@@ -93,14 +93,14 @@ const lazyBuiltins = {
   },
 };
 
-/** The CLI's own file, beside the entry in dist/: src/cli/cli-script.ts loads it when a command needs it. */
+/** The CLI's own file, beside the entry in dist/: src/startup/cli-script.ts loads it when a command needs it. */
 export const CLI_FILE = 'core-agent-cli.js';
 /** The tools' script (src/cli/start-tools.ts), which the entry loads for `core-agent tools …` instead. */
 export const TOOLS_FILE = 'core-agent-tools.js';
 /** The embedded chunks' data, beside the CLI (read on a chunk's first use only). */
 export const CHUNKS_FILE = 'core-agent-chunks.txt';
 
-// The entry's build: src/cli/cli-script.ts loads the CLI's script or the tools' from the file
+// The entry's build: src/startup/cli-script.ts loads the CLI's script or the tools' from the file
 // beside it (__CORE_AGENT_CLI_SCRIPT__, __CORE_AGENT_TOOLS_SCRIPT__), and src/main.ts's import()
 // of src/cli/start.ts, for the sources, is left out of the file: the entry holds only src/main.ts
 // and what it imports (a few KB), and --version never reads either script.
@@ -128,7 +128,7 @@ export const entryOptions = (options) => ({
 
 /**
  * The CLI's build: a script, not a module — one function expression, `(module, require, url)`,
- * which src/cli/cli-script.ts compiles through node:vm with a code cache it makes after a run.
+ * which src/startup/cli-script.ts compiles through node:vm with a code cache it makes after a run.
  * CommonJS output inside it (esbuild's `module.exports`), strict like the module it was, with
  * `import.meta.url` its URL. Its first line, added by finishCliScript, names its content.
  */
@@ -150,10 +150,10 @@ export const cliScriptOptions = (options) => ({
 
 /**
  * Puts `//core-agent-cli <sha-256 of the rest>` before the script: the code cache's files are
- * named after it (src/cli/cli-script.ts), so another build never finds this one's cache; the
+ * named after it (src/startup/cli-script.ts), so another build never finds this one's cache; the
  * script's source map, when there is one, is moved down that line. With the map, the lazily
  * evaluated modules' function declarations are first moved into their wrappers
- * (scripts/defer-functions.mjs). Refuses a script with an import() left (node:vm would reject
+ * (scripts/bundle/defer-functions.mjs). Refuses a script with an import() left (node:vm would reject
  * it at run time: there is no loader) and one that is not ASCII (esbuild escapes the rest; the
  * loader's reading relies on it). Returns how many function declarations were moved and kept.
  */
@@ -162,7 +162,7 @@ export async function finishCliScript(file, result) {
   const dynamic = (output?.imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
   if (output === undefined || dynamic.length > 0)
     throw new Error(`${file}: the CLI's script must have no import() (found: ${dynamic.join(', ')})`);
-  // The `require` src/cli/cli-script.ts gives the script loads Node's built-ins and nothing else.
+  // The `require` src/startup/cli-script.ts gives the script loads Node's built-ins and nothing else.
   const required = output.imports.filter((i) => i.kind !== 'dynamic-import' && !isBuiltin(i.path)).map((i) => i.path);
   if (required.length > 0)
     throw new Error(`${file}: the CLI's script may require Node's built-ins only; bundle the rest (found: ${required.join(', ')})`);
@@ -191,7 +191,7 @@ export async function finishCliScript(file, result) {
   return { moved: deferred.moved, kept: deferred.kept };
 }
 
-/** `toolHeads`: scripts/tool-heads.mjs's result, for a bundle that registers tools from their heads. */
+/** `toolHeads`: scripts/bundle/tool-heads.mjs's result, for a bundle that registers tools from their heads. */
 export async function esbuildOptions(entry, outfile, { toolHeads } = {}) {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'));
   return {
@@ -218,8 +218,8 @@ export async function esbuildOptions(entry, outfile, { toolHeads } = {}) {
 }
 
 /**
- * Builds one bundle, and writes the data of the embedded chunks it uses (scripts/embedded.mjs)
- * after its JavaScript or, with `chunksFile`, into that file beside it (src/embedded.ts reads
+ * Builds one bundle, and writes the data of the embedded chunks it uses (scripts/bundle/embedded.mjs)
+ * after its JavaScript or, with `chunksFile`, into that file beside it (src/startup/embedded.ts reads
  * it by the name the bundle is built with): the CLI keeps its 4 MB of chunks in a file of
  * their own, which no start-up reads or decodes; a bench harness stays one file. With
  * `writeChunks: false` the bundle reads a chunks file another build writes (the tools' script

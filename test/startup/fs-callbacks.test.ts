@@ -1,4 +1,4 @@
-// src/util/fs-callbacks.ts gives what node:fs/promises gives: the same results and the same
+// src/startup/fs-callbacks.ts gives what node:fs/promises gives: the same results and the same
 // errors (code, syscall, path, message), call by call, over one tree on disk — made
 // synchronously while the start-up lasts, and through libuv's thread pool after it.
 import * as fsp from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { constants, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lstat, openFile, readdirEntries, readdirNames, readlink, realpath, stat, startUpIsOver } from '../../src/util/fs-callbacks.ts';
+import { lstat, openFile, readdirEntries, readdirNames, readlink, realpath, stat, startUpIsOver } from '../../src/startup/fs-callbacks.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'fs-callbacks-'));
 mkdirSync(path.join(root, 'dir'));

@@ -30,7 +30,7 @@ export function toolFamilyModule(dir) {
 
 /**
  * The module `virtual:tool-family` is in the product bundle: each tool built from its head
- * (scripts/tool-heads.mjs computed them from the same files), its module `require()`d — which
+ * (scripts/bundle/tool-heads.mjs computed them from the same files), its module `require()`d — which
  * esbuild turns into a lazy, synchronous evaluation of the bundled module — only when the
  * tool is first read past its head (src/tools/tool-head.ts). A tool file without a head is a
  * build mistake: the heads and the bundle were computed from different trees.
@@ -40,7 +40,7 @@ export function toolFamilyLazyModule(dir, heads, headModule) {
   const imports = [`import { lazyTool } from ${JSON.stringify(headModule)};`];
   const members = files.map((f, i) => {
     const entry = heads[f];
-    if (entry === undefined) throw new Error(`${f}: no tool head computed for it (scripts/tool-heads.mjs)`);
+    if (entry === undefined) throw new Error(`${f}: no tool head computed for it (scripts/bundle/tool-heads.mjs)`);
     const load = `() => require(${JSON.stringify(f)})[${JSON.stringify(entry.export)}]`;
     // A tool's <name>.head.ts (what registering it runs: a description that depends on the run)
     // is imported as it is: it is small and imports no zod.

@@ -6,7 +6,7 @@ import path from 'node:path';
 // normalizeString); a start's few dozen of them made V8 compile those functions with Maglev on
 // a worker thread — 1.5–5 ms of CPU that a one-shot command like `tools list` never gets back
 // (docs/benchmarks.md, as of issue 19). These return exactly what path.join / path.resolve
-// return; test/util/join-path.test.ts holds them equal over a matrix of inputs.
+// return; test/startup/join-path.test.ts holds them equal over a matrix of inputs.
 
 /**
  * An absolute POSIX path in normal form: no empty, `.` or `..` segment and no trailing slash

@@ -42,13 +42,13 @@ export function leanPinoTools(source, file = 'pino/lib/tools.js') {
   for (const [from, to] of TOOLS_EDITS) {
     const at = out.indexOf(from);
     if (at < 0 || out.indexOf(from, at + from.length) >= 0) {
-      throw new Error(`pino-lean: expected ${JSON.stringify(from)} once in ${file}; pino changed, update scripts/pino-lean.mjs`);
+      throw new Error(`pino-lean: expected ${JSON.stringify(from)} once in ${file}; pino changed, update scripts/bundle/pino-lean.mjs`);
     }
     out = out.slice(0, at) + to + out.slice(at + from.length);
   }
   // The declaration, its property read and the one use: any other read would be of a function.
   if (out.match(/\bisMainThread\b/g).length !== 3) {
-    throw new Error(`pino-lean: ${file} reads isMainThread somewhere else; update scripts/pino-lean.mjs`);
+    throw new Error(`pino-lean: ${file} reads isMainThread somewhere else; update scripts/bundle/pino-lean.mjs`);
   }
   return out;
 }
