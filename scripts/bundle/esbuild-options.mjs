@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deferModuleFunctions } from './defer-functions.mjs';
 import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs';
+import { headModule, parseHeadModuleId } from './head-module.mjs';
 import { pinoLean } from './pino-lean.mjs';
 import { TOOL_FAMILY, toolFamilyLazyModule, toolFamilyModule } from './tool-family.mjs';
 
@@ -28,10 +29,18 @@ const embedded = {
 
 // With the tools' heads (the product bundle), each family's tools answer from them and their
 // modules are evaluated on first use; without (the heads' own build, tests, benchmarks), the
-// family imports its files.
+// family imports its files. `tool-head:<file>?<keys>` is a tool's head module, generated from
+// its file (head-module.mjs): what registering it runs, without the rest of the module.
 const toolFamily = (heads) => ({
   name: 'tool-family',
   setup(b) {
+    b.onResolve({ filter: /^tool-head:/ }, (args) => ({ path: args.path, namespace: 'tool-head' }));
+    b.onLoad({ filter: /.*/, namespace: 'tool-head' }, async (args) => {
+      const { file, keys } = parseHeadModuleId(args.path);
+      const made = headModule(await readFile(file, 'utf8'), keys, file);
+      if (made.refused !== undefined) return { errors: [{ text: `${file}: no head module: ${made.refused}` }] };
+      return { contents: made.source, resolveDir: path.dirname(file), loader: 'ts' };
+    });
     b.onResolve({ filter: /^virtual:tool-family$/ }, (args) => ({ path: args.resolveDir, namespace: 'tool-family' }));
     b.onLoad({ filter: /.*/, namespace: 'tool-family' }, (args) => ({
       contents:

@@ -6,6 +6,7 @@
 // and the vitest run (vitest.config.ts) both resolve the module through here.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { headModuleId } from './head-module.mjs';
 
 export const TOOL_FAMILY = 'virtual:tool-family';
 
@@ -30,10 +31,11 @@ export function toolFamilyModule(dir) {
 
 /**
  * The module `virtual:tool-family` is in the product bundle: each tool built from its head
- * (scripts/bundle/tool-heads.mjs computed them from the same files), its module `require()`d — which
+ * (scripts/bundle/tool-heads.mjs computed them from the same files) and, where registering it
+ * runs its code, its generated head module (head-module.mjs); its module `require()`d — which
  * esbuild turns into a lazy, synchronous evaluation of the bundled module — only when the
- * tool is first read past its head (src/tools/tool-head.ts). A tool file without a head is a
- * build mistake: the heads and the bundle were computed from different trees.
+ * tool is first read past them (src/tools/framework/tool-head.ts). A tool file without a head
+ * is a build mistake: the heads and the bundle were computed from different trees.
  */
 export function toolFamilyLazyModule(dir, heads, headModule) {
   const files = toolFamilyFiles(dir);
@@ -42,18 +44,12 @@ export function toolFamilyLazyModule(dir, heads, headModule) {
     const entry = heads[f];
     if (entry === undefined) throw new Error(`${f}: no tool head computed for it (scripts/bundle/tool-heads.mjs)`);
     const load = `() => require(${JSON.stringify(f)})[${JSON.stringify(entry.export)}]`;
-    // A tool's <name>.head.ts (what registering it runs: a description that depends on the run)
-    // is imported as it is: it is small and imports no zod.
-    const companion = companionFile(f);
-    if (companion !== undefined) imports.push(`import * as h${i} from ${JSON.stringify(companion)};`);
-    const opts = companion !== undefined ? `, { companion: h${i} }` : '';
+    // What registering it runs (a description that depends on the run, `available`): its head
+    // module, which the build checked reaches no zod.
+    const keys = entry.head.companion ?? [];
+    if (keys.length > 0) imports.push(`import h${i} from ${JSON.stringify(headModuleId(f, keys))};`);
+    const opts = keys.length > 0 ? `, { companion: h${i} }` : '';
     return `{ file: ${JSON.stringify(path.basename(f))}, tool: lazyTool(${JSON.stringify(entry.head)}, ${load}${opts}) }`;
   });
   return `${imports.join('\n')}\nexport default [\n${members.join(',\n')}\n];\n`;
-}
-
-/** `<name>.head.ts` beside the tool file `<name>.ts`, when there is one. */
-export function companionFile(toolFile) {
-  const f = toolFile.replace(/\.ts$/, '.head.ts');
-  return existsSync(f) ? f : undefined;
 }

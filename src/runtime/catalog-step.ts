@@ -5,7 +5,7 @@ import { parseRule } from '../permissions/rules.ts';
 import { Catalog, CatalogError } from '../tools/framework/catalog.ts';
 import { BUILTIN_TOOL_AND_FACE_NAMES, BUILTIN_TOOL_NAMES, BUILTIN_TOOLS, canonicalToolName, MISSING_REASONS } from '../tools/index.ts';
 import { planGated } from '../tools/planning/plan-gated.ts';
-import { searchTargets } from '../tools/shell/bash.head.ts';
+import { searchTargets } from '../tools/shell/search-gate.ts';
 import { searchGatePosture, type SearchGateMode } from '../tools/shell/search-gate.ts';
 import type { Services } from './services.ts';
 import { ENV, foldToolToggles, SettingsError, type Settings } from './settings.ts';

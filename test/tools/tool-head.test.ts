@@ -1,12 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import * as z from 'zod/v4';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, root } from '../../scripts/bundle/esbuild-options.mjs';
-import { companionFile } from '../../scripts/bundle/tool-family.mjs';
-import { computeToolHeads, toolFamilies } from '../../scripts/bundle/tool-heads.mjs';
+import { headModuleId } from '../../scripts/bundle/head-module.mjs';
+import {
+  computeToolHeads,
+  headModuleKeys,
+  headModulesReachingZod,
+  toolFamilies,
+  withHeadModule,
+} from '../../scripts/bundle/tool-heads.mjs';
+import { DIALECTS } from '../../src/core/dialects.ts';
 import { Catalog } from '../../src/tools/framework/catalog.ts';
 import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
 import { toolServices, type ToolServices } from '../../src/tools/framework/services.ts';
@@ -14,28 +22,54 @@ import type { AnyTool } from '../../src/tools/framework/tool.ts';
 import { argsJsonSchema, lazyTool, toolHead, type ToolHead } from '../../src/tools/framework/tool-head.ts';
 
 // The product bundle registers the built-in tools from heads computed at build time
-// (src/tools/tool-head.ts); vitest runs the definitions themselves. These tests hold the two
-// equal: a head is exactly its definition's registration data, a lazy tool reads as its
-// definition, and a catalog of lazy tools lists what one of definitions lists while
-// evaluating only the tools whose registration needs their code.
+// (src/tools/framework/tool-head.ts) and, for a tool whose registration runs its code, from a
+// head module the build cuts out of its file (scripts/bundle/head-module.mjs); vitest runs the
+// definitions themselves. These tests hold the two equal: a head is exactly its definition's
+// registration data, a lazy tool reads as its definition, and a catalog of lazy tools lists what
+// one of definitions lists while evaluating no tool's module.
 
-// Each tool's `<name>.head.ts`, where it has one, by tool name (the bundle imports them as they are).
-const headModules = new Map<string, { file: string; exports: Record<string, unknown> }>();
+const scratch = await mkdtemp(path.join(tmpdir(), 'tool-head-'));
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+// Each tool's file, by tool name.
+const toolFiles = new Map<string, string>();
 for (const { files } of toolFamilies(root)) {
   for (const file of files) {
-    const head = companionFile(file);
-    if (head === undefined) continue;
     const exported = Object.values((await import(file)) as object);
-    const def = BUILTIN_TOOLS.find((d) => exported.includes(d))!;
-    headModules.set(def.name, { file: head, exports: (await import(head)) as Record<string, unknown> });
+    toolFiles.set(BUILTIN_TOOLS.find((d) => exported.includes(d))!.name, file);
   }
 }
 
-/** A head as the bundle carries it: through JSON. */
-const shipped = (def: AnyTool): ToolHead => JSON.parse(JSON.stringify(toolHead(def, headModules.get(def.name)?.exports))) as ToolHead;
+// Each head module the bundle has, by tool name: generated from the tool file, bundled with the
+// product's options, imported.
+const modules = BUILTIN_TOOLS.map((def) => ({
+  name: def.name,
+  file: toolFiles.get(def.name)!,
+  keys: headModuleKeys(toolHead(def)),
+})).filter((m) => m.keys.length > 0);
+const built = await build({
+  ...(await esbuildOptions(path.join(root, 'src/main.ts'), path.join(scratch, 'unused.mjs'))),
+  outfile: undefined,
+  entryPoints: modules.map((m) => ({ in: headModuleId(m.file, m.keys), out: m.name })),
+  outdir: scratch,
+  minify: false,
+});
+expect(built.errors).toEqual([]);
+const headModules = new Map<string, Readonly<Record<string, unknown>>>();
+for (const m of modules)
+  headModules.set(
+    m.name,
+    ((await import(pathToFileURL(path.join(scratch, `${m.name}.js`)).href)) as { default: Record<string, unknown> }).default,
+  );
+
+/** A head as the bundle carries it: with its head module's keys, through JSON. */
+const shipped = (def: AnyTool): ToolHead => {
+  const head = toolHead(def);
+  return JSON.parse(JSON.stringify(withHeadModule(head, headModuleKeys(head)))) as ToolHead;
+};
 
 const lazy = (def: AnyTool, loads: string[]) =>
-  lazyTool(shipped(def), () => def, { onLoad: (name) => loads.push(name), companion: headModules.get(def.name)?.exports });
+  lazyTool(shipped(def), () => def, { onLoad: (name) => loads.push(name), companion: headModules.get(def.name) });
 
 function lazyCatalog(loads: string[]) {
   return BUILTIN_TOOLS.map((def) => lazy(def, loads));
@@ -62,6 +96,16 @@ const SERVICES: ReadonlyArray<[string, ToolServices]> = [
     } as unknown as Partial<ToolServices>),
   ],
   ['ask mode plan', toolServices({ shell: true, permissionMode: 'plan' })],
+  [
+    'the web, alerts and skills configured',
+    toolServices({
+      network: { scope: { describe: () => ({ allow: ['example.com'] }) } },
+      searchProvider: { name: 'brave' },
+      searchResults: 7,
+      alertTargets: [{ name: 'ops', description: 'the on-call pager' }],
+      skills: [{ name: 'k8s-triage', description: 'Triage a failing workload.' }],
+    } as unknown as Partial<ToolServices>),
+  ],
 ];
 
 const listing = (c: Catalog) =>
@@ -78,9 +122,10 @@ describe('tool heads', () => {
       expect(lazyDef[key]).toEqual(def[key]);
       expect(key in lazyDef).toBe(def[key] !== undefined);
     }
-    // A description or `available` that depends on the run comes from the tool's .head.ts, where it has one.
-    if (typeof def.description === 'string' || headModules.has(def.name)) expect(lazyDef.description).toBe(def.description);
-    if (headModules.has(def.name) && def.available) expect(lazyDef.available).toBe(def.available);
+    // A description that depends on the run, `available` and `describeArgs` come from the head
+    // module (what they give is the catalog tests' below); a static description from the head.
+    if (typeof def.description === 'string') expect(lazyDef.description).toBe(def.description);
+    for (const key of headModuleKeys(toolHead(def))) expect(typeof (lazyDef as unknown as Record<string, unknown>)[key]).toBe('function');
     expect(argsJsonSchema(lazyDef)).toEqual(z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }));
     expect(loads).toEqual([]);
     // Everything else is the definition's own (once loaded, the same values).
@@ -99,30 +144,19 @@ describe('tool heads', () => {
     }
   });
 
-  it.each(SERVICES)('a catalog of lazy tools lists what the definitions list (%s)', (_what, services) => {
-    const loads: string[] = [];
-    const lazy = Catalog.build(lazyCatalog(loads), { services });
-    const eager = Catalog.build(BUILTIN_TOOLS, { services });
-    expect(listing(lazy)).toEqual(listing(eager));
-    expect(lazy.skipped).toEqual(eager.skipped);
-    // Only a tool whose registration runs its code was evaluated: a description that depends on
-    // the run, `available`, `describeArgs` (only when registered) — unless its .head.ts has it.
-    const needsCode = new Set(
-      BUILTIN_TOOLS.filter((d) => {
-        const head = headModules.get(d.name)?.exports ?? {};
-        return (
-          (typeof d.description === 'function' && head.description !== d.description) ||
-          (d.available !== undefined && head.available !== d.available) ||
-          (d.describeArgs !== undefined && eager.has(d.name))
-        );
-      }).map((d) => d.name),
-    );
-    const settled = loads.filter((n) => !needsCode.has(n));
-    expect(settled).toEqual([]);
-    for (const name of headModules.keys()) expect(loads).not.toContain(name);
-    expect(loads).not.toContain('read_file');
-    expect(loads.length).toBeLessThan(BUILTIN_TOOLS.length / 3);
-  });
+  // Each dialect registers other tools (update_plan is Cagent's, the plan checklist core-agent's todo).
+  it.each(SERVICES.flatMap(([what, services]) => DIALECTS.map((dialect) => [what, dialect, services] as const)))(
+    'a catalog of lazy tools lists what the definitions list (%s, %s)',
+    (_what, dialect, services) => {
+      const loads: string[] = [];
+      const lazy = Catalog.build(lazyCatalog(loads), { services, dialect });
+      const eager = Catalog.build(BUILTIN_TOOLS, { services, dialect });
+      expect(listing(lazy)).toEqual(listing(eager));
+      expect(lazy.skipped).toEqual(eager.skipped);
+      // No tool's module was evaluated: what registering runs of a tool's code is its head module.
+      expect(loads).toEqual([]);
+    },
+  );
 
   it("a registered tool's settings are parsed when read: listing evaluates no tool for them", () => {
     const loads: string[] = [];
@@ -137,29 +171,37 @@ describe('tool heads', () => {
     expect(() => Catalog.build(lazyCatalog(loads), { settings: { grep: { no_such_key: 1 } } })).toThrow(/tools\.grep/);
   });
 
-  it('bash and update_plan register from their .head.ts (the tools every default run has)', () => {
+  it('bash and update_plan register from head modules the build generates; no tool has a hand-written one', async () => {
     expect([...headModules.keys()].sort()).toEqual(expect.arrayContaining(['bash', 'update_plan']));
+    expect(Object.keys(headModules.get('bash')!)).toEqual(['description']);
+    expect(Object.keys(headModules.get('update_plan')!)).toEqual(['available']);
+    const files = (await readdir(path.join(root, 'src/tools'), { recursive: true })).filter((f) => f.endsWith('.head.ts'));
+    expect(files).toEqual([]);
   });
 
-  it.each([...headModules.entries()].map(([name, m]) => [name, m.file] as const))(
-    "%s's .head.ts evaluates no zod (the bundle imports it eagerly)",
-    async (_name, file) => {
-      const dir = await mkdtemp(path.join(tmpdir(), 'tool-head-'));
-      try {
-        const opts = await esbuildOptions(file, path.join(dir, 'head.mjs'));
-        const result = await build({ ...opts, minify: false, write: false });
-        const inputs = Object.keys(result.metafile.inputs);
-        expect(inputs.filter((i) => i.includes('node_modules/zod'))).toEqual([]);
-        expect(inputs.some((i) => i.endsWith('.head.ts'))).toBe(true);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    },
-  );
+  it('no head module reaches zod (the bundle evaluates them to register the catalog)', async () => {
+    expect(await headModulesReachingZod(root, esbuildOptions, modules)).toEqual([]);
+    for (const name of headModules.keys()) {
+      const inputs = Object.keys(built.metafile.outputs[path.relative(root, path.join(scratch, `${name}.js`))]?.inputs ?? {});
+      expect(inputs.length, name).toBeGreaterThan(0);
+      expect(inputs.filter((i) => i.includes('node_modules/zod'))).toEqual([]);
+    }
+  });
 
-  it('a .head.ts that gives the definition nothing is refused, naming the tool', () => {
-    const bash = BUILTIN_TOOLS.find((d) => d.name === 'bash')!;
-    expect(() => toolHead(bash, { description: () => 'another function' })).toThrow('tool bash: its .head.ts exports nothing');
+  it('a head module that reaches zod is found, with the chain of imports', async () => {
+    const dir = await mkdtemp(path.join(scratch, 'planted-'));
+    const zod = JSON.stringify(path.join(root, 'node_modules/zod/v4/index.js'));
+    await writeFile(
+      path.join(dir, 'helper.ts'),
+      `import * as z from ${zod};\nexport const line = () => String(z.string().max(3).safeParse('x').success);\n`,
+    );
+    await writeFile(
+      path.join(dir, 'planted.ts'),
+      "import { line } from './helper.ts';\nexport const plantedTool = defineTool({ name: 'planted', description: () => line(), run: () => ({}) });\n",
+    );
+    const found = await headModulesReachingZod(root, esbuildOptions, [{ file: path.join(dir, 'planted.ts'), keys: ['description'] }]);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.reason).toMatch(/^it reaches zod \(its head module → \S*helper\.ts → \S*node_modules\/zod\//);
   });
 
   it('a static field that is not plain JSON is refused, naming the tool', () => {

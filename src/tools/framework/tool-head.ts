@@ -3,11 +3,13 @@ import type { AnyTool } from './tool.ts';
 
 // A built-in tool's head: what registering and listing it read (name, kind, needs, a
 // static description, its arguments' JSON Schema), as plain data. The build computes every
-// tool's head from its definition (scripts/bundle/tool-heads.mjs) and the bundle carries the heads,
-// so a run registers the catalog without evaluating the tool modules or building their zod
-// schemas: a tool's module is evaluated when something first reads a part of it the head does
-// not hold (its run, its args, a description that depends on the run). The vitest run uses
-// the definitions themselves; test/tools/tool-head.test.ts holds the two equal.
+// tool's head from its definition (scripts/bundle/tool-heads.mjs) and the bundle carries the
+// heads, so a run registers the catalog without evaluating the tool modules or building their
+// zod schemas. What registering runs as code — a description that depends on the run,
+// `available`, `describeArgs` — the build cuts out of the tool file into a head module
+// (scripts/bundle/head-module.mjs). A tool's module is evaluated when something first reads a
+// part of it neither holds (its run, its args). The vitest run uses the definitions themselves;
+// test/tools/tool-head.test.ts holds the two equal (docs/startup.md).
 
 /** The fields a head carries as they are; all plain JSON. */
 const STATIC_KEYS = [
@@ -35,19 +37,18 @@ export interface ToolHead {
   /** Its faces (other dialects' names for it) as registering reads them, each with its arguments' JSON Schema as text. */
   readonly faces?: ReadonlyArray<FaceHead & { readonly argsSchema: string }>;
   /**
-   * Keys answered by the tool's `<tool>.head.ts` (a description or `available` that depends on
-   * the run, kept apart from the module so registering it evaluates no zod): the definition's
-   * value for each is that module's export of the same name.
+   * Keys answered by the tool's head module, which the build generates from the tool file (a
+   * description or `available` that depends on the run, cut out of the module so registering
+   * it evaluates no zod): the definition's value for each is that module's member of that name.
    */
   readonly companion?: readonly string[];
 }
 
 /**
- * The head of a tool definition, with its `<tool>.head.ts` module's exports when it has one;
- * throws, naming the tool, where a static field is not plain JSON or the head module gives
- * nothing the definition uses.
+ * The head of a tool definition (the build then moves the keys its head module answers from
+ * `present` to `companion`); throws, naming the tool, where a static field is not plain JSON.
  */
-export function toolHead(def: AnyTool, companion?: Readonly<Record<string, unknown>>): ToolHead {
+export function toolHead(def: AnyTool): ToolHead {
   const own = def as unknown as Record<string, unknown>;
   const fields: Record<string, unknown> = {};
   for (const key of STATIC_KEYS) if (def[key] !== undefined) fields[key] = def[key];
@@ -55,11 +56,7 @@ export function toolHead(def: AnyTool, companion?: Readonly<Record<string, unkno
   if (!isPlainJson(fields)) {
     throw new Error(`tool ${def.name}: its head (${Object.keys(fields).join(', ')}) is not plain JSON`);
   }
-  const fromCompanion = companion === undefined ? [] : Object.keys(own).filter((k) => !(k in fields) && own[k] === companion[k]);
-  if (companion !== undefined && fromCompanion.length === 0) {
-    throw new Error(`tool ${def.name}: its .head.ts exports nothing the definition uses (export the description or available it takes)`);
-  }
-  const present = Object.keys(def).filter((k) => !(k in fields) && !fromCompanion.includes(k) && own[k] !== undefined);
+  const present = Object.keys(def).filter((k) => !(k in fields) && own[k] !== undefined);
   const argsSchema = def.inputSchema === undefined ? JSON.stringify(argsJsonSchema(def)) : undefined;
   const faces = def.faces?.map((f) => ({
     dialect: f.dialect,
@@ -72,7 +69,6 @@ export function toolHead(def: AnyTool, companion?: Readonly<Record<string, unkno
     present,
     ...(argsSchema !== undefined ? { argsSchema } : {}),
     ...(faces !== undefined ? { faces } : {}),
-    ...(fromCompanion.length > 0 ? { companion: fromCompanion } : {}),
   };
 }
 
@@ -108,9 +104,9 @@ export function argsJsonSchema(def: AnyTool): Record<string, unknown> {
 }
 
 /**
- * A definition that answers from its head (and its `<tool>.head.ts` module's exports,
- * `companion`) and evaluates the module (`load`) on the first read of anything else.
- * `onLoad` hears each load (the tests count them).
+ * A definition that answers from its head (and its head module's members, `companion`) and
+ * evaluates the module (`load`) on the first read of anything else. `onLoad` hears each load
+ * (the tests count them).
  */
 export function lazyTool(
   head: ToolHead,

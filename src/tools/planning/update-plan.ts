@@ -1,6 +1,5 @@
 import * as z from 'zod/v4';
 import { defineTool, ToolError } from '../framework/tool.ts';
-import { available } from './update-plan.head.ts';
 import description from './update-plan.md';
 import { updatePlanGolem } from './update-plan.golem.ts';
 
@@ -15,8 +14,10 @@ export const updatePlanTool = defineTool({
   // Changes only this turn's checklist: never asks, and plan-first does not hold it back.
   kind: 'lifecycle',
   narrowHint: '',
-  // Not in plan mode (update-plan.head.ts says why).
-  available,
+  // Plan mode has its own plan workflow (record_plan, the read-only gate): a progress
+  // checklist there would be a second, competing plan (the seed: "rejected in planning modes").
+  available: (services) =>
+    services.permissionMode === 'plan' ? 'the permission mode is "plan", where the plan is proposed, not tracked' : null,
   args: z.strictObject({
     explanation: z.string().min(1).max(2000).optional().describe('Why the plan changed, in a sentence (optional).'),
     plan: z

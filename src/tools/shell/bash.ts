@@ -1,17 +1,47 @@
 import * as z from 'zod/v4';
 import { argvSafe, LIMITS } from '../framework/limits.ts';
-import { defineTool, ToolError, type JsonObject, type ServicesFor, type ToolContext } from '../framework/tool.ts';
-import { BASH_DEFAULTS, description, searchTargets } from './bash.head.ts';
+import { fillDescription } from '../framework/describe.ts';
+import { defineTool, ToolError, type DescribeEnv, type JsonObject, type ServicesFor, type ToolContext } from '../framework/tool.ts';
+import template from './bash.md';
 import { commandShape } from './bash-parser.ts';
 import { deniedCommand } from './denylist.ts';
 import type { Escapee } from './escapees.ts';
 import { shellEnv } from '../../util/command-env.ts';
 import { runShell } from './run-shell.ts';
 import { TERMINAL_DEFAULTS, TERMINALS } from './terminals.ts';
-import { searchGateMessage, searchShaped } from './search-gate.ts';
+import { SEARCH_VERBS, searchGateMessage, searchShaped, searchTargets, type SearchGateMode } from './search-gate.ts';
 
-// Defined in bash.head.ts, which the bundle evaluates to register bash without this module.
-export { BASH_DEFAULTS, searchTargets };
+export const BASH_DEFAULTS = { default_timeout_seconds: 120, max_timeout_seconds: 600 } as const;
+
+/** bash.md, with the search gate's sentence for this run's mode and the search tools registered. */
+function description({ services, registered }: DescribeEnv): string {
+  return describe(
+    services.searchGate ?? 'enforce',
+    registered.map((t) => t.name),
+  );
+}
+
+function describe(mode: SearchGateMode, registered: readonly string[]): string {
+  const has = (n: string) => registered.includes(n);
+  const targets = searchTargets(has);
+  let searchGate: string;
+  if (mode === 'enforce' && targets.size > 0) {
+    const which = (t: 'grep' | 'glob') =>
+      Object.entries(SEARCH_VERBS)
+        .filter(([, tool]) => tool === t)
+        .map(([v]) => `\`${v}\``)
+        .join(', ');
+    const rules = [...targets].map((t) => `${which(t)} → use the \`{{@${t}}}\` tool`).join('; ');
+    const fine = targets.has('grep')
+      ? 'piping into them (`make test | grep FAIL`) is fine'
+      : 'a find that acts on files (-exec, -delete) is fine';
+    searchGate = `Search-shaped commands are REFUSED (${rules}); ${fine}.`;
+  } else {
+    searchGate =
+      '{{#grep}}Search file contents with the `{{@grep}}` tool rather than grep or rg here. {{/grep}}{{#glob}}Find files by name with `{{@glob}}` rather than find here.{{/glob}}';
+  }
+  return fillDescription(template, { default_timeout: BASH_DEFAULTS.default_timeout_seconds, search_gate: searchGate });
+}
 
 const settings = z.strictObject({
   default_timeout_seconds: z

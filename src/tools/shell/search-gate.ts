@@ -18,6 +18,11 @@ export const SEARCH_VERBS: Readonly<Record<string, 'grep' | 'glob'>> = {
   fd: 'glob',
 };
 
+/** The native tools the search gate can point to, among those registered. */
+export function searchTargets(has: (name: string) => boolean): Set<'grep' | 'glob'> {
+  return new Set((['grep', 'glob'] as const).filter((t) => has(t)));
+}
+
 export interface SearchShaped {
   verb: string;
   tool: 'grep' | 'glob';
