@@ -38,14 +38,3 @@ export const peersSchema = z
   })
   .describe('The peer fleet: the hub registry, self-registration, and the token for call_peer.');
 export type PeersConfig = z.output<typeof peersSchema>;
-
-/**
- * The hosts the recipe names for the fleet — peers.private_hosts, and its own
- * hub and endpoint under peers.register — which alone may be loopback or private
- * when a registration points at them (the hub's registry, call_peer).
- */
-export function peerHostsNamed(peers: PeersConfig | undefined): string[] {
-  const hosts = [...(peers?.private_hosts ?? [])];
-  for (const u of [peers?.register?.hub_url, peers?.register?.endpoint]) if (u) hosts.push(new URL(u).hostname);
-  return hosts;
-}

@@ -3,7 +3,7 @@ import { startPeerRegistration, type PeerRegistration } from '../attach/peer-reg
 import { PeerRegistry } from '../attach/peers-registry.ts';
 import { peersRoute } from '../attach/peers-route.ts';
 import type { Route } from '../attach/route.ts';
-import { peerHostsNamed } from '../config/peers-schema.ts';
+import { peerHostsNamed } from '../config/peer-hosts.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import type { Logger } from '../log.ts';
 import { SettingsError } from './settings.ts';

@@ -1,5 +1,5 @@
 import { SettingsError } from '../../core/settings-error.ts';
-import { peerHostsNamed } from '../../config/peers-schema.ts';
+import { peerHostsNamed } from '../../config/peer-hosts.ts';
 import type { FamilyServices } from '../framework/family.ts';
 import type { MissingReasons } from '../framework/services.ts';
 import type { PeerDirectory, PeerRoster } from './peer-directory.ts';
