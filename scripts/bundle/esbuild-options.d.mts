@@ -19,8 +19,5 @@ export const CLI_FILE: string;
 export const TOOLS_FILE: string;
 export function entryOptions<T extends BuildOptions>(options: T): T;
 export function cliScriptOptions<T extends BuildOptions>(options: T): T;
-export function finishCliScript(
-  file: string,
-  result: import('esbuild').BuildResult<{ metafile: true }>,
-): Promise<{ moved: number; kept: number }>;
+export function finishCliScript(file: string, result: import('esbuild').BuildResult<{ metafile: true }>): Promise<void>;
 export const CHUNKS_FILE: string;

@@ -7,7 +7,6 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deferModuleFunctions } from './defer-functions.mjs';
 import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs';
 import { headModule, parseHeadModuleId } from './head-module.mjs';
 import { pinoLean } from './pino-lean.mjs';
@@ -160,11 +159,9 @@ export const cliScriptOptions = (options) => ({
 /**
  * Puts `//core-agent-cli <sha-256 of the rest>` before the script: the code cache's files are
  * named after it (src/startup/cli-script.ts), so another build never finds this one's cache; the
- * script's source map, when there is one, is moved down that line. With the map, the lazily
- * evaluated modules' function declarations are first moved into their wrappers
- * (scripts/bundle/defer-functions.mjs). Refuses a script with an import() left (node:vm would reject
- * it at run time: there is no loader) and one that is not ASCII (esbuild escapes the rest; the
- * loader's reading relies on it). Returns how many function declarations were moved and kept.
+ * script's source map, when there is one, is moved down that line. Refuses a script with an
+ * import() left (node:vm would reject it at run time: there is no loader) and one that is not
+ * ASCII (esbuild escapes the rest; the loader's reading relies on it).
  */
 export async function finishCliScript(file, result) {
   const output = Object.entries(result.metafile.outputs).find(([out]) => path.resolve(root, out) === path.resolve(file))?.[1];
@@ -175,7 +172,7 @@ export async function finishCliScript(file, result) {
   const required = output.imports.filter((i) => i.kind !== 'dynamic-import' && !isBuiltin(i.path)).map((i) => i.path);
   if (required.length > 0)
     throw new Error(`${file}: the CLI's script may require Node's built-ins only; bundle the rest (found: ${required.join(', ')})`);
-  let text = await readFile(file, 'utf8');
+  const text = await readFile(file, 'utf8');
   if (!/^[\x00-\x7f]*$/.test(text)) throw new Error(`${file}: the CLI's script must be ASCII`);
   let mapText;
   try {
@@ -183,21 +180,14 @@ export async function finishCliScript(file, result) {
   } catch (err) {
     if (err.code !== 'ENOENT') throw err; // built without a map
   }
-  let deferred = { moved: 0, kept: 0 };
-  if (mapText !== undefined) {
-    deferred = deferModuleFunctions(text, mapText);
-    text = deferred.code;
-    mapText = deferred.map;
-  }
   await writeFile(file, `//core-agent-cli ${createHash('sha256').update(text).digest('hex')}\n${text}`);
-  if (mapText === undefined) return { moved: 0, kept: 0 };
+  if (mapText === undefined) return;
   // The map's generated lines move down one, past the line just added (an empty line of mappings).
   // Virtual modules are named by the build's absolute directory: named from the project's root
   // instead, so the map (and the image) is the same whatever directory it was built in.
   const map = JSON.parse(mapText);
   const sources = map.sources.map((s) => s.replaceAll(root, ''));
   await writeFile(`${file}.map`, JSON.stringify({ ...map, sources, mappings: `;${map.mappings}` }));
-  return { moved: deferred.moved, kept: deferred.kept };
 }
 
 /** `toolHeads`: scripts/bundle/tool-heads.mjs's result, for a bundle that registers tools from their heads. */

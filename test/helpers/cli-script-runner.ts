@@ -2,7 +2,7 @@
  * A CommonJS program that runs a built CLI script as src/startup/cli-script.ts does — compiled
  * through node:vm under its file name, called with (module, require, url) — then calls the
  * script's `start(process.argv[3])` and prints the text it resolves to. Usage:
- * `node runner.cjs SCRIPT ARG` (test/build/internal-error.test.ts, defer-functions.test.ts).
+ * `node runner.cjs SCRIPT ARG` (test/build/internal-error.test.ts).
  */
 export const CLI_SCRIPT_RUNNER = `const { readFileSync } = require('node:fs');
 const { Script } = require('node:vm');
