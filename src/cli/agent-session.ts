@@ -1,54 +1,30 @@
-import { DEFAULT_MAX_STEPS } from '../agent/agent.ts';
-import { WATCHDOG_MODES } from '../agent/watchdog.ts';
-import { unknownName } from '../config/did-you-mean.ts';
-import { ASK_MODES } from '../runtime/askers.ts';
+import type { WatchdogMode } from '../agent/watchdog.ts';
+import type { AskMode } from '../runtime/askers.ts';
 import { gateNamespace, parseRule, RULE_SYNTAX } from '../permissions/rules.ts';
 import { LATEST } from '../runtime/resume-step.ts';
 import { splitList, type FlagSettings } from '../runtime/settings.ts';
-import { flagSettings } from './common-options.ts';
-import { CHECKPOINT_MODES } from './command-table.ts';
-import { FRESH_SESSION_DB_HELP } from './session-db-option.ts';
+import { flagSettings, type CommonValues } from './common-options.ts';
 import { UsageError } from './usage.ts';
 
-export const AGENT_OPTIONS_HELP = `  -m, --model PROVIDER:MODEL  replay:FILE, google:…, vertex:…, openai:…,
-                              openai-compatible:…, anthropic:…       [env CORE_AGENT_MODEL]
-      --session-db PATH       SQLite event log (default ~/.local/state/core-agent/
-                              sessions.db; ":memory:" keeps nothing)  [env CORE_AGENT_SESSION_DB]
-${FRESH_SESSION_DB_HELP}
-      --resume ID|latest      continue a session, in its workspace and on its model
-                              unless -w / --model say otherwise (latest: the newest
-                              session of this workspace)
-  -C, --continue              the same as --resume latest
-      --max-steps N           model calls with tools per turn (default ${DEFAULT_MAX_STEPS})
-      --allow-tool a,b        register only these tools (repeatable)
-      --deny-tool a,b         never register these (repeatable; wins)
-      --allow RULE            run matching calls without asking, as permissions.allow
-                              (repeatable): TOOL[:PATTERN], e.g. "bash:git *"
-      --deny RULE             refuse matching calls in any mode, as permissions.deny
-                              (repeatable; wins), e.g. "call_peer:prod-*"
-      --mode MODE | --yolo    permission mode (default ask)
-      --watchdog MODE         off | warn | feedback | enforce           [env CORE_AGENT_WATCHDOG]
-      --reset-watchdog        with --resume: clear a watchdog halt (an operator's reset)
-      --checkpoint auto|operator
-                              operator withholds mark_task_done (default auto)
-      --ask off|stdin|auto    register ask_user: stdin always asks on stdin, auto asks
-                              on a terminal and refuses cleanly headless  [env CORE_AGENT_ASK]`;
-
-type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
-
-export function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string, command: string): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${flag}: ${unknownName('value', value, allowed)}`, command);
+/** The agent options of a command line (command-table.ts agentOptions), already checked by the parse. */
+export interface AgentValues extends CommonValues {
+  readonly model?: string;
+  readonly 'session-db'?: string;
+  readonly 'fresh-session-db'?: boolean;
+  readonly resume?: string;
+  readonly continue?: boolean;
+  readonly 'max-steps'?: number;
+  readonly 'allow-tool'?: readonly string[];
+  readonly 'deny-tool'?: readonly string[];
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+  readonly watchdog?: WatchdogMode;
+  readonly 'reset-watchdog'?: boolean;
+  readonly checkpoint?: 'auto' | 'operator';
+  readonly ask?: AskMode;
 }
 
-export function positiveInt(value: string | undefined, fallback: number, flag: string, command: string): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer`, command);
-  return n;
-}
-
-/** The agent options of a command line, checked (usage errors name the flag), as the root takes them. */
+/** The agent options of a command line, as the root takes them; what two flags say together is checked here. */
 export interface AgentFlags {
   flags: FlagSettings;
   checkpoint: 'auto' | 'operator';
@@ -58,30 +34,25 @@ export interface AgentFlags {
   fresh: boolean;
 }
 
-export function agentFlags(values: Values, command: string): AgentFlags {
-  const str = (k: string) => values[k] as string | undefined;
-  const maxSteps = str('max-steps') === undefined ? undefined : positiveInt(str('max-steps'), 0, '--max-steps', command);
-  const watchdog = str('watchdog') === undefined ? undefined : oneOf(str('watchdog')!, WATCHDOG_MODES, '--watchdog', command);
-  const checkpoint = oneOf(str('checkpoint') ?? 'auto', CHECKPOINT_MODES, '--checkpoint', command);
-  const ask = str('ask') === undefined ? undefined : oneOf(str('ask')!, ASK_MODES, '--ask', command);
-  if (values.continue && str('resume') !== undefined) throw new UsageError('give --resume ID or --continue, not both', command);
-  const resume = values.continue ? LATEST : str('resume');
+export function agentFlags(values: AgentValues, command: string): AgentFlags {
+  if (values.continue && values.resume !== undefined) throw new UsageError('give --resume ID or --continue, not both', command);
+  const resume = values.continue ? LATEST : values.resume;
   if (values['reset-watchdog'] && resume === undefined) throw new UsageError('--reset-watchdog needs --resume ID (or --continue)', command);
   const flags: FlagSettings = {
     ...flagSettings(values),
-    allowTools: ((values['allow-tool'] as string[] | undefined) ?? []).flatMap(splitList),
-    denyTools: ((values['deny-tool'] as string[] | undefined) ?? []).flatMap(splitList),
-    allowRules: ruleFlags(values.allow as string[] | undefined, '--allow', command),
-    denyRules: ruleFlags(values.deny as string[] | undefined, '--deny', command),
-    model: str('model'),
-    sessionDb: str('session-db'),
-    watchdog,
-    ask,
+    allowTools: (values['allow-tool'] ?? []).flatMap(splitList),
+    denyTools: (values['deny-tool'] ?? []).flatMap(splitList),
+    allowRules: ruleFlags(values.allow, '--allow', command),
+    denyRules: ruleFlags(values.deny, '--deny', command),
+    model: values.model,
+    sessionDb: values['session-db'],
+    watchdog: values.watchdog,
+    ask: values.ask,
   };
   return {
     flags,
-    checkpoint,
-    maxSteps,
+    checkpoint: values.checkpoint ?? 'auto',
+    maxSteps: values['max-steps'],
     resume,
     resetWatchdog: values['reset-watchdog'] === true,
     fresh: values['fresh-session-db'] === true,

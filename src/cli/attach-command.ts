@@ -3,31 +3,30 @@ import { sseFrames, type SseFrame } from '../attach/sse-client.ts';
 import type { SessionEvent } from '../store/event-log.ts';
 import { sleep } from '../util/sleep.ts';
 import { parse } from './common-options.ts';
-import { ATTACH_OPTIONS } from './command-table.ts';
+import { ATTACH } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
 import { describe } from './sessions-command.ts';
 import { APPROVAL_CHOICES, parseApproval } from './terminal/approval.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
-export const ATTACH_HELP = `Usage: core-agent attach URL [SESSION] [--token-env NAME] [--since SEQ]
-
-A terminal client of the attach daemon (core-agent serve, or watch with an
+/** attach's --help: the prose around the options its table lists (command-table.ts ATTACH). */
+export const attachHelp = (): string =>
+  commandHelp(ATTACH, {
+    about: `A terminal client of the attach daemon (core-agent serve, or watch with an
 attach: section). Without SESSION, lists the daemon's sessions. With one, streams
 its events as they happen (from the start, or after --since SEQ; a dropped
 connection resumes where it stopped) and its permission prompts, which you answer
 here: ${APPROVAL_CHOICES}.
 Any other line is sent to the session as a message (it starts a turn, or queues);
-/interrupt stops the running turn; /quit (or the end of input) leaves.
-
-      --token-env NAME   the variable holding this client's bearer token
-      --since SEQ        start after this event (default 0: the whole session)
-  -h, --help             this help`;
+/interrupt stops the running turn; /quit (or the end of input) leaves.`,
+  });
 
 const RECONNECT_TRIES = 5;
 
 export async function attachCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, ATTACH_OPTIONS, 'attach');
+  const { values, positionals } = parse(argv, ATTACH);
   if (values.help) {
-    io.out(`${ATTACH_HELP}\n`);
+    io.out(`${attachHelp()}\n`);
     return EXIT.ok;
   }
   const [rawUrl, sid, extra] = positionals;
@@ -40,8 +39,7 @@ export async function attachCommand(argv: string[], io: Io): Promise<number> {
   } catch {
     throw new UsageError(`"${rawUrl.slice(0, 100)}" is not an http(s) URL`, 'attach');
   }
-  const since = values.since === undefined ? 0 : Number(values.since);
-  if (!Number.isInteger(since) || since < 0) throw new UsageError('--since must be a non-negative integer (an event seq)', 'attach');
+  const since = values.since;
   const tokenEnv = values['token-env'];
   const token = tokenEnv === undefined ? undefined : io.env[tokenEnv];
   if (tokenEnv !== undefined && !token) throw new UsageError(`--token-env: ${tokenEnv} is not set`, 'attach');

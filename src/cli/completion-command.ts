@@ -1,59 +1,43 @@
-import { ASK_MODES } from '../runtime/askers.ts';
-import { WATCHDOG_MODES } from '../agent/watchdog.ts';
-import { LOG_LEVELS } from '../log.ts';
-import { PROVIDERS } from '../model/providers.ts';
-import { PERMISSION_MODES } from '../permissions/gate.ts';
-import { SEARCH_GATE_MODES } from '../tools/shell/search-gate.ts';
 import { BUILTIN_TOOL_NAMES } from '../tools/index.ts';
 import {
-  CHECKPOINT_MODES,
   COMMAND_TREE,
+  COMPLETION,
   COMPLETION_SHELLS,
-  OUTPUT_FORMATS,
+  isRefused,
   REPL_OPTIONS,
   RUN_OPTIONS,
-  TASK_PRESETS,
   type CommandNode,
-  type OptionTable,
+  type FlagSpec,
+  type FlagTable,
   type Positional,
+  type ValueKind,
 } from './command-table.ts';
 import { unknownName } from '../config/did-you-mean.ts';
+import { commandHelp } from './help-text.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
 // `core-agent completion bash|zsh|fish`: a script generated from the tables the commands parse
-// (command-table.ts), so a new flag or subcommand completes without anyone editing this file.
-// The modules imported here are the ones main.ts has already evaluated (settings reads the same
-// constants); nothing that builds the agent runs.
+// (command-table.ts), so a new flag, its values or a subcommand completes without anyone editing
+// this file. A flag a command refuses is not offered. The modules imported here are the ones
+// main.ts has already evaluated (settings reads the same constants); nothing that builds the
+// agent runs.
 
-export const COMPLETION_HELP = `Usage: core-agent completion bash|zsh|fish
-
-Prints a shell completion script for core-agent: commands, subcommands, each
+export const completionHelp = (): string =>
+  commandHelp(COMPLETION, {
+    about: `Prints a shell completion script for core-agent: commands, subcommands, each
 command's flags, and their values where they are known (output formats,
 permission modes, log levels, recipe files, built-in tool names for tools call).
 
   bash   source <(core-agent completion bash)        (in ~/.bashrc)
   zsh    source <(core-agent completion zsh)         (in ~/.zshrc; uses bashcompinit)
-  fish   core-agent completion fish > ~/.config/fish/completions/core-agent.fish`;
+  fish   core-agent completion fish > ~/.config/fish/completions/core-agent.fish`,
+  });
 
-/** What a flag's value completes to: a word list, files, recipe files (*.yaml, *.yml), or directories. */
-export type ValueKind = readonly string[] | 'file' | 'recipe' | 'dir';
-
-/** Flag values by long name, the same lists the parses check; a flag not here takes a free value. */
-export const FLAG_VALUES: Readonly<Record<string, ValueKind>> = {
-  output: OUTPUT_FORMATS,
-  mode: PERMISSION_MODES,
-  'log-level': LOG_LEVELS,
-  'bash-search-gate': SEARCH_GATE_MODES,
-  task: TASK_PRESETS,
-  watchdog: WATCHDOG_MODES,
-  ask: ASK_MODES,
-  checkpoint: CHECKPOINT_MODES,
-  model: PROVIDERS.map((p) => `${p}:`),
-  resume: ['latest'],
-  recipe: 'recipe',
-  workspace: 'dir',
-  'session-db': 'file',
-};
+/** What a flag's value completes to: its choices, else what its table says, else nothing (a free value). */
+export function valueKind(spec: FlagSpec): ValueKind | undefined {
+  if (isRefused(spec) || spec.type !== 'string') return undefined;
+  return spec.choices ?? spec.complete;
+}
 
 /** One node of the tree flattened for a script: its path ("sessions list"), the words below it, its flags. */
 export interface CompletionNode {
@@ -67,7 +51,8 @@ export interface CompletionNode {
 
 /** The root takes the REPL's flags (`core-agent --model X` starts it), run's -p PROMPT (`core-agent -p "…"` runs it) and --version. */
 const ROOT: CommandNode = {
-  options: { ...REPL_OPTIONS, prompt: RUN_OPTIONS.prompt, version: { type: 'boolean', short: 'v' } },
+  name: '',
+  options: { ...REPL_OPTIONS, prompt: RUN_OPTIONS.prompt, version: { type: 'boolean', short: 'v', help: 'print the version' } },
   subcommands: COMMAND_TREE,
 };
 
@@ -81,10 +66,11 @@ export function completionNodes(root: CommandNode = ROOT): CompletionNode[] {
   return nodes;
 }
 
-function flagWords(options: OptionTable): { flags: string[]; valued: string[] } {
+function flagWords(options: FlagTable): { flags: string[]; valued: string[] } {
   const flags: string[] = [];
   const valued: string[] = [];
   for (const [name, spec] of Object.entries(options)) {
+    if (isRefused(spec)) continue;
     const words = [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])];
     flags.push(...words);
     if (spec.type === 'string') valued.push(...words);
@@ -104,7 +90,7 @@ export function completionScript(shell: (typeof COMPLETION_SHELLS)[number]): str
 export async function completionCommand(argv: string[], io: Io): Promise<number> {
   const [shell, ...rest] = argv;
   if (shell === undefined || shell === '--help' || shell === '-h' || shell === 'help') {
-    (shell === undefined ? io.err : io.out)(`${COMPLETION_HELP}\n`);
+    (shell === undefined ? io.err : io.out)(`${completionHelp()}\n`);
     return shell === undefined ? EXIT.usage : EXIT.ok;
   }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]!.slice(0, 60)}"`, 'completion');
@@ -117,13 +103,30 @@ export async function completionCommand(argv: string[], io: Io): Promise<number>
 /** A word list as one single-quoted shell word (the words are flag names and fixed values: no quotes inside). */
 const q = (words: readonly string[]) => `'${words.join(' ').replaceAll("'", '')}'`;
 
+/**
+ * Every flag of the tree that has values to complete, with its short form: the bash script reads
+ * a value by the flag's name alone, so one name must complete the same way in every command.
+ */
+export function flagValues(root: CommandNode = ROOT): Map<string, { kind: ValueKind; short: string | undefined }> {
+  const found = new Map<string, { kind: ValueKind; short: string | undefined }>();
+  const walk = (node: CommandNode) => {
+    for (const [name, spec] of Object.entries(node.options)) {
+      const kind = valueKind(spec);
+      if (kind === undefined) continue;
+      const seen = found.get(name);
+      if (seen && JSON.stringify(seen.kind) !== JSON.stringify(kind))
+        throw new Error(`--${name} completes differently in two commands; give one of them another name`);
+      found.set(name, { kind, short: seen?.short ?? spec.short });
+    }
+    for (const child of Object.values(node.subcommands ?? {})) walk(child);
+  };
+  walk(root);
+  return found;
+}
+
 function bashValueCases(): string {
   const lines: string[] = [];
-  for (const [name, kind] of Object.entries(FLAG_VALUES)) {
-    const short = Object.values(COMMAND_TREE)
-      .flatMap((n) => [n.options, ...Object.values(n.subcommands ?? {}).map((c) => c.options)])
-      .map((o) => o[name]?.short)
-      .find(Boolean);
+  for (const [name, { kind, short }] of flagValues()) {
     const pattern = `--${name}${short ? `|-${short}` : ''}`;
     const action =
       kind === 'recipe'
@@ -258,7 +261,8 @@ function fishScript(nodes: CompletionNode[]): string {
     else if (Array.isArray(n.positional)) lines.push(`complete -c core-agent ${at} -a ${q(n.positional as readonly string[])}`);
     const node = nodeAt(n.path);
     for (const [name, spec] of Object.entries(node.options)) {
-      const kind = FLAG_VALUES[name];
+      if (isRefused(spec)) continue;
+      const kind = valueKind(spec);
       const value = spec.type !== 'string' ? '' : kind === undefined ? ' -r' : typeof kind === 'string' ? ' -r -F' : ` -r -f -a ${q(kind)}`;
       lines.push(`complete -c core-agent ${at} -l ${name}${spec.short ? ` -s ${spec.short}` : ''}${value}`);
     }

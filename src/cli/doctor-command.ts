@@ -1,8 +1,8 @@
 import { resolveWorkspace } from '../runtime/recipe-step.ts';
 import { resolveSettings } from '../runtime/settings.ts';
 import { homeOf } from '../runtime/state-dir.ts';
-import { positiveInt } from './agent-session.ts';
-import { DOCTOR_OPTIONS, OUTPUT_FORMATS } from './command-table.ts';
+import { DOCTOR } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
 import { flagSettings, parse } from './common-options.ts';
 import {
   alertChecks,
@@ -18,38 +18,29 @@ import {
   ripgrepCheck,
   type Check,
 } from './doctor/checks.ts';
-import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
-import { unknownName } from '../config/did-you-mean.ts';
+import { EXIT, UsageError, type Io } from './usage.ts';
 
-export const DOCTOR_HELP = `Usage: core-agent doctor [-c RECIPE] [options]
-
-Checks what a run needs, one line each (ok, warn or fail, with a fix): the Node
+/** doctor's --help: the prose around the options its table lists (command-table.ts DOCTOR). */
+export const doctorHelp = (): string =>
+  commandHelp(DOCTOR, {
+    about: `Checks what a run needs, one line each (ok, warn or fail, with a fix): the Node
 version, ripgrep, the configuration files (user and project) and the recipe,
 the model's credentials (the variable's name and whether it is set, never its
 value) and one cheap call with them (a provider's models list, or a 1-token
 request on Vertex), each MCP server (started, its tool count), each alert target
-(its variables set; a required one unset fails), and the cluster (GET /version).
-
-  -m, --model PROVIDER:MODEL  the model to check (default: as a run would pick it)
-  -o, --output text|json      text (default) or one JSON object
-      --timeout SECONDS       how long the model's provider, an MCP server or the
-                              cluster may take (default 10)
-
-Exit status: 0 nothing failed (warnings allowed), 1 a check failed, 2 a usage error.
-
-${COMMON_OPTIONS_HELP}`;
+(its variables set; a required one unset fails), and the cluster (GET /version).`,
+    after: 'Exit status: 0 nothing failed (warnings allowed), 1 a check failed, 2 a usage error.',
+  });
 
 export async function doctorCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, DOCTOR_OPTIONS, 'doctor');
+  const { values, positionals } = parse(argv, DOCTOR);
   if (values.help) {
-    io.out(`${DOCTOR_HELP}\n`);
+    io.out(`${doctorHelp()}\n`);
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]!.slice(0, 60)}"`, 'doctor');
-  const output = values.output ?? 'text';
-  if (!(OUTPUT_FORMATS as readonly string[]).includes(output))
-    throw new UsageError(`--output: ${unknownName('value', output.slice(0, 40), OUTPUT_FORMATS)}`, 'doctor');
-  const timeoutMs = positiveInt(values.timeout, 10, '--timeout', 'doctor') * 1000;
+  const output = values.output;
+  const timeoutMs = values.timeout * 1000;
   const settings = resolveSettings({ ...flagSettings(values), model: values.model }, io.env);
   const workspace = await resolveWorkspace(settings.workspace ?? process.cwd());
   const home = homeOf(io.env);

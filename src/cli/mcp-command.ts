@@ -1,52 +1,38 @@
 import { buildSystem } from '../runtime/system.ts';
-import { commonOptions, flagSettings, parse } from './common-options.ts';
-import { MCP_SERVE_OPTIONS } from './command-table.ts';
-import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { flagSettings, parse } from './common-options.ts';
+import { MCP, MCP_LIST, MCP_LOGIN, MCP_LOGOUT, MCP_SERVE } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
+import { EXIT, UsageError, type Io } from './usage.ts';
 import { stateDir } from '../runtime/state-dir.ts';
 
-export const MCP_HELP = `Usage: core-agent mcp serve [--http HOST:PORT [--token-env NAME]] [options]
-       core-agent mcp list [options]          servers, transport, auth state, tool count
-       core-agent mcp login SERVER [options]  log in to an OAuth server (opens $BROWSER)
-       core-agent mcp logout SERVER [options] forget its stored tokens and registration
+/** mcp's --help: its subcommands, from the tree (command-table.ts MCP). */
+export const mcpHelp = (): string => commandHelp(MCP);
 
-Serves core-agent's catalog over MCP, so another agent can use its gated,
-capped tools. Every call takes the path a model's call takes: argument
+export const mcpServeHelp = (): string =>
+  commandHelp(MCP_SERVE, {
+    about: `Serves core-agent's catalog over MCP, so another agent can use its gated,
+capped tools: over stdio (the client starts this command), or with --http over
+Streamable HTTP. Every call takes the path a model's call takes: argument
 validation, path_scope, the permission gate, the deadline and the output caps.
 There is nobody to ask, so in ask mode a call that changes state is refused
 unless permissions.allow (or --mode / --yolo) allows it; deny rules always win.
 Tools are annotated readOnlyHint / destructiveHint / openWorldHint. Clients
 may set a log level (logging/setLevel; default warning): each call's start
 (info: argument names and size, never values), end (debug) and failure
-(warning) arrive as notifications/message.
-
-  (default)            stdio: the client starts this command
-  --http HOST:PORT     Streamable HTTP (stateless) at http://HOST:PORT/mcp;
-                       port 0 picks a free one (printed on stdout)
-  --token-env NAME     require "Authorization: Bearer <value of NAME>";
-                       required when HOST is not a loopback address
-  --allowed-host HOST[:PORT]
-                       a Host name it answers to besides its own address and
-                       loopback (a Service, an ingress); "*" any (needs
-                       --token-env); repeatable. Any other Host is refused.
-  --mode MODE | --yolo permission mode (default ask)             [env CORE_AGENT_MODE]
-  --session-db PATH    record every call in a session of this SQLite event log
-                       (core-agent sessions show ID)      [env CORE_AGENT_SESSION_DB]
-  --fresh-session-db   if that database is damaged, move it aside
-                       (PATH.broken-<time>) and start a fresh one
-
-${COMMON_OPTIONS_HELP}`;
+(warning) arrive as notifications/message.`,
+  });
 
 export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-    io.out(`${MCP_HELP}\n`);
+    io.out(`${mcpHelp()}\n`);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   if (sub === 'list' || sub === 'login' || sub === 'logout') return mcpAuthCommand(sub, rest, io);
   if (sub !== 'serve') throw new UsageError(`unknown command "mcp ${sub}"`, 'mcp');
-  const { values, positionals } = parse(rest, MCP_SERVE_OPTIONS, 'mcp serve');
+  const { values, positionals } = parse(rest, MCP_SERVE);
   if (values.help) {
-    io.out(`${MCP_HELP}\n`);
+    io.out(`${mcpServeHelp()}\n`);
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'mcp serve');
@@ -121,9 +107,10 @@ function hostPort(text: string): { host: string; port: number } {
  * auth column says only whether a login is stored.
  */
 async function mcpAuthCommand(sub: 'list' | 'login' | 'logout', argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, commonOptions, `mcp ${sub}`);
+  const node = { list: MCP_LIST, login: MCP_LOGIN, logout: MCP_LOGOUT }[sub];
+  const { values, positionals } = parse(argv, node);
   if (values.help) {
-    io.out(`${MCP_HELP}\n`);
+    io.out(`${commandHelp(node)}\n`);
     return EXIT.ok;
   }
   const wantsServer = sub !== 'list';

@@ -2,26 +2,24 @@ import { recipeJsonSchema, type Recipe } from '../config/recipe-schema.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { BUILTIN_TOOL_SPECS } from '../tools/index.ts';
 import { parse } from './common-options.ts';
-import { RECIPE_OPTIONS } from './command-table.ts';
+import { RECIPE, RECIPE_OPTIONS, subcommand } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
-export const RECIPE_HELP = `Usage: core-agent recipe <command>
-
-Commands:
-  validate FILE   Check a recipe: YAML, every key and value, the tools it selects.
-                  Prints a summary and exits 0, or every problem as
-                  FILE:LINE:COL: message on stderr and exits 2.
-  schema          Print the recipe's JSON Schema (for editors: yaml-language-server).`;
+/** recipe's --help: its subcommands, from the tree (command-table.ts RECIPE). */
+export const recipeHelp = (): string => commandHelp(RECIPE);
 
 export async function recipeCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-    io.out(`${RECIPE_HELP}\n`);
+    io.out(`${recipeHelp()}\n`);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  const { values, positionals } = parse(rest, RECIPE_OPTIONS, `recipe ${sub}`);
+  const leaf = subcommand(RECIPE, sub);
+  if (leaf === undefined) throw new UsageError(`unknown command "recipe ${sub.slice(0, 60)}"`, 'recipe');
+  const { values, positionals } = parse(rest, { name: leaf.name, options: RECIPE_OPTIONS });
   if (values.help) {
-    io.out(`${RECIPE_HELP}\n`);
+    io.out(`${commandHelp(leaf)}\n`);
     return EXIT.ok;
   }
   if (sub === 'schema') {

@@ -4,9 +4,10 @@ import { chooseOnLines, type ReadLine } from '../runtime/choices.ts';
 import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/framework/services.ts';
 import type { ElicitAnswer, ElicitForm } from '../tools/framework/form.ts';
 import { buildSystem, type AgentSystem } from '../runtime/system.ts';
-import { AGENT_OPTIONS_HELP, agentFlags } from './agent-session.ts';
+import { agentFlags } from './agent-session.ts';
 import { parse } from './common-options.ts';
-import { REPL_OPTIONS } from './command-table.ts';
+import { REPL } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
 import { TextRenderer } from './render.ts';
 import { expandAtFiles } from './prompt-input.ts';
 import { mcpReport, modeCommand, modelCommand, operatorShellBlock, toolsReport, unknownSlashCommand } from './repl-commands.ts';
@@ -31,13 +32,15 @@ import {
   rememberWhole,
 } from './terminal/multiline.ts';
 import { logStoppedMessage } from './session-db-option.ts';
-import { COMMON_OPTIONS_HELP, EXIT, type Io } from './usage.ts';
+import { EXIT, type Io } from './usage.ts';
 import { shareStream } from '../util/fd-output.ts';
 import { estimatedNote } from '../model/pricing.ts';
 
-export const REPL_HELP = `Usage: core-agent repl [options] [PROMPT]     (also: core-agent with no command, on a terminal)
-
-An interactive session: each line you type is a turn; a PROMPT on the command
+/** repl's --help: the prose around the options its table lists (command-table.ts REPL). */
+export const replHelp = (): string =>
+  commandHelp(REPL, {
+    usage: 'Usage: core-agent repl [options] [PROMPT]     (also: core-agent with no command, on a terminal)',
+    about: `An interactive session: each line you type is a turn; a PROMPT on the command
 line is the first one (how Scion hands an agent its task). Permission prompts,
 ask_user and request_user_input questions are answered in the same place. A
 permission prompt shows the call in full (an edit as a diff): once, always
@@ -66,12 +69,8 @@ Ctrl-C cancels the running turn; Ctrl-C twice, or at an empty prompt, quits
                   far is replaced by a completion record in later requests)
   /replan         withdraw your recorded plan (plan_mode); the plan gate closes
   /help           this list
-  /exit           leave (also Ctrl-D)
-
-${AGENT_OPTIONS_HELP}
-The watchdog defaults to warn here, and ask_user to asking on this terminal.
-
-${COMMON_OPTIONS_HELP}`;
+  /exit           leave (also Ctrl-D)`,
+  });
 
 const COMMANDS = '/stats  /tools  /mcp  /model  /mode  /compact [note]  /clear  /done [note]  /replan  !command  /help  /exit';
 
@@ -211,11 +210,11 @@ class LineAsker implements Asker {
 }
 
 export async function replCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, REPL_OPTIONS, 'repl');
+  const { values, positionals } = parse(argv, REPL);
   // The first turn, given on the command line (Scion's harness appends the agent's task there).
   let first: string | undefined = positionals.join(' ').trim() || undefined;
   if (values.help) {
-    io.out(`${REPL_HELP}\n`);
+    io.out(`${replHelp()}\n`);
     return EXIT.ok;
   }
   // Up-arrow history per directory, on a terminal only (piped input is no one's history).

@@ -4,9 +4,10 @@ import { TtyPrompter } from '../permissions/tty-prompter.ts';
 import { StdinAsker } from '../runtime/askers.ts';
 import { ENV } from '../runtime/settings.ts';
 import { buildSystem } from '../runtime/system.ts';
-import { AGENT_OPTIONS_HELP, agentFlags, oneOf, positiveInt } from './agent-session.ts';
+import { agentFlags } from './agent-session.ts';
 import { parse } from './common-options.ts';
-import { OUTPUT_FORMATS, RUN_OPTIONS } from './command-table.ts';
+import { RUN } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
 import type { JsonEvent } from './json-events.ts';
 import { JSON_STREAM_SCHEMA_VERSION } from './json-stream-limits.ts';
 import { expandAtFiles, readPipedStdin, STDIN_FIRST_BYTE_MS, withStdin } from './prompt-input.ts';
@@ -17,52 +18,40 @@ import { EXIT_INTERRUPTED } from './terminal/interrupt.ts';
 import { prettyLogLine } from './terminal/log-lines.ts';
 import { DialogLines } from './terminal/stdin-lines.ts';
 import { logStoppedMessage } from './session-db-option.ts';
-import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { EXIT, UsageError, type Io } from './usage.ts';
 import { monotonicMs } from '../util/monotonic.ts';
 import { ModelCallError } from '../model/model.ts';
 import { usageSince } from '../model/pricing.ts';
 
-export const RUN_HELP = `Usage: core-agent run [PROMPT | -] [options]
-       core-agent "PROMPT" [options]  or  core-agent -p PROMPT [options]
-
-Runs one turn headless: the prompt, then model calls and tool calls until the
+/** run's --help: the prose around the options its table lists (command-table.ts RUN). */
+export const runHelp = (): string =>
+  commandHelp(RUN, {
+    usage: `Usage: core-agent run [PROMPT | -] [options]
+       core-agent "PROMPT" [options]  or  core-agent -p PROMPT [options]`,
+    about: `Runs one turn headless: the prompt, then model calls and tool calls until the
 model answers without calling a tool. "-" reads the prompt from stdin.
 With a PROMPT, piped stdin (a pipe or a file, not a terminal) is appended to
 it as a fenced block, up to 256 KiB (the head is kept beyond that, and said);
 a pipe silent for 500 ms is not waited for (CORE_AGENT_STDIN_WAIT_MS=MS
 changes that). @PATH in the prompt attaches that file through read_file and
 its permission gate; \\@ is a literal @. (docs/terminal.md#input)
-
-  -p, --prompt PROMPT         the prompt, as a flag (before any PROMPT words)
-  -o, --output text|json      text (default): the answer on stdout, tool calls on
-                              stderr; json: JSON Lines events on stdout (schema:
-                              docs/json-stream.md), ending in "result" and "exit";
-                              every error, usage errors included, is an "error" event
-      --autonomous            after each turn, sleep and wake as the model asks with
-                              schedule_next_turn; without a request the run ends
-      --max-turns N           autonomous: most turns in one run (default 20)
-      --max-defer SECONDS     autonomous: the longest wait the model may ask for (default 3600)
-${AGENT_OPTIONS_HELP}
-With --resume and no PROMPT, run finishes the session's interrupted turn.
-The watchdog defaults to enforce here.
-
-Exit status: 0 the turn finished (refused tool calls included: the model is told), 1 a
+With --resume and no PROMPT, run finishes the session's interrupted turn.`,
+    after: `Exit status: 0 the turn finished (refused tool calls included: the model is told), 1 a
 runtime failure (the watchdog cut the turn, request_user_input had nobody to answer),
 2 a usage, recipe or model-configuration error, 3 the model call failed (a refused key,
 an unknown model, a server not reached: one sentence says which and what to check),
-130 cancelled by SIGINT (Ctrl-C; the turn is recorded as cancelled and --resume continues it).
-
-${COMMON_OPTIONS_HELP}`;
+130 cancelled by SIGINT (Ctrl-C; the turn is recorded as cancelled and --resume continues it).`,
+  });
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, RUN_OPTIONS, 'run');
+  const { values, positionals } = parse(argv, RUN);
   if (values.help) {
-    io.out(`${RUN_HELP}\n`);
+    io.out(`${runHelp()}\n`);
     return EXIT.ok;
   }
-  const output = oneOf(values.output ?? 'text', OUTPUT_FORMATS, '--output', 'run');
-  const maxTurns = positiveInt(values['max-turns'], 20, '--max-turns', 'run');
-  const maxDeferSec = positiveInt(values['max-defer'], 3600, '--max-defer', 'run');
+  const output = values.output;
+  const maxTurns = values['max-turns'];
+  const maxDeferSec = values['max-defer'];
   let prompt = [...(values.prompt === undefined ? [] : [values.prompt]), ...positionals].join(' ').trim();
   const fromStdin = prompt === '-';
   if (fromStdin) prompt = (await io.readStdin()).trim();

@@ -4,64 +4,35 @@ import type { AttachServer } from '../attach/server.ts';
 import type { Logger } from '../log.ts';
 import type { EventLog } from '../store/event-log.ts';
 import { buildSystem } from '../runtime/system.ts';
-import { agentFlags, positiveInt } from './agent-session.ts';
+import { agentFlags } from './agent-session.ts';
 import { parse } from './common-options.ts';
-import { SERVE_OPTIONS } from './command-table.ts';
-import { FRESH_SESSION_DB_HELP } from './session-db-option.ts';
-import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { ATTACH_LISTEN_DEFAULT, PROMPT_TIMEOUT_DEFAULT_S } from '../attach/defaults.ts';
+import { SERVE } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
+import { EXIT, UsageError, type Io } from './usage.ts';
 import { daemonReady } from '../startup/daemon-start.ts';
 
-export const DEFAULT_ATTACH_LISTEN = '127.0.0.1:7777';
-const DEFAULT_PROMPT_TIMEOUT_S = 300;
-
-export const SERVE_HELP = `Usage: core-agent serve [--listen HOST:PORT] [--token-env NAME] [options]
-
-The attach daemon: agent sessions over HTTP. Clients create sessions, send them
+/** serve's --help: the prose around the options its table lists (command-table.ts SERVE). */
+export const serveHelp = (): string =>
+  commandHelp(SERVE, {
+    about: `The attach daemon: agent sessions over HTTP. Clients create sessions, send them
 messages (a turn starts, or the message queues behind the running one), follow
 their events live (Server-Sent Events, replayed losslessly from a cursor),
 interrupt a turn, and answer its permission prompts — the approver is recorded
 in the session's log. Sessions live in the session database and survive a
-restart. core-agent attach URL is a terminal client. The API: docs/attach.md.
-
-      --listen HOST:PORT      where the API listens (default ${DEFAULT_ATTACH_LISTEN}; the
-                              recipe's attach.listen); port 0 picks a free one
-      --token-env NAME        the variable holding the bearer token, or
-                              NAME=TOKEN,NAME2=TOKEN2 (each NAME a principal);
-                              required off loopback       [recipe attach.token_env]
-      --allowed-host HOST[:PORT]
-                              a Host name the API answers to besides its own
-                              address and loopback (a Service, an ingress); "*" any
-                              (needs --token-env); repeatable [recipe attach.allowed_hosts]
-      --prompt-timeout SECONDS
-                              a permission prompt nobody answers is denied after
-                              this long (default ${DEFAULT_PROMPT_TIMEOUT_S})
-  -m, --model PROVIDER:MODEL  every session's model             [env CORE_AGENT_MODEL]
-      --session-db PATH       the SQLite event log              [env CORE_AGENT_SESSION_DB]
-${FRESH_SESSION_DB_HELP}
-      --max-steps N           model calls with tools per turn
-      --allow-tool a,b        register only these tools (repeatable)
-      --deny-tool a,b         never register these (repeatable; wins)
-      --mode MODE | --yolo    permission mode (default ask: a call that needs approval
-                              waits for a remote answer)
-      --watchdog MODE         off | warn | feedback | enforce (default enforce)
-
-Exit status: 0 stopped by SIGTERM/SIGINT, 1 cannot listen, 2 a usage or recipe error.
-
-${COMMON_OPTIONS_HELP}`;
+restart. core-agent attach URL is a terminal client. The API: docs/attach.md.`,
+    after: 'Exit status: 0 stopped by SIGTERM/SIGINT, 1 cannot listen, 2 a usage or recipe error.',
+  });
 
 export async function serveCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, SERVE_OPTIONS, 'serve');
+  const { values, positionals } = parse(argv, SERVE);
   if (values.help) {
-    io.out(`${SERVE_HELP}\n`);
+    io.out(`${serveHelp()}\n`);
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]!.slice(0, 60)}"`, 'serve');
-  for (const flag of ['resume', 'continue', 'reset-watchdog', 'ask', 'checkpoint'] as const) {
-    if (values[flag] !== undefined) throw new UsageError(`--${flag} does not apply to serve (clients choose their sessions)`, 'serve');
-  }
   const agent = agentFlags(values, 'serve');
-  const promptTimeoutS =
-    values['prompt-timeout'] === undefined ? undefined : positiveInt(values['prompt-timeout'], 0, '--prompt-timeout', 'serve');
+  const promptTimeoutS = values['prompt-timeout'];
   // Checked before the root starts anything: a bad address or token is a usage error, not a half-started daemon.
   const { prepareServe } = await import('../runtime/attach-step.ts');
   const sys = await prepareServe({
@@ -77,7 +48,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
   let api;
   try {
     api = await startAttachApi({
-      listen: values.listen ?? section?.listen ?? DEFAULT_ATTACH_LISTEN,
+      listen: values.listen ?? section?.listen ?? ATTACH_LISTEN_DEFAULT,
       tokenEnv: values['token-env'] ?? section?.token_env,
       allowedHosts: [...(section?.allowed_hosts ?? []), ...(values['allowed-host'] ?? [])],
       advertised: sys.recipe.peers?.register?.endpoint,
@@ -85,7 +56,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
       log: sys.log,
       startSession: sys.startSession,
       logger: sys.logger,
-      promptTimeoutMs: (promptTimeoutS ?? section?.prompt_timeout_seconds ?? DEFAULT_PROMPT_TIMEOUT_S) * 1000,
+      promptTimeoutMs: (promptTimeoutS ?? section?.prompt_timeout_seconds ?? PROMPT_TIMEOUT_DEFAULT_S) * 1000,
       command: 'serve',
       // peers.hub: the registry's /peers beside the session API.
       extraRoutes: sys.peers.route ? [sys.peers.route] : [],

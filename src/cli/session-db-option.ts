@@ -1,10 +1,6 @@
 import type { LogFailure } from '../store/event-log.ts';
 import type { SessionDbError } from '../store/session-db.ts';
 
-export const FRESH_SESSION_DB_HELP = `      --fresh-session-db      if the session database is damaged, move it aside
-                              (PATH.broken-<time>) and start a fresh one; a healthy
-                              one is used as it is`;
-
 /** What the user can do about it, for the command they ran: the second half of the message main prints. */
 export function sessionDbAdvice(err: SessionDbError, command: string): string {
   const p = shellQuote(err.location);

@@ -2,52 +2,29 @@ import { EventLog, type SessionEvent, type SessionSummary } from '../store/event
 import { resolveWorkspace } from '../runtime/recipe-step.ts';
 import { localTime, parseAge } from './local-time.ts';
 import { parse } from './common-options.ts';
-import { SESSIONS_OPTIONS } from './command-table.ts';
+import { SESSIONS, SESSIONS_OPTIONS, subcommand } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
 import { resolveSettings } from '../runtime/settings.ts';
 import { sessionDbPath } from '../runtime/store-step.ts';
 import { EXIT, UsageError, type Io } from './usage.ts';
 
-export const SESSIONS_HELP = `Usage: core-agent sessions <command> [--session-db PATH]
-
-Commands:
-  list [--all] [--json]
-                       This workspace's sessions, newest activity first: when
-                       each started and was last active (local time), status
-                       (done, interrupted, halted, …), turns, model and title.
-                       --all: every workspace's, with its directory
-  show ID [--json]     Every event of one session: prompts, model responses,
-                       tool calls with the result the caller saw, usage.
-                       A call not made by the model is tagged: (tools call),
-                       (mcp serve), or (poll of CALL), indented, for the calls
-                       a tool made (wait_and_verify's polls); a failure says
-                       its kind (error [not_found], error [denied], …)
-  rm ID...             Delete these sessions and everything recorded of them
-                       (all or none: an unknown ID deletes nothing)
-  prune --older-than AGE [--all] [--dry-run]
-                       Delete this workspace's sessions (--all: every one) with
-                       no activity for AGE (30d, 12h, 2w, 90m); --dry-run lists
-                       them and deletes nothing
-
-Options:
-  -w, --workspace DIR  The workspace list and prune look at (default: the
-                       current directory) [env CORE_AGENT_WORKSPACE]
-  --session-db PATH    defaults to ~/.local/state/core-agent/sessions.db
-                       [env CORE_AGENT_SESSION_DB]`;
-
-const OPTIONS = SESSIONS_OPTIONS;
+/** sessions's --help: its subcommands, from the tree (command-table.ts SESSIONS). */
+export const sessionsHelp = (): string => commandHelp(SESSIONS);
 
 export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-    io.out(`${SESSIONS_HELP}\n`);
+    io.out(`${sessionsHelp()}\n`);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  const { values, positionals } = parse(rest, OPTIONS, `sessions ${sub}`);
+  const leaf = subcommand(SESSIONS, sub);
+  if (leaf === undefined) throw new UsageError(`unknown command "sessions ${sub.slice(0, 60)}"`, 'sessions');
+  // The subcommands share one table: each reads the flags that concern it.
+  const { values, positionals } = parse(rest, { name: leaf.name, options: SESSIONS_OPTIONS });
   if (values.help) {
-    io.out(`${SESSIONS_HELP}\n`);
+    io.out(`${commandHelp(leaf)}\n`);
     return EXIT.ok;
   }
-  if (!['list', 'show', 'rm', 'prune'].includes(sub)) throw new UsageError(`unknown command "sessions ${sub}"`, 'sessions');
   const settings = resolveSettings({ sessionDb: values['session-db'], workspace: values.workspace }, io.env);
   // list and prune look at one workspace unless --all: the directory a run there would record.
   const workspace = values.all ? undefined : await resolveWorkspace(settings.workspace ?? process.cwd());

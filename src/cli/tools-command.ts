@@ -2,57 +2,41 @@ import { FAILURE_KINDS } from '../core/failure.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
 import { buildSystem } from '../runtime/system.ts';
 import { flagSettings, parse } from './common-options.ts';
-import { TOOLS_CALL_OPTIONS, TOOLS_LIST_OPTIONS } from './command-table.ts';
-import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { TOOLS, TOOLS_CALL, TOOLS_LIST } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
+import { EXIT, UsageError, type Io } from './usage.ts';
 
-export const TOOLS_HELP = `Usage: core-agent tools <command>
+/** tools's --help: its subcommands, from the tree (command-table.ts TOOLS). */
+export const toolsHelp = (): string => commandHelp(TOOLS);
 
-Commands:
-  list [--json]              The tools a run registers, as the model sees them
-  call NAME [JSON|-]         Run one tool through the gate and output caps
-
-Run "core-agent tools <command> --help" for details.`;
-
-export const TOOLS_LIST_HELP = `Usage: core-agent tools list [--json] [options]
-
-Lists the registered tools: name, whether it is read-only, and its description
+export const toolsListHelp = (): string =>
+  commandHelp(TOOLS_LIST, {
+    about: `Lists the registered tools: name, whether it is read-only, and its description
 exactly as the model sees it, then the dialect (whose tool names the model sees:
 --dialect golem shows golem's ReadFile, TodoWrite, …). --json prints an array of
 {name, model_name?, description, read_only, input_schema} (input_schema is JSON
-Schema draft-7; model_name when the model calls the tool by another name).
+Schema draft-7; model_name when the model calls the tool by another name).`,
+  });
 
-${COMMON_OPTIONS_HELP}`;
-
-export const TOOLS_CALL_HELP = `Usage: core-agent tools call NAME [JSON|-] [options] [--mode MODE | --yolo]
-
-Runs one tool call through exactly the path a model's call takes: argument
+export const toolsCallHelp = (): string =>
+  commandHelp(TOOLS_CALL, {
+    about: `Runs one tool call through exactly the path a model's call takes: argument
 validation, path_scope, the permission gate, the deadline and the output caps.
 JSON is the arguments object (default {}); "-" reads it from stdin.
 Prints the result JSON on stdout and exits 0; a refusal or tool error prints
 {"error": "...", "kind": "..."} and exits 1; a usage or recipe error exits 2.
 The kind is one of: ${FAILURE_KINDS.join(', ')}.
-
-  --mode MODE   ask (default) | accept-edits | plan | yolo      [env CORE_AGENT_MODE]
-  --yolo        Same as --mode yolo
-  --session-db PATH
-                record the call in a new session of this SQLite event log
-                (core-agent sessions show ID)           [env CORE_AGENT_SESSION_DB]
-  --fresh-session-db
-                if that database is damaged, move it aside (PATH.broken-<time>)
-                and start a fresh one; a healthy one is used as it is
-In ask mode a call that changes state asks on a terminal; without one it is refused.
-
-Examples:
+In ask mode a call that changes state asks on a terminal; without one it is refused.`,
+    after: `Examples:
   core-agent tools call read_file '{"path": "README.md", "limit": 20}'
   core-agent tools call grep '{"pattern": "TODO", "include": "*.ts"}'
-  echo '{"path": "notes.txt", "content": "hi"}' | core-agent tools call write_file - --yolo
-
-${COMMON_OPTIONS_HELP}`;
+  echo '{"path": "notes.txt", "content": "hi"}' | core-agent tools call write_file - --yolo`,
+  });
 
 export async function toolsCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') {
-    io.out(`${TOOLS_HELP}\n`);
+    io.out(`${toolsHelp()}\n`);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   if (sub === 'list') return toolsList(rest, io);
@@ -61,9 +45,9 @@ export async function toolsCommand(argv: string[], io: Io): Promise<number> {
 }
 
 async function toolsList(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, TOOLS_LIST_OPTIONS, 'tools list');
+  const { values, positionals } = parse(argv, TOOLS_LIST);
   if (values.help) {
-    io.out(`${TOOLS_LIST_HELP}\n`);
+    io.out(`${toolsListHelp()}\n`);
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'tools list');
@@ -106,9 +90,9 @@ async function toolsList(argv: string[], io: Io): Promise<number> {
 }
 
 async function toolsCall(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(argv, TOOLS_CALL_OPTIONS, 'tools call');
+  const { values, positionals } = parse(argv, TOOLS_CALL);
   if (values.help) {
-    io.out(`${TOOLS_CALL_HELP}\n`);
+    io.out(`${toolsCallHelp()}\n`);
     return EXIT.ok;
   }
   const [name, json, extra] = positionals;

@@ -1,14 +1,16 @@
 import { WATCH_DEFAULTS } from '../config/watch-schema.ts';
 import { buildSystem } from '../runtime/system.ts';
-import { AGENT_OPTIONS_HELP, agentFlags, positiveInt } from './agent-session.ts';
+import { agentFlags } from './agent-session.ts';
 import { parse } from './common-options.ts';
-import { WATCH_OPTIONS } from './command-table.ts';
-import { COMMON_OPTIONS_HELP, EXIT, UsageError, type Io } from './usage.ts';
+import { WATCH } from './command-table.ts';
+import { commandHelp } from './help-text.ts';
+import { EXIT, UsageError, type Io } from './usage.ts';
 import { daemonReady, daemonReadyAtTheLatest } from '../startup/daemon-start.ts';
 
-export const WATCH_HELP = `Usage: core-agent watch -c RECIPE [options]
-
-Watches the cluster's Events and runs one agent session per incident, as the
+/** watch's --help: the prose around the options its table lists (command-table.ts WATCH). */
+export const watchHelp = (): string =>
+  commandHelp(WATCH, {
+    about: `Watches the cluster's Events and runs one agent session per incident, as the
 recipe's watch: section says: which events count (types, reasons, namespaces,
 labels), the cooldown that folds repeats into one incident, how many sessions
 run at once. Incidents and their sessions are kept in the session database, so a
@@ -18,36 +20,20 @@ session's event log and sent to watch.alert_target when the recipe names one.
 With an attach: section (listen, token_env), the attach API serves the incidents'
 sessions too: list them and follow their events live (docs/attach.md).
 
-      --listen HOST:PORT      /healthz, /readyz and /metrics (Prometheus) on this
-                              address (default 127.0.0.1:9464)  [env CORE_AGENT_WATCH_LISTEN]
-      --allowed-host HOST[:PORT]
-                              a Host name that port answers to besides its own
-                              address and loopback (a Service name); "*" any;
-                              repeatable (the attach API: attach.allowed_hosts)
-      --shutdown-grace SECONDS
-                              on SIGTERM, how long running sessions get to finish
-                              before they are stopped and left to resume (default 25)
-${AGENT_OPTIONS_HELP}
-
 The cluster: kubernetes.kubeconfig in the recipe, $KUBECONFIG, ~/.kube/config, or
-the pod's service account. Progress lines go to stdout, JSON logs to stderr.
-
-Exit status: 0 stopped by SIGTERM/SIGINT, 1 a runtime failure (a full disk under the
-session database: it stops, keeping its queue), 2 a usage or recipe error.
-
-${COMMON_OPTIONS_HELP}`;
+the pod's service account. Progress lines go to stdout, JSON logs to stderr.`,
+    after: `Exit status: 0 stopped by SIGTERM/SIGINT, 1 a runtime failure (a full disk under the
+session database: it stops, keeping its queue), 2 a usage or recipe error.`,
+  });
 
 export async function watchCommand(argv: string[], io: Io): Promise<number> {
-  const { values } = parse(argv, WATCH_OPTIONS, 'watch');
+  const { values } = parse(argv, WATCH);
   if (values.help) {
-    io.out(`${WATCH_HELP}\n`);
+    io.out(`${watchHelp()}\n`);
     return EXIT.ok;
   }
-  for (const flag of ['resume', 'reset-watchdog', 'ask', 'checkpoint'] as const) {
-    if (values[flag] !== undefined) throw new UsageError(`--${flag} does not apply to watch (each incident is its own session)`, 'watch');
-  }
   if (!values.recipe) throw new UsageError('watch needs a recipe with a watch: section (-c RECIPE)', 'watch');
-  const graceMs = positiveInt(values['shutdown-grace'], 25, '--shutdown-grace', 'watch') * 1000;
+  const graceMs = values['shutdown-grace'] * 1000;
   daemonReadyAtTheLatest();
   const { parseListen, startHealthServer } = await import('../watch/health-server.ts');
   let listen;

@@ -6,7 +6,7 @@ import type { Logger } from '../log.ts';
 import type { AlertTarget } from '../net/alert-targets.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { StartIncidentSession } from '../watch/incident-session.ts';
-import { parseListen } from '../watch/listen.ts';
+import { parseListen, WATCH_LISTEN_DEFAULT } from '../watch/listen.ts';
 import { clusterStep } from '../tools/k8s/services.ts';
 import { alertTargetsStep } from '../tools/web/services.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
@@ -86,7 +86,7 @@ export async function prepareWatch(
     dbPath,
     modelSpec,
     logger,
-    listen: settings.listen ?? parseListen('127.0.0.1:9464'),
+    listen: settings.listen ?? parseListen(WATCH_LISTEN_DEFAULT),
     startSession,
   };
 }

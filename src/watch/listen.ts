@@ -1,3 +1,6 @@
+/** Where watch serves /healthz, /readyz and /metrics when neither --listen nor CORE_AGENT_WATCH_LISTEN says. */
+export const WATCH_LISTEN_DEFAULT = '127.0.0.1:9464';
+
 /** "HOST:PORT", ":PORT" or "PORT" (all interfaces); "[::1]:9464" for IPv6. The caller names the flag or variable. */
 export function parseListen(text: string): { host: string; port: number } {
   const m = /^(?:(?:\[([^\]]+)\]|([^:[\]]*)):)?(\d{1,5})$/.exec(text.trim());

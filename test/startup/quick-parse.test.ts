@@ -87,12 +87,12 @@ describe('quickParse', () => {
 
   it('leaves the mistakes to parseArgs, so parse words them as before', () => {
     expect(quickParse(['--recipe'], tables.TOOLS_LIST_OPTIONS)).toBeUndefined();
-    expect(() => parse(['--recipe'], tables.TOOLS_LIST_OPTIONS, 'tools list')).toThrow(UsageError);
-    expect(() => parse(['--recipe'], tables.TOOLS_LIST_OPTIONS, 'tools list')).toThrow('--recipe needs a value: --recipe VALUE');
-    expect(() => parse(['--jsno'], tables.TOOLS_LIST_OPTIONS, 'tools list')).toThrow(/unknown option --jsno — did you mean "--json"\?/);
-    expect(() => parse(['--model', '-x'], tables.RUN_OPTIONS, 'run')).toThrow('--model: its value starts with "-"; write --model=VALUE');
-    expect(() => parse(['--json=1'], tables.TOOLS_LIST_OPTIONS, 'tools list')).toThrow('--json takes no value');
+    expect(() => parse(['--recipe'], tables.TOOLS_LIST)).toThrow(UsageError);
+    expect(() => parse(['--recipe'], tables.TOOLS_LIST)).toThrow('--recipe needs a value: --recipe VALUE');
+    expect(() => parse(['--jsno'], tables.TOOLS_LIST)).toThrow(/unknown option --jsno — did you mean "--json"\?/);
+    expect(() => parse(['--model', '-x'], tables.RUN)).toThrow('--model: its value starts with "-"; write --model=VALUE');
+    expect(() => parse(['--json=1'], tables.TOOLS_LIST)).toThrow('--json takes no value');
     // A group of short flags parseArgs reads itself.
-    expect(parse(['-hC'], tables.RUN_OPTIONS, 'run').values).toMatchObject({ help: true, continue: true });
+    expect(parse(['-hC'], tables.RUN).values).toMatchObject({ help: true, continue: true });
   });
 });
