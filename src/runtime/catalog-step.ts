@@ -130,7 +130,8 @@ function reportPlanGated(catalog: Catalog, services: Services): void {
       catalog
         .list()
         .filter((t) => planGated(t.def))
-        .map((t) => t.name),
+        // Named as the model sees them: WriteFile under golem, write_file under core-agent.
+        .map((t) => t.modelName),
     );
   report();
   catalog.onChange(report);

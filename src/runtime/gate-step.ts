@@ -30,7 +30,8 @@ export function buildGate(o: {
       ? (req) =>
           plans.blocks(session.sessionId) &&
           planGated({ name: req.tool, readOnly: req.readOnly, lifecycle: req.lifecycle, openWorld: req.openWorld })
-            ? `${req.tool} denied: plan-first mode requires record_plan to be called before any tool that changes state or reaches outside the machine. Call record_plan(plan: <your markdown plan>) first, then retry.`
+            ? // The dispatcher puts the tool's model-facing name before this (WriteFile under golem).
+              `plan-first mode requires record_plan to be called before any tool that changes state or reaches outside the machine. Call record_plan(plan: <your markdown plan>) first, then retry.`
             : null
       : undefined,
   });

@@ -116,7 +116,7 @@ describe('record_plan and plan_mode', () => {
     await s.agent.runTurn('go');
     const [blocked, read, plan, write] = s.results();
     expect(blocked!.data.shown).toEqual({
-      error: expect.stringMatching(/^write_file: permission denied: write_file denied: plan-first mode requires record_plan/),
+      error: expect.stringMatching(/^write_file: permission denied: plan-first mode requires record_plan/),
     });
     expect(read!.data.ok).toBe(true);
     expect(plan!.data.shown).toMatchObject({
