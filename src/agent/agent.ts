@@ -73,7 +73,20 @@ export type AgentEvent =
       error?: string;
     }
   /** update_plan replaced the turn's checklist (it is gone when the turn ends). */
-  | { type: 'plan'; plan: PlanStep[]; explanation?: string };
+  | { type: 'plan'; plan: PlanStep[]; explanation?: string }
+  /** A child agent of this session (or of one of its children) started: its own session in the event log. */
+  | { type: 'agent_start'; name: string; profile: string; session: string; parent: string | null; model: string }
+  /** A child agent ended; its cost (by its own model) is already in this session's usage. */
+  | {
+      type: 'agent_end';
+      name: string;
+      profile: string;
+      session: string;
+      status: 'running' | 'done' | 'stopped' | 'error';
+      stopReason: string | null;
+      turns: number;
+      costUsd: number | null;
+    };
 
 /**
  * done: the model answered. step_limit: it answered after the step limit took its
@@ -142,6 +155,10 @@ export class Agent {
   private readonly messages: LanguageModelV4Message[] = [];
   private turnNumber = 0;
   private sessionUsage: Usage = ZERO_USAGE;
+  /** The running turn's own model calls so far (live, for a budget read mid-turn). */
+  private turnUsage: Usage = ZERO_USAGE;
+  /** What child agents spent since the last turn_end: rolled into the next one (its cost is the turn's). */
+  private delegatedUsage: Usage = ZERO_USAGE;
   private readonly maxSteps: number;
 
   private readonly session: SessionState;
@@ -172,8 +189,23 @@ export class Agent {
     onRetries(opts.model, (notice) => opts.onEvent?.({ type: 'retry', ...notice }));
   }
 
+  /** The session's usage so far, the running turn's calls and its children's spend included. */
   get usage(): Usage {
-    return this.sessionUsage;
+    return addUsage(addUsage(this.sessionUsage, this.turnUsage), this.delegatedUsage);
+  }
+
+  /**
+   * A child agent's spend (priced by its own model), rolled up: it counts in this session's
+   * usage at once (a budget or /stats reads it mid-turn) and is recorded with the turn that
+   * ends next, so a resumed session counts it too.
+   */
+  addDelegatedUsage(usage: Usage): void {
+    this.delegatedUsage = addUsage(this.delegatedUsage, usage);
+  }
+
+  /** An event from outside the loop that belongs in this session's live output (a child agent started or ended). */
+  report(e: AgentEvent): void {
+    this.opts.onEvent?.(e);
   }
 
   get turn(): number {
@@ -244,6 +276,7 @@ export class Agent {
 
   private async runSteps(signal?: AbortSignal): Promise<TurnResult> {
     let usage: Usage = ZERO_USAGE;
+    this.turnUsage = usage;
     let text = '';
     for (let step = 1; ; step++) {
       // Stopped (shutdown, a session deadline): the turn stays open in the log and --resume continues it.
@@ -253,12 +286,14 @@ export class Agent {
       if (limitReached) this.opts.onEvent?.({ type: 'step_limit', steps: this.maxSteps });
       const compacted = await this.compactIfNear(signal);
       if (compacted) usage = addUsage(usage, compacted);
+      this.turnUsage = usage;
       const response = await this.modelCall(
         'step',
         () => this.callModel(step, limitReached, signal),
         (r) => ({ input_tokens: r.usage.inputTokens, output_tokens: r.usage.outputTokens }),
       );
       usage = addUsage(usage, response.usage);
+      this.turnUsage = usage;
       text = response.text;
       if (response.text) this.opts.onEvent?.({ type: 'text', text: response.text });
       let cut: Alert | null = null;
@@ -291,9 +326,14 @@ export class Agent {
     return this.opts.hooks?.fire(event, fields) ?? Promise.resolve();
   }
 
-  private endTurn(status: TurnStatus, text: string, steps: number, usage: Usage, cut: Alert | null): TurnResult {
+  private endTurn(status: TurnStatus, text: string, steps: number, own: Usage, cut: Alert | null): TurnResult {
+    const delegated = this.delegatedUsage;
+    const usage = addUsage(own, delegated);
+    this.turnUsage = ZERO_USAGE;
+    this.delegatedUsage = ZERO_USAGE;
     this.sessionUsage = addUsage(this.sessionUsage, usage);
-    this.record('turn_end', { status, text, steps, usage });
+    const children = delegated.inputTokens + delegated.outputTokens > 0 || (delegated.costUsd ?? 0) > 0;
+    this.record('turn_end', { status, text, steps, usage, ...(children ? { delegated_usage: delegated } : {}) });
     // update_plan's checklist belongs to this turn only (the seed: it disappears when the turn ends).
     this.session.plan = { explanation: undefined, steps: [], revision: this.session.plan.revision + 1 };
     const watchdog = this.opts.watchdog;

@@ -80,6 +80,8 @@ export function rebuildSession(events: readonly SessionEvent[]): RebuiltSession 
         break;
       }
       case 'turn_end':
+        // The turn's child agents' spend (their own responses are in their own sessions).
+        if (e.data.delegated_usage) usage = addUsage(usage, e.data.delegated_usage as Usage);
         openTurn = false;
         lastCalls = [];
         if (e.data.status !== 'cut') watchdog.cutTurns = 0;

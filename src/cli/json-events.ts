@@ -90,6 +90,18 @@ export const JSON_EVENT = z.discriminatedUnion('type', [
     plan: z.array(z.strictObject({ step: z.string(), status: z.enum(['pending', 'in_progress', 'completed']) })),
     explanation: z.string().optional(),
   }),
+  /** A child agent started (spawn_agent and its kin): its own session in the event log, `parent` the session that spawned it. */
+  event('agent_start', { name: z.string(), profile: z.string(), session: z.string(), parent: z.string().nullable(), model: z.string() }),
+  /** A child agent ended; its cost (by its own model, null when unpriced) is already in the parent's usage. */
+  event('agent_end', {
+    name: z.string(),
+    profile: z.string(),
+    session: z.string(),
+    status: z.enum(['running', 'done', 'stopped', 'error']),
+    stop_reason: z.string().nullable(),
+    turns: z.number().int().min(0),
+    cost_usd: z.number().min(0).nullable(),
+  }),
   event('sleep', { until: z.iso.datetime(), detail: z.string().optional() }),
   event('log_error', { message: z.string() }),
   event('turn_end', { status: z.string(), text: z.string(), steps: z.number().int().min(0), usage: camelUsage, session_usage: camelUsage }),

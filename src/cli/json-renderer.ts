@@ -58,8 +58,19 @@ export class JsonRenderer {
           ...(e.tokensAfter !== undefined ? { tokens_after: e.tokensAfter } : {}),
           ...(e.error !== undefined ? { error: e.error.slice(0, 400) } : {}),
         });
+      case 'agent_end':
+        return this.line({
+          type: 'agent_end',
+          name: e.name,
+          profile: e.profile,
+          session: e.session,
+          status: e.status,
+          stop_reason: e.stopReason,
+          turns: e.turns,
+          cost_usd: e.costUsd,
+        });
       default:
-        // text, step_limit, watchdog, checkpoint, plan: the same fields as the agent's event.
+        // text, step_limit, agent_start, watchdog, checkpoint, plan: the same fields as the agent's event.
         return this.line(e);
     }
   };

@@ -90,6 +90,16 @@ export class TextRenderer {
       case 'compaction':
         this.err(compactionLine(e, this.paint));
         break;
+      case 'agent_start':
+        this.err(`${this.paint('dim', '⤷')} agent ${e.name} (${e.profile}, ${e.model}) started\n`);
+        break;
+      case 'agent_end': {
+        const cost = e.costUsd === null ? '' : `, $${e.costUsd.toFixed(4)}`;
+        const why = e.stopReason && e.stopReason !== 'natural' ? `: ${e.stopReason}` : '';
+        const mark = e.status === 'done' && why === '' ? this.paint('green', '✓') : this.paint('yellow', '!');
+        this.err(`${mark} agent ${e.name} ${e.status}${why} (${e.turns} turn(s)${cost})\n`);
+        break;
+      }
       case 'plan':
         // Live: under the working indicator, redrawn in place, gone at the turn's end.
         // Elsewhere: one plain block per change, in order with the calls.

@@ -90,6 +90,8 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
       onEvent: r.onEvent,
       inbox: (sessionId) => children.takeReports(sessionId),
     });
+    // Its children's spend rolls up into it; their starts and ends show in its output.
+    children.adopt(sessionId, agent);
     return { agent, runtime, log, sessionId, modelSpec, session, resumed, schedule };
   } catch (err) {
     await session.close();

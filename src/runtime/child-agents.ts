@@ -2,7 +2,8 @@ import { Agent } from '../agent/agent.ts';
 import type { AgentProfileConfig, AgentsConfig } from '../config/agents-schema.ts';
 import type { Logger } from '../log.ts';
 import type { ChatModel } from '../model/model.ts';
-import type { Price } from '../model/pricing.ts';
+import { usageSince, ZERO_USAGE, type Price, type Usage } from '../model/pricing.ts';
+import type { AgentEvent } from '../agent/agent.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
 import { reportResult } from '../tools/framework/child-report.ts';
@@ -126,6 +127,12 @@ export function isDelegationTool(catalog: Catalog, name: string): boolean {
   return t !== undefined && (t.kind === 'delegate' || jobsOf(t.def).some((j) => j.startsWith('delegate')));
 }
 
+/** Where a child's spend and its start and end go: the agent of the session that spawned it. */
+export interface ParentSink {
+  addDelegatedUsage(usage: Usage): void;
+  report(e: AgentEvent): void;
+}
+
 interface Child {
   readonly name: string;
   readonly profile: AgentProfile;
@@ -140,6 +147,8 @@ interface Child {
   abortedFor?: ChildStopReason;
   /** Its report still has to reach the parent's model (its spawn returned before it ended). */
   deferred: boolean;
+  /** Its usage as last rolled up into its parent's. */
+  rolled: Usage;
 }
 
 const GUIDANCE: Readonly<Record<Exclude<ChildStopReason, 'natural'>, string>> = {
@@ -156,10 +165,17 @@ export class ChildAgents implements Delegator {
   private opts: ChildAgentsOptions = childAgentsOptions(undefined);
   private readonly children = new Map<string, Child>();
   private readonly counters = new Map<string, number>();
+  /** The agents of the sessions that are not children (a run's, each of watch's incidents'), by session id. */
+  private readonly roots = new Map<string, ParentSink>();
 
   /** The recipe's agents: section, as soon as the recipe is read (before the catalog: the tools' descriptions name the profiles). */
   configure(agents: AgentsConfig | undefined): void {
     this.opts = childAgentsOptions(agents);
+  }
+
+  /** The agent of a top-level session: its children's spend rolls up into it, and their starts and ends show in its output. */
+  adopt(sessionId: string, agent: ParentSink): void {
+    this.roots.set(sessionId, agent);
   }
 
   /** Called once the run is built: before, a spawn is refused. */
@@ -238,6 +254,7 @@ export class ChildAgents implements Delegator {
       report,
       done: Promise.resolve(),
       deferred: false,
+      rolled: ZERO_USAGE,
     };
     (child as { done: Promise<void> }).done = this.run(
       child,
@@ -319,6 +336,21 @@ export class ChildAgents implements Delegator {
     for (const c of this.children.values()) if (c.parentSession === child.sessionId) this.abort(c, 'stopped');
   }
 
+  /** The agent a child reports to: its spawning child's, or an adopted top-level session's. */
+  private sinkOf(child: Child): ParentSink | undefined {
+    if (child.parentSession === undefined) return undefined;
+    return this.bySession(child.parentSession)?.agent ?? this.roots.get(child.parentSession);
+  }
+
+  /** What the child spent since the last roll-up, added to its parent's usage (and so to the parent's turn). */
+  private rollUp(child: Child): void {
+    const now = child.agent?.usage;
+    if (!now) return;
+    const delta = usageSince(child.rolled, now);
+    child.rolled = now;
+    if (delta.inputTokens + delta.outputTokens > 0 || delta.costUsd !== 0) this.sinkOf(child)?.addDelegatedUsage(delta);
+  }
+
   private isWithin(child: Child, session: string | undefined): boolean {
     for (let c: Child | undefined = child; c; c = c.parentSession === undefined ? undefined : this.bySession(c.parentSession)) {
       if (c.parentSession === session) return true;
@@ -384,6 +416,14 @@ export class ChildAgents implements Delegator {
         profile: child.profile.name,
       });
       dispatcher.recordTo(recordCalls(root.log, child.sessionId, session));
+      this.sinkOf(child)?.report({
+        type: 'agent_start',
+        name: child.name,
+        profile: child.profile.name,
+        session: child.sessionId,
+        parent: child.parentSession ?? null,
+        model: model.spec,
+      });
       const agent = new Agent({
         model: model.model,
         dispatcher,
@@ -399,8 +439,12 @@ export class ChildAgents implements Delegator {
         stream: false,
         onEvent: (e) => {
           if (e.type === 'text') texts.push(e.text);
+          // Its own children's starts and ends show where its parent's output does.
+          if (e.type === 'agent_start' || e.type === 'agent_end') this.sinkOf(child)?.report(e);
+          // Live: the usage includes the step just answered (and its own children's spend).
           const cost = agent.usage.costUsd;
           set({ turns: agent.turn, costUsd: cost });
+          this.rollUp(child);
           if (cost !== null && cost > limits.maxCostUsd) this.abort(child, 'budget');
         },
       });
@@ -431,6 +475,7 @@ export class ChildAgents implements Delegator {
       }
     } finally {
       clearTimeout(wallclock);
+      this.rollUp(child);
       // What the child left running (a background terminal) ends with it.
       await session.close();
       const r = child.report;
@@ -445,6 +490,16 @@ export class ChildAgents implements Delegator {
       } catch {
         // The session was never created (the model could not be resolved): nothing to close.
       }
+      this.sinkOf(child)?.report({
+        type: 'agent_end',
+        name: r.name,
+        profile: r.profile,
+        session: r.sessionId,
+        status: r.status,
+        stopReason: r.stopReason ?? null,
+        turns: r.turns,
+        costUsd: r.costUsd,
+      });
     }
   }
 }

@@ -11,7 +11,7 @@ export type EventKind =
   | 'request' // {step, messages, tool_choice}
   | 'response' // {content, finish_reason, usage, model}
   | 'tool_result' // {call_id, name, args, ok, shown, raw, ms}
-  | 'turn_end' // {status, text, usage}
+  | 'turn_end' // {status, text, usage (its child agents' included), delegated_usage? (theirs alone)}
   | 'checkpoint' // {detail, record}
   | 'compaction' // {trigger, ok, tokens_before, tokens_after?, record?, kept_last?, focus?, error?, finish_reason?, usage?}
   | 'clear' // {dropped_messages} — /clear: the conversation before it is not sent again

@@ -103,6 +103,23 @@ describe('the agent loop', () => {
     expect(rebuilt.replayPosition).toBe(2);
     expect(rebuilt.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
+
+  it("counts a child agent's spend in the turn, live and on resume", async () => {
+    const { agent, log, sessionId } = await agentOver([{ text: 'one' }, { text: 'two' }]);
+    await agent.runTurn('first');
+    const own = agent.usage;
+    // A child ends between turns (a deferred one): its spend is the session's at once…
+    const child = { inputTokens: 100, outputTokens: 7, costUsd: 0.25 };
+    agent.addDelegatedUsage(child);
+    expect(agent.usage).toEqual({ inputTokens: own.inputTokens + 100, outputTokens: own.outputTokens + 7, costUsd: 0.25 });
+    // …and the next turn's, where the log keeps it.
+    const second = await agent.runTurn('second');
+    expect(second.usage.inputTokens).toBeGreaterThanOrEqual(100);
+    const ends = log.events(sessionId).filter((e) => e.kind === 'turn_end');
+    expect(ends[0]!.data.delegated_usage).toBeUndefined();
+    expect(ends[1]!.data.delegated_usage).toEqual(child);
+    expect(rebuildSession(log.events(sessionId)).usage).toEqual(agent.usage);
+  });
 });
 
 describe('tool calls from one response', () => {

@@ -20,12 +20,16 @@ export interface SpawnCase {
   childResult?: Record<string, unknown>;
   /** Sessions the log must hold beside the parent's, by agent name. */
   children?: string[];
+  /** The model is priced (recipe context.price): the children's cost must show in the run's. */
+  cost?: boolean;
 }
 
 const spawn = (args: Record<string, unknown>) => ({ tool_calls: [{ name: 'spawn_agent', args }] });
 const read = (path: string) => ({ tool_calls: [{ name: 'read_file', args: { path } }] });
 const text = (t: string) => ({ text: t });
 const LEAD = { description: 'leads', tools: ['spawn_agent', 'read_file'] };
+// $1,000 per million tokens: a replayed call (about 4 characters a token) costs cents.
+const PRICED = { context: { price: { input: 1000, output: 1000 } } };
 
 // One case a line (prettier would spread each over several).
 // prettier-ignore
@@ -41,5 +45,8 @@ export const SPAWN_CASES: SpawnCase[] = [
   { name: 'a child that answers nothing: no_return with guidance', script: [spawn({ agent: 'general', goal: 'nothing' }), text(''), text('ok')], result: { stop_reason: 'no_return', guidance: /without an answer/ }, children: ['general-1'] },
   { name: 'agents.max_concurrent: 0: spawn_agent is not offered at all', recipe: { agents: { max_concurrent: 0 } }, script: [spawn({ agent: 'explore', goal: 'x' }), text('ok')], result: { error: /delegation is off in this recipe \(agents\.max_concurrent: 0\)/ }, children: [] },
   { name: 'a lead spawning explore: two levels, each linked to its parent', recipe: { agents: { profiles: { lead: LEAD } } }, script: [spawn({ agent: 'lead', goal: 'delegate the reading' }), spawn({ agent: 'explore', goal: 'read notes.txt' }), read('notes.txt'), text('cold'), text('explore says cold'), text('ok')], result: { name: 'lead-1', final_text: 'explore says cold' }, childResult: { name: 'explore-1', final_text: 'cold' }, children: ['explore-1', 'lead-1'] },
+  { name: 'a child over its cost budget mid-turn: stopped at once, its work marked unfinished', recipe: PRICED, cost: true, script: [spawn({ agent: 'explore', goal: 'read notes.txt', max_cost_usd: 0.001 }), { text: 'reading', tool_calls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }, text('ok')], result: { name: 'explore-1', stop_reason: 'budget', final_text: /^\[unfinished: it hit its budget\]\n\nreading$/, guidance: /budget/ }, children: ['explore-1'] },
+  { name: 'a priced child: its cost rolls up into the parent\'s turn and the run', recipe: PRICED, cost: true, script: [spawn({ agent: 'explore', goal: 'What does notes.txt say?' }), read('notes.txt'), text('cold'), text('ok')], result: { name: 'explore-1', stop_reason: 'natural', final_text: 'cold' }, children: ['explore-1'] },
+  { name: 'two levels priced: the grandchild\'s cost reaches the run through its parent', recipe: { ...PRICED, agents: { profiles: { lead: LEAD } } }, cost: true, script: [spawn({ agent: 'lead', goal: 'delegate the reading' }), spawn({ agent: 'explore', goal: 'read notes.txt' }), read('notes.txt'), text('cold'), text('explore says cold'), text('ok')], result: { name: 'lead-1', final_text: 'explore says cold' }, children: ['explore-1', 'lead-1'] },
   { name: 'ask mode, headless: the spawn allowed by a rule, the child\'s write refused by the parent\'s gate', flags: ['--allow', 'tool.spawn_agent:general'], script: [spawn({ agent: 'general', goal: 'write x.txt' }), { tool_calls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] }, text('I could not write it'), text('ok')], result: { name: 'general-1', final_text: 'I could not write it' }, childCalls: [{ name: 'write_file', ok: false }], children: ['general-1'] },
 ];

@@ -64,6 +64,36 @@ describe('spawn_agent', () => {
       }
       const children = sessions.filter((s) => s.id.includes(':sub:')).map((s) => s.id.split(':sub:').at(-1));
       expect(children.sort()).toEqual([...(c.children ?? [])].sort());
+
+      // -o json: each child's start and end, with its session; its spend is in the parent's turn.
+      const lines = r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const childIds = sessions.filter((x) => x.id.includes(':sub:')).map((x) => x.id);
+      for (const type of ['agent_start', 'agent_end'])
+        expect(
+          lines.filter((l) => l.type === type).map((l) => l.session),
+          type,
+        ).toEqual(expect.arrayContaining(childIds.map((id) => id)));
+      expect(lines.filter((l) => l.type === 'agent_end')).toHaveLength(childIds.length);
+      const tokensOf = (id: string) =>
+        log
+          .events(id)
+          .filter((e) => e.kind === 'response')
+          .reduce((n, e) => n + (e.data.usage as { inputTokens: number }).inputTokens, 0);
+      const turnEnd = lines.find((l) => l.type === 'turn_end') as { usage: { inputTokens: number; costUsd: number | null } };
+      // Exactly the parent's own calls and every descendant's: nothing counted twice, nothing lost.
+      expect(turnEnd.usage.inputTokens).toBe([parent.id, ...childIds].reduce((n, id) => n + tokensOf(id), 0));
+      if (c.cost) {
+        const result = lines.find((l) => l.type === 'result') as { cost_usd: number };
+        // A child's cost includes its own children's: only the parent's direct children add up to its share.
+        const direct = (l: Record<string, unknown>) => String(l.session).split(':sub:').length === 2;
+        const childCost = lines.filter((l) => l.type === 'agent_end' && direct(l)).reduce((n, l) => n + (l.cost_usd as number), 0);
+        expect(childCost).toBeGreaterThan(0);
+        expect(result.cost_usd).toBeGreaterThan(childCost);
+        expect(result.cost_usd).toBeCloseTo(turnEnd.usage.costUsd!, 9);
+      }
       for (const s of sessions.filter((x) => x.id.includes(':sub:'))) {
         const events = log.events(s.id);
         // Linked to its parent, and closed with its outcome.
