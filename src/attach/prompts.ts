@@ -9,6 +9,8 @@ import * as z from 'zod/v4';
  */
 export interface PromptRequest {
   readonly tool: string;
+  /** A child agent's call: its name. */
+  readonly agent?: string | undefined;
   readonly namespace: string;
   readonly readOnly: boolean;
   readonly subjects: readonly { readonly forms: readonly string[] }[];
@@ -21,6 +23,8 @@ export interface PendingPrompt {
   id: string;
   session: string;
   tool: string;
+  /** Whose call it is when a child agent of the session made it (its name); absent: the session's own agent. */
+  agent?: string;
   namespace: string;
   read_only: boolean;
   args: unknown;
@@ -79,6 +83,7 @@ export class PromptBroker {
       id: randomUUID(),
       session: this.sessionId,
       tool: req.tool,
+      ...(req.agent !== undefined ? { agent: req.agent } : {}),
       namespace: req.namespace,
       read_only: req.readOnly,
       args: boundedArgs(req.call?.args),

@@ -9,6 +9,8 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 /** One call as the gate sees it. */
 export interface GateRequest {
   readonly tool: string;
+  /** A child agent's call: its name, shown on the prompt ([explore-1] write_file …) so the operator knows whose it is. */
+  readonly agent?: string | undefined;
   readonly readOnly: boolean;
   /** A file write that accept-edits approves. */
   readonly fileEdit: boolean;

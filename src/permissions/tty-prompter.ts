@@ -27,7 +27,11 @@ export class TtyPrompter implements Prompter {
     const rl = createInterface({ input: this.input, output: this.output, terminal: true });
     try {
       for (;;) {
-        const reply = (await rl.question(`Allow ${req.tool}${target ? ` on ${target}` : ''}? [y]es once / [a]lways this session / [n]o: `))
+        const reply = (
+          await rl.question(
+            `Allow ${req.agent !== undefined ? `[${req.agent}] ` : ''}${req.tool}${target ? ` on ${target}` : ''}? [y]es once / [a]lways this session / [n]o: `,
+          )
+        )
           .trim()
           .toLowerCase();
         if (reply === 'y' || reply === 'yes') return 'once';

@@ -390,7 +390,8 @@ export class ChildAgents implements Delegator {
   ): Promise<void> {
     const set = (r: Partial<ChildReport>) => (child.report = { ...child.report, ...r });
     const texts: string[] = [];
-    const session = new SessionState();
+    // Named: its permission prompts show whose call it is, and its plans are filed under it.
+    const session = new SessionState(child.name);
     session.sessionId = child.sessionId;
     const wallclock = setTimeout(() => this.abort(child, 'budget'), limits.maxWallclockSeconds * 1000);
     wallclock.unref();

@@ -16,7 +16,8 @@ export const APPROVAL_CHOICES = '[y] once  [a] always this session  [n] deny  [m
  * for an edit the coloured unified diff of each file it would change.
  */
 export async function approvalText(req: GateRequest, paint: Paint): Promise<string> {
-  const lines = [`${paint(['bold', 'yellow'], '?')} ${paint('bold', req.tool)} asks for approval`];
+  const who = req.agent !== undefined ? `${paint('magenta', `[${inert(req.agent)}]`)} ` : '';
+  const lines = [`${paint(['bold', 'yellow'], '?')} ${who}${paint('bold', req.tool)} asks for approval`];
   const args = req.call?.args;
   const changes = req.call?.changes ? await req.call.changes().catch(() => []) : [];
   if (args && typeof args === 'object') {
@@ -119,7 +120,7 @@ export class DialogPrompter implements Prompter {
       this.write(await approvalText(req, this.paint));
       const rule = this.saveRule ? alwaysRule(req) : undefined;
       if (rule) this.write(`  [s] always: save the rule "${inert(rule)}" to the workspace config (.agents/config.yaml)\n`);
-      let prompt = `Allow ${req.tool}? ${APPROVAL_CHOICES}: `;
+      let prompt = `Allow ${req.agent !== undefined ? `[${inert(req.agent)}] ` : ''}${req.tool}? ${APPROVAL_CHOICES}: `;
       for (;;) {
         const reply = await this.read(prompt);
         if (reply === null) return 'deny'; // nobody left to answer

@@ -299,6 +299,7 @@ export class Dispatcher {
           ...(shape ? { commands: shape.verbs, wildcardRefusal: shape.wildcardRefusal } : {}),
           ...gateTraits(def),
           tool: canonical,
+          ...(this.session.agentName !== undefined ? { agent: this.session.agentName } : {}),
           subjects,
           call: { args, ...(changes ? { changes: () => changes(args, { paths: resolved, display: (p) => this.display(p) }) } : {}) },
         });
