@@ -101,3 +101,33 @@ export function unknownSlashCommand(line: string, commands: string): string {
     ? `unknown command ${word} — did you mean ${meant}? (nothing was sent to the model)\n`
     : `unknown command ${word}; ${commands}\n`;
 }
+
+/**
+ * /agents: this session's child agents (spawn_agent and its kin), each with its profile, state,
+ * turns and cost, a child's own children indented under it; `/agents stop NAME` stops one and
+ * its children (a background child otherwise runs on between turns until it ends).
+ */
+export async function agentsCommand(s: AgentSystem, arg: string): Promise<string> {
+  const [verb = '', name = '', ...rest] = arg.split(/\s+/).filter(Boolean);
+  if (verb === 'stop' && name !== '' && rest.length === 0) {
+    const report = await s.children.stop(name, s.sessionId);
+    if (!report) return `no agent "${name.slice(0, 60)}" in this session; /agents lists them\n`;
+    return `stopped ${report.name}: ${report.status}${report.stopReason ? ` (${report.stopReason})` : ''}\n`;
+  }
+  if (verb !== '') return "/agents lists this session's child agents; /agents stop NAME stops one (and its own children)\n";
+  const mine = s.children.list().filter((r) => r.sessionId.startsWith(`${s.sessionId}:sub:`));
+  if (mine.length === 0) return 'no child agents in this session (the model starts them with spawn_agent)\n';
+  const width = Math.max(...mine.map((r) => r.name.length + 2 * depthOf(r.sessionId)));
+  const lines = mine.map((r) => {
+    const name = `${'  '.repeat(depthOf(r.sessionId))}${r.name}`.padEnd(width);
+    const state = r.status === 'running' ? 'running' : `${r.status}${r.stopReason ? ` (${r.stopReason})` : ''}`;
+    const cost = r.costUsd === null ? 'cost unknown' : `$${r.costUsd.toFixed(4)}`;
+    return `  ${name}  ${r.profile}  ${state}, ${r.turns} turn(s), ${cost}`;
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/** 0 for the session's own children, 1 for theirs, … */
+function depthOf(sessionId: string): number {
+  return sessionId.split(':sub:').length - 2;
+}

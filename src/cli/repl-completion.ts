@@ -2,7 +2,20 @@ import { readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 
 /** The REPL's slash commands, for Tab (repl.ts answers each). */
-export const SLASH_COMMANDS = ['/stats', '/tools', '/mcp', '/model', '/mode', '/compact', '/clear', '/done', '/replan', '/help', '/exit'];
+export const SLASH_COMMANDS = [
+  '/stats',
+  '/tools',
+  '/mcp',
+  '/agents',
+  '/model',
+  '/mode',
+  '/compact',
+  '/clear',
+  '/done',
+  '/replan',
+  '/help',
+  '/exit',
+];
 
 /** At most this many names of one directory are offered (a node_modules is not worth listing). */
 const MAX_CANDIDATES = 200;

@@ -2,7 +2,15 @@ import type { TurnResult } from '../agent/agent.ts';
 import { estimatedNote } from '../model/pricing.ts';
 import type { AgentSystem } from '../runtime/system.ts';
 import { expandAtFiles } from './prompt-input.ts';
-import { mcpReport, modeCommand, modelCommand, operatorShellBlock, toolsReport, unknownSlashCommand } from './repl-commands.ts';
+import {
+  agentsCommand,
+  mcpReport,
+  modeCommand,
+  modelCommand,
+  operatorShellBlock,
+  toolsReport,
+  unknownSlashCommand,
+} from './repl-commands.ts';
 import type { Interrupts, LineReader } from './repl-input.ts';
 import type { TextRenderer } from './render.ts';
 import { logStoppedMessage } from './session-db-option.ts';
@@ -13,7 +21,8 @@ import { EXIT, type Io } from './usage.ts';
 // the prompt is a slash command, the operator's own !COMMAND, or a turn.
 
 /** What /help prints and the banner ends with. */
-export const SLASH_HELP = '/stats  /tools  /mcp  /model  /mode  /compact [note]  /clear  /done [note]  /replan  !command  /help  /exit';
+export const SLASH_HELP =
+  '/stats  /tools  /mcp  /agents [stop NAME]  /model  /mode  /compact [note]  /clear  /done [note]  /replan  !command  /help  /exit';
 
 /** What a line does: a slash command (/exit quits), a !COMMAND, or a turn. */
 type LineOutcome = 'quit' | 'done';
@@ -78,6 +87,8 @@ export class ReplConversation {
       case '/mcp':
         if (arg === '') return this.say(mcpReport(s));
         break;
+      case '/agents':
+        return this.say(await agentsCommand(s, arg));
       case '/mode':
         return this.say(modeCommand(s, arg));
       case '/model':

@@ -92,7 +92,7 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
     });
     // Its children's spend rolls up into it; their starts and ends show in its output.
     children.adopt(sessionId, agent);
-    return { agent, runtime, log, sessionId, modelSpec, session, resumed, schedule };
+    return { agent, runtime, log, sessionId, modelSpec, session, resumed, schedule, children };
   } catch (err) {
     await session.close();
     if (!r.log) log.close();

@@ -15,6 +15,7 @@ import type { SessionState } from '../tools/framework/session.ts';
 import type { PeerRoster } from '../tools/peers/peer-directory.ts';
 import type { StartIncidentSession } from '../watch/incident-session.ts';
 import type { AskMode } from './askers.ts';
+import type { ChildAgents } from './child-agents.ts';
 import type { Runtime } from './runtime.ts';
 import type { FlagSettings, Settings } from './settings.ts';
 
@@ -103,6 +104,8 @@ export interface AgentSystem {
   session: SessionState;
   resumed: RebuiltSession | null;
   schedule: ScheduleRequests | undefined;
+  /** The session's child agents (the REPL's /agents lists and stops them). */
+  children: ChildAgents;
 }
 
 /** watch: the recipe's watch: section, the cluster, the model (checked once), the store; each incident's agent later. */

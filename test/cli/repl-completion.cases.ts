@@ -18,7 +18,7 @@ export const TREE: Tree = {
 // One case a line (prettier would spread each over several).
 // prettier-ignore
 export const COMPLETION_LINE_CASES: Array<{ line: string; candidates: string[]; replaces: string }> = [
-  { line: '/', candidates: ['/stats', '/tools', '/mcp', '/model', '/mode', '/compact', '/clear', '/done', '/replan', '/help', '/exit'], replaces: '/' },
+  { line: '/', candidates: ['/stats', '/tools', '/mcp', '/agents', '/model', '/mode', '/compact', '/clear', '/done', '/replan', '/help', '/exit'], replaces: '/' },
   { line: '/st', candidates: ['/stats'], replaces: '/st' },
   { line: '/mo', candidates: ['/model', '/mode'], replaces: '/mo' },
   { line: '/nope', candidates: [], replaces: '/nope' },

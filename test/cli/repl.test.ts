@@ -137,3 +137,40 @@ describe('core-agent repl', () => {
     expect(repl(ws, '')).toMatchObject({ code: 2, stderr: expect.stringMatching(/no model/) });
   });
 });
+
+describe('/agents', () => {
+  it("lists the session's child agents, stops a running one, and says so for a name it does not know", async () => {
+    const ws = await tempDir();
+    const marker = `31.${Date.now() % 100000}`;
+    await writeFile(
+      path.join(ws, 's.jsonl'),
+      [
+        { tool_calls: [{ name: 'spawn_agent', args: { agent: 'explore', goal: 'What is in notes?' } }] },
+        { agent: 'explore', text: 'notes are empty' },
+        { text: 'explore says empty' },
+        { tool_calls: [{ name: 'spawn_agent', args: { agent: 'general', goal: 'sleep', wait: false } }] },
+        { agent: 'general', tool_calls: [{ name: 'bash', args: { command: `sleep ${marker}`, timeout: 60 } }] },
+        { text: 'started one' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const r = repl(
+      ws,
+      '/agents\nask explore\nstart a sleeper\n/agents\n/agents stop nobody\n/agents stop general-1\n/agents\n/agents what\n/exit\n',
+      ['-m', 'replay:s.jsonl', '--session-db', 'db', '--yolo'],
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('no child agents in this session');
+    expect(r.stdout).toMatch(/explore says empty[\s\S]*started one/);
+    // While the sleeper runs: both listed, with their state.
+    expect(r.stdout).toMatch(/ {2}explore-1 {2}explore {2}done \(natural\), 1 turn\(s\), \$0\.0000\n {2}general-1 {2}general {2}running, /);
+    expect(r.stdout).toContain('no agent "nobody" in this session; /agents lists them');
+    expect(r.stdout).toContain('stopped general-1: stopped (stopped)');
+    expect(r.stdout).toMatch(/general-1 {2}general {2}stopped \(stopped\)/);
+    expect(r.stdout).toContain('/agents stop NAME stops one');
+    // The sleeper's command went with it.
+    const ps = spawnSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' });
+    expect(ps.stdout.trim()).toBe('');
+  }, 60_000);
+});
