@@ -93,7 +93,7 @@ export type AgentEvent =
  * tools away. script_ended: a replay script ran out. cut: the watchdog (enforce)
  * ended the turn. halted: the watchdog has halted the agent; nothing ran.
  */
-export type TurnStatus = 'done' | 'step_limit' | 'script_ended' | 'cut' | 'halted';
+export type TurnStatus = 'done' | 'step_limit' | 'script_ended' | 'cut' | 'halted' | 'cost_limit';
 
 export interface TurnResult {
   status: TurnStatus;
@@ -130,6 +130,11 @@ export interface AgentOptions {
   context?: ContextLimit | undefined;
   /** Messages for the model that arrived on their own (a child agent's report), taken before each model call. */
   inbox?: (() => string[]) | undefined;
+  /**
+   * --max-session-cost-usd: past it (the session's cost, its child agents' included), no further
+   * model call is made: the turn ends as `cost_limit`, and the children are stopped (overBudget).
+   */
+  maxSessionCostUsd?: number | undefined;
 }
 
 export type CompactionOutcome =
@@ -201,6 +206,13 @@ export class Agent {
    */
   addDelegatedUsage(usage: Usage): void {
     this.delegatedUsage = addUsage(this.delegatedUsage, usage);
+  }
+
+  /** Whether the session's cost (its children's included) has passed --max-session-cost-usd. An unpriced session is never over. */
+  overBudget(): boolean {
+    const max = this.opts.maxSessionCostUsd;
+    const cost = this.usage.costUsd;
+    return max !== undefined && cost !== null && cost > max;
   }
 
   /** An event from outside the loop that belongs in this session's live output (a child agent started or ended). */
@@ -281,6 +293,11 @@ export class Agent {
     for (let step = 1; ; step++) {
       // Stopped (shutdown, a session deadline): the turn stays open in the log and --resume continues it.
       signal?.throwIfAborted();
+      if (this.overBudget()) {
+        const spent = (this.usage.costUsd ?? 0).toFixed(4);
+        const text = `stopped: the session has cost $${spent}, past --max-session-cost-usd ${this.opts.maxSessionCostUsd}; no further model call was made (raise the limit to continue)`;
+        return this.endTurn('cost_limit', text, step - 1, usage, null);
+      }
       this.deliverInbox();
       const limitReached = step > this.maxSteps;
       if (limitReached) this.opts.onEvent?.({ type: 'step_limit', steps: this.maxSteps });

@@ -14,6 +14,7 @@ export interface AgentValues extends CommonValues {
   readonly resume?: string;
   readonly continue?: boolean;
   readonly 'max-steps'?: number;
+  readonly 'max-session-cost-usd'?: number;
   readonly 'allow-tool'?: readonly string[];
   readonly 'deny-tool'?: readonly string[];
   readonly allow?: readonly string[];
@@ -48,6 +49,7 @@ export function agentFlags(values: AgentValues, command: string): AgentFlags {
     sessionDb: values['session-db'],
     watchdog: values.watchdog,
     ask: values.ask,
+    maxSessionCostUsd: values['max-session-cost-usd'],
   };
   return {
     flags,

@@ -40,6 +40,8 @@ export interface Flag {
   readonly complete?: ValueKind;
   /** A whole number, checked and converted by the parse: at least 1, or at least 0. */
   readonly integer?: 'positive' | 'non-negative';
+  /** A number above 0 with a fraction allowed (a cost in USD), checked and converted by the parse. */
+  readonly decimal?: 'positive';
   /** The value when the flag is absent, applied by the parse: nothing else (variable, recipe) sets it. */
   readonly fallback?: string | number;
   /** The default said in help when a later layer applies it (the variable, the recipe, the runtime's built-in). */
@@ -229,6 +231,13 @@ export const agentOptions = {
     help: 'model calls with tools per turn',
     // The agent's DEFAULT_MAX_STEPS (test/cli/flag-drift.test.ts): importing it would evaluate the loop in every command.
     shownDefault: 50,
+    group: 'agent',
+  },
+  'max-session-cost-usd': {
+    type: 'string',
+    arg: 'USD',
+    decimal: 'positive',
+    help: "stop when the session's cost, its child agents' included, passes USD: no further model call, its children stopped (needs a priced model)",
     group: 'agent',
   },
   'allow-tool': { type: 'string', multiple: true, arg: 'a,b', help: 'register only these tools (repeatable)', group: 'agent' },

@@ -14,11 +14,13 @@ export type FlagValue<F> = F extends { type: 'boolean' }
   ? boolean
   : F extends { integer: string }
     ? number
-    : F extends { multiple: true }
-      ? string[]
-      : F extends { choices: readonly (infer C)[] }
-        ? C
-        : string;
+    : F extends { decimal: string }
+      ? number
+      : F extends { multiple: true }
+        ? string[]
+        : F extends { choices: readonly (infer C)[] }
+          ? C
+          : string;
 
 type Accepted<T extends FlagTable> = { [K in keyof T as T[K] extends { refused: string } ? never : K]: T[K] };
 
@@ -76,7 +78,14 @@ function checkedValue(name: string, spec: FlagSpec, given: string | boolean | Ar
   if (spec.choices && !spec.choices.includes(given))
     throw new UsageError(`--${name}: ${unknownName(spec.noun ?? 'value', shown(given), spec.choices)}`, command);
   if (spec.integer) return wholeNumber(name, spec, given, command);
+  if (spec.decimal) return positiveNumber(name, given, command);
   return given;
+}
+
+function positiveNumber(name: string, given: string, command: string): number {
+  const n = Number(given);
+  if (given.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a number above 0 (e.g. 0.50)`, command);
+  return n;
 }
 
 function wholeNumber(name: string, spec: Flag, given: string, command: string): number {

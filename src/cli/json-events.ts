@@ -117,7 +117,7 @@ export const JSON_EVENT = z.discriminatedUnion('type', [
   }),
   event('result', {
     session: z.string(),
-    status: z.enum(['done', 'step_limit', 'script_ended', 'cut', 'halted', 'error', 'cancelled']),
+    status: z.enum(['done', 'step_limit', 'script_ended', 'cut', 'halted', 'cost_limit', 'error', 'cancelled']),
     is_error: z.boolean(),
     exit: z.number().int().min(0),
     duration_ms: z.number().int().min(0),

@@ -81,7 +81,7 @@ export function turnFailed(err: unknown, s: AgentSystem, cancelled: boolean, out
 export function reportTurn(result: TurnResult, s: AgentSystem, out: Renderers, end: EndEvents, io: Io): number {
   const stopped = s.log.failure(s.sessionId);
   const unanswered = s.session.unansweredQuestions;
-  const cut = result.status === 'cut' || result.status === 'halted';
+  const cut = result.status === 'cut' || result.status === 'halted' || result.status === 'cost_limit';
   const status = cut || stopped || unanswered.length > 0 ? EXIT.failure : EXIT.ok;
   const { json, text } = out;
   if (json) {

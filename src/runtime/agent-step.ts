@@ -25,6 +25,8 @@ export interface AgentStepOptions {
   /** With resume: clear a watchdog halt (an operator's reset). */
   resetWatchdog?: boolean | undefined;
   maxSteps?: number | undefined;
+  /** --max-session-cost-usd. */
+  maxSessionCostUsd?: number | undefined;
   watchdog: WatchdogMode;
   checkpoints?: PendingCheckpoint | undefined;
   onEvent: (e: AgentEvent) => void;
@@ -80,6 +82,7 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
     price: info.price,
     context: { window: info.contextWindow, compactAt: context?.compact_at ?? DEFAULT_COMPACT_AT },
     inbox: o.inbox && (() => o.inbox!(sessionId)),
+    maxSessionCostUsd: o.maxSessionCostUsd,
   });
   if (resumed) {
     agent.restore(resumed.messages, resumed.turn, resumed.usage);

@@ -64,6 +64,10 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
     const modelSpec = modelSpecOf(settings, runtime.recipe, r.command);
     const model = await modelStep(modelSpec, r.env, r.command);
     const priceOf = (spec: string) => modelInfo(spec, runtime.recipe.context ?? {}).price;
+    if (settings.maxSessionCostUsd !== undefined && priceOf(modelSpec) === null)
+      r.say(
+        `core-agent: --max-session-cost-usd cannot be enforced: the price of ${modelSpec} is unknown (give it in the recipe's context.price)\n`,
+      );
     children.attach({
       catalog: runtime.catalog,
       dispatcher: runtime.dispatcher,
@@ -85,6 +89,7 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
       resume,
       resetWatchdog: r.resetWatchdog,
       maxSteps: r.maxSteps,
+      maxSessionCostUsd: settings.maxSessionCostUsd,
       watchdog: settings.watchdog ?? r.defaults.watchdog,
       checkpoints,
       onEvent: r.onEvent,

@@ -131,6 +131,8 @@ export function isDelegationTool(catalog: Catalog, name: string): boolean {
 export interface ParentSink {
   addDelegatedUsage(usage: Usage): void;
   report(e: AgentEvent): void;
+  /** A top-level session past its --max-session-cost-usd: its children are stopped. */
+  overBudget?(): boolean;
 }
 
 interface Child {
@@ -342,13 +344,21 @@ export class ChildAgents implements Delegator {
     return this.bySession(child.parentSession)?.agent ?? this.roots.get(child.parentSession);
   }
 
-  /** What the child spent since the last roll-up, added to its parent's usage (and so to the parent's turn). */
+  /**
+   * What the child spent since the last roll-up, added to its parent's usage (and so to the
+   * parent's turn), and on up: a grandchild's spend reaches the top-level session at once, not
+   * when its parent next answers. A top-level session past --max-session-cost-usd stops the
+   * branch that spent it.
+   */
   private rollUp(child: Child): void {
     const now = child.agent?.usage;
     if (!now) return;
     const delta = usageSince(child.rolled, now);
     child.rolled = now;
     if (delta.inputTokens + delta.outputTokens > 0 || delta.costUsd !== 0) this.sinkOf(child)?.addDelegatedUsage(delta);
+    const parent = child.parentSession === undefined ? undefined : this.bySession(child.parentSession);
+    if (parent) this.rollUp(parent);
+    else if (child.parentSession !== undefined && this.roots.get(child.parentSession)?.overBudget?.() === true) this.abort(child, 'budget');
   }
 
   private isWithin(child: Child, session: string | undefined): boolean {

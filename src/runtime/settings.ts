@@ -42,6 +42,8 @@ export interface FlagSettings {
   model?: string | undefined;
   /** --session-db: the SQLite event log. */
   sessionDb?: string | undefined;
+  /** --max-session-cost-usd: each session stops before a model call once its cost, its child agents' included, passes this. */
+  maxSessionCostUsd?: number | undefined;
   /** --watchdog (run, repl, watch). */
   watchdog?: WatchdogMode | undefined;
   /** --ask (run, repl). */

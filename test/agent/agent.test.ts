@@ -5,6 +5,7 @@ import * as z from 'zod/v4';
 import { Agent, type AgentEvent } from '../../src/agent/agent.ts';
 import { rebuildSession } from '../../src/agent/resume.ts';
 import { ReplayModel, type ReplayStep } from '../../src/model/replay.ts';
+import type { Price } from '../../src/model/pricing.ts';
 import { Gate } from '../../src/permissions/gate.ts';
 import { PathScope } from '../../src/permissions/path-scope.ts';
 import { recordCalls } from '../../src/runtime/record-calls.ts';
@@ -14,7 +15,10 @@ import { Dispatcher } from '../../src/tools/framework/dispatch.ts';
 import { defineTool, type AnyTool } from '../../src/tools/framework/tool.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 
-async function agentOver(steps: ReplayStep[], opts: { tree?: Record<string, string>; maxSteps?: number } = {}) {
+async function agentOver(
+  steps: ReplayStep[],
+  opts: { tree?: Record<string, string>; maxSteps?: number; price?: Price | null; maxSessionCostUsd?: number } = {},
+) {
   const rt = await setup({ tree: opts.tree ?? {}, flags: { mode: 'accept-edits' } });
   const log = EventLog.open(':memory:');
   const sessionId = log.createSession({ model: 'replay:test', workspace: rt.dir, title: 't' });
@@ -29,6 +33,8 @@ async function agentOver(steps: ReplayStep[], opts: { tree?: Record<string, stri
     sessionId,
     maxSteps: opts.maxSteps,
     onEvent: (e) => events.push(e),
+    ...(opts.price !== undefined ? { price: opts.price } : {}),
+    maxSessionCostUsd: opts.maxSessionCostUsd,
   });
   return { rt, log, sessionId, agent, events };
 }
@@ -102,6 +108,20 @@ describe('the agent loop', () => {
     expect(rebuilt.turn).toBe(1);
     expect(rebuilt.replayPosition).toBe(2);
     expect(rebuilt.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
+  it('--max-session-cost-usd: a priced session stops before the next call; an unpriced one cannot be limited', async () => {
+    const steps: ReplayStep[] = [{ tool_calls: [{ name: 'stat', args: { path: 'nope' } }] }, { text: 'done' }];
+    const priced = await agentOver(steps, { price: { input: 1000, output: 1000 }, maxSessionCostUsd: 0.001 });
+    const stopped = await priced.agent.runTurn('go');
+    expect(stopped).toMatchObject({ status: 'cost_limit', steps: 1 });
+    expect(stopped.text).toMatch(/past --max-session-cost-usd 0\.001; no further model call/);
+    expect(priced.agent.overBudget()).toBe(true);
+    // A new turn makes no call either.
+    expect(await priced.agent.runTurn('again')).toMatchObject({ status: 'cost_limit', steps: 0 });
+    const unpriced = await agentOver(steps, { price: null, maxSessionCostUsd: 0.001 });
+    expect(await unpriced.agent.runTurn('go')).toMatchObject({ status: 'done', text: 'done' });
+    expect(unpriced.agent.overBudget()).toBe(false);
   });
 
   it("counts a child agent's spend in the turn, live and on resume", async () => {

@@ -58,7 +58,7 @@ export const COMPLETION_CASES: CompletionCase[] = [
   { line: 'run --model replay:x --auto', exactly: ['--autonomous'] },
   { line: 'run --model replay:x -o ', exactly: ['text', 'json'] },
   { line: 'run --model sessions ', exactly: [] },
-  { line: 'run --max-turns 3 --max-', exactly: ['--max-steps', '--max-turns', '--max-defer'] },
+  { line: 'run --max-turns 3 --max-', exactly: ['--max-steps', '--max-session-cost-usd', '--max-turns', '--max-defer'] },
   { line: 'repl --', has: ['--continue', '--resume', '--model'], not: ['--output', '--autonomous'] },
   { line: 'repl -C --m', has: ['--model', '--mode', '--max-steps'] },
   { line: 'watch --l', exactly: ['--log-level', '--listen'] },
