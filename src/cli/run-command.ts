@@ -67,6 +67,11 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     try {
       out.text?.startTurn();
       result = await playTurn(s, prompt, values['max-turns'], interrupt.signal, out, io);
+      // golem's subagents hold its run open: the run ends when they do (Ctrl-C stops them).
+      if (s.runtime.catalog.dialect === 'golem') {
+        const held = await s.children.settle(s.sessionId, interrupt.signal);
+        if (held > 0) io.err(`core-agent: waited for ${held} subagent(s) to end\n`);
+      }
     } catch (err) {
       return turnFailed(err, s, interrupt.signal.aborted, out, end, io);
     }

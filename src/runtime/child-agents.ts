@@ -299,6 +299,22 @@ export class ChildAgents implements Delegator {
     return child.report;
   }
 
+  /**
+   * golem's run is held open by its subagents: the session's running descendants, waited for
+   * until each ends (its own wall clock bounds it) or `signal` aborts (Ctrl-C), then stopped.
+   * The number that were still running when the wait began.
+   */
+  async settle(parentSession: string, signal?: AbortSignal): Promise<number> {
+    const running = [...this.children.values()].filter((c) => c.report.status === 'running' && this.isWithin(c, parentSession));
+    if (running.length === 0) return 0;
+    const aborted = new Promise<void>((resolve) => {
+      if (signal?.aborted) resolve();
+      signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await Promise.race([Promise.all(running.map((c) => c.done)), aborted]);
+    return running.length;
+  }
+
   /** Every child still running: stopped, for the run's end (its Ctrl-C, a watch shutdown). */
   async stopAll(): Promise<void> {
     const running = [...this.children.values()].filter((c) => c.report.status === 'running');

@@ -107,3 +107,38 @@ describe("golem's subagents on the engine", () => {
     expect(late).toMatchObject({ status: 'done', stop_reason: 'natural' });
   }, 60_000);
 });
+
+describe("golem's run is held open by its subagents", () => {
+  it('the run ends when its subagent does, and its work is done; core-agent stops the child with the run', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { readFile, writeFile } = await import('node:fs/promises');
+    const { bundle } = await import('../../helpers/cli.ts');
+    for (const dialect of ['golem', 'core-agent'] as const) {
+      const ws = await tempDir();
+      const start =
+        dialect === 'golem'
+          ? { name: 'StartSubagent', args: { description: 'write out.txt', prompt: 'write out.txt' } }
+          : { name: 'spawn_agent', args: { agent: 'general', goal: 'write out.txt', wait: false } };
+      const script = [
+        { tool_calls: [start] },
+        { agent: 'general', tool_calls: [{ name: 'bash', args: { command: 'sleep 1.5 && echo done > out.txt', timeout: 30 } }] },
+        { agent: 'general', text: 'wrote it' },
+        { text: 'started it' },
+      ];
+      await writeFile(path.join(ws, 's.jsonl'), script.map((l) => JSON.stringify(l)).join('\n'));
+      const r = spawnSync(
+        process.execPath,
+        [bundle, 'run', '--dialect', dialect, '-m', 'replay:s.jsonl', '--session-db', 'db', '--yolo', 'go'],
+        { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: ws } },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain('started it');
+      if (dialect === 'golem') {
+        expect(r.stderr).toContain('waited for 1 subagent(s) to end');
+        expect(await readFile(path.join(ws, 'out.txt'), 'utf8')).toBe('done\n');
+      } else {
+        await expect(readFile(path.join(ws, 'out.txt'), 'utf8')).rejects.toThrow();
+      }
+    }
+  }, 60_000);
+});
