@@ -26,10 +26,16 @@ function cli(args: string[], cwd: string, opts: { until?: RegExp } = {}): Promis
     });
     let stdout = '';
     let stderr = '';
+    let stopping = false;
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
-      // A command that started (watch serving) is stopped as its operator would stop it.
-      if (opts.until?.test(stdout)) child.kill('SIGTERM');
+      // A command that started (watch serving) is stopped as its operator would stop it: once.
+      // A second SIGTERM sent on its "stopped" line would find the listeners gone (its last
+      // close step) and kill the exiting process: exit by signal, not the 0 this checks.
+      if (!stopping && opts.until?.test(stdout)) {
+        stopping = true;
+        child.kill('SIGTERM');
+      }
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
