@@ -9,6 +9,7 @@ import { UsageError } from './usage.ts';
 /** The agent options of a command line (command-table.ts agentOptions), already checked by the parse. */
 export interface AgentValues extends CommonValues {
   readonly model?: string;
+  readonly 'agentic-small-model'?: string;
   readonly 'session-db'?: string;
   readonly 'fresh-session-db'?: boolean;
   readonly resume?: string;
@@ -46,6 +47,7 @@ export function agentFlags(values: AgentValues, command: string): AgentFlags {
     allowRules: ruleFlags(values.allow, '--allow', command),
     denyRules: ruleFlags(values.deny, '--deny', command),
     model: values.model,
+    agenticSmallModel: values['agentic-small-model'],
     sessionDb: values['session-db'],
     watchdog: values.watchdog,
     ask: values.ask,

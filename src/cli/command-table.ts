@@ -214,6 +214,16 @@ export const agentOptions = {
     complete: PROVIDERS.map((p) => `${p}:`),
     group: 'agent',
   },
+  'agentic-small-model': {
+    type: 'string',
+    arg: 'PROVIDER:MODEL',
+    help: 'the model the agentic_* tools run their child on (docs/agentic.md)',
+    env: 'CORE_AGENT_AGENTIC_SMALL_MODEL',
+    recipeKey: 'agents.agentic_small_model',
+    shownDefault: "agents.small_model, else the session's model",
+    complete: PROVIDERS.map((p) => `${p}:`),
+    group: 'agent',
+  },
   'session-db': { ...sessionDb, group: 'agent' },
   'fresh-session-db': { ...freshSessionDb, group: 'agent' },
   resume: {

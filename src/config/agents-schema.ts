@@ -51,6 +51,11 @@ export const agentsSchema = (toolName: z.ZodType<string>) =>
       .regex(/^[a-z][a-z0-9-]*:.+$/, 'a model as provider:model')
       .optional()
       .describe("The model `small` means (default: the parent's model)."),
+    agentic_small_model: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]*:.+$/, 'a model as provider:model')
+      .optional()
+      .describe("The model the agentic_* tools run their child on (default: small_model, else the parent's model)."),
   });
 
 export type AgentsConfig = z.output<ReturnType<typeof agentsSchema>>;

@@ -264,7 +264,7 @@ export class ChildAgents implements Delegator {
       brief,
       tools,
       limits,
-      brief.model === 'small' ? 'small' : profile.model,
+      brief.modelSpec ?? (brief.model === 'small' ? 'small' : profile.model),
     );
     this.children.set(name, child);
     return { ok: true, name };
@@ -482,6 +482,8 @@ export class ChildAgents implements Delegator {
         status: 'done',
         stopReason: reason,
         finalText: reason === 'max_steps' ? unfinished(result.text, 'it ran out of turns') : result.text,
+        // Its model calls (what max_turns bounds), not agent.turn: a child runs one turn.
+        turns: result.steps,
         costUsd: agent.usage.costUsd,
         ...(reason === 'natural' ? {} : { guidance: GUIDANCE[reason] }),
       });

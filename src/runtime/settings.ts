@@ -40,6 +40,8 @@ export interface FlagSettings {
   trustWorkspace?: boolean | undefined;
   /** -m, --model: provider:model (run, repl, watch). */
   model?: string | undefined;
+  /** --agentic-small-model: provider:model the agentic_* tools run their child on (src/tools/agentic/). */
+  agenticSmallModel?: string | undefined;
   /** --session-db: the SQLite event log. */
   sessionDb?: string | undefined;
   /** --max-session-cost-usd: each session stops before a model call once its cost, its child agents' included, passes this. */
@@ -153,6 +155,7 @@ export const ENV = {
   noDigest: envVar('CORE_AGENT_NO_MCP_DIGEST', '--no-mcp-digest', 'true | false | 1 | 0 | yes | no', bool),
   trustWorkspace: envVar('CORE_AGENT_TRUST_WORKSPACE', '--trust-workspace', 'true | false | 1 | 0 | yes | no', bool),
   model: envVar('CORE_AGENT_MODEL', '-m, --model', 'provider:model', modelSpec),
+  agenticSmallModel: envVar('CORE_AGENT_AGENTIC_SMALL_MODEL', '--agentic-small-model', 'provider:model', modelSpec),
   sessionDb: envVar('CORE_AGENT_SESSION_DB', '--session-db', 'a file path, or :memory:', filePath),
   watchdog: envVar('CORE_AGENT_WATCHDOG', '--watchdog', WATCHDOG_MODES.join(' | '), oneOf('value', WATCHDOG_MODES)),
   ask: envVar('CORE_AGENT_ASK', '--ask', ASK_MODES.join(' | '), oneOf('value', ASK_MODES)),
@@ -205,6 +208,7 @@ export function resolveSettings(flags: FlagSettings, env: NodeJS.ProcessEnv): Se
     noDigest: flags.noDigest ?? e.noDigest,
     trustWorkspace: flags.trustWorkspace ?? e.trustWorkspace,
     model: flags.model ?? e.model,
+    agenticSmallModel: checkedFlag(flags.agenticSmallModel, '--agentic-small-model', modelSpec) ?? e.agenticSmallModel,
     sessionDb: flags.sessionDb ?? e.sessionDb,
     watchdog: flags.watchdog ?? e.watchdog,
     ask: flags.ask ?? e.ask,
@@ -213,6 +217,19 @@ export function resolveSettings(flags: FlagSettings, env: NodeJS.ProcessEnv): Se
     envDisable: e.disableTools ?? [],
     envEnable: e.enableTools ?? [],
   };
+}
+
+/**
+ * A flag checked by its variable's rule, where nothing later resolves it (--model is resolved by
+ * the model step; --agentic-small-model only when a wrapper first runs, too late to be a usage error).
+ */
+function checkedFlag<T>(value: string | undefined, flag: string, parse: (v: string) => T): T | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parse(value);
+  } catch (err) {
+    throw new SettingsError(`${flag}: ${(err as Error).message}`);
+  }
 }
 
 export function parseMode(value: string, where: string): PermissionMode {

@@ -1,3 +1,4 @@
+import { family as agentic } from './agentic/index.ts';
 import { family as data } from './data/index.ts';
 import { family as delegation } from './delegation/index.ts';
 import { family as files } from './files/index.ts';
@@ -37,6 +38,7 @@ export const FAMILIES: readonly Family[] = [
   scion,
   peers,
   delegation,
+  agentic,
 ];
 
 /** Every built-in tool, in canonical catalog order: the families one after the other. */

@@ -41,6 +41,10 @@ export const USAGE_ERROR_CASES: readonly UsageErrorCase[] = [
   },
   { argv: ['run', '-m', 'claude-sonnet-4-5', 'hi'], stderr: /e\.g\. anthropic:claude-sonnet-4-5/ },
   {
+    argv: ['run', '--agentic-small-model', 'gemini-2.5-flash-lite', 'hi'],
+    stderr: /^core-agent: --agentic-small-model: model "gemini-2\.5-flash-lite" names no provider: write PROVIDER:MODEL/,
+  },
+  {
     argv: ['tools', 'call', 'k8s_list', '{}'],
     stderr: /^$/,
     stdout:

@@ -40,6 +40,7 @@ export const ENV_CASES: EnvCase[] = [
   { name: 'model: no provider', env: { CORE_AGENT_MODEL: 'gemini-2.5-flash' }, code: 2, stderr: 'CORE_AGENT_MODEL: model "gemini-2.5-flash" names no provider: write PROVIDER:MODEL, e.g. google:gemini-2.5-flash (known: replay, google' },
   { name: 'model: unknown provider', env: { CORE_AGENT_MODEL: 'gogle:gemini-2.5-flash' }, code: 2, stderr: 'CORE_AGENT_MODEL: provider "gogle" is unknown — did you mean "google"? (known: replay, google' },
   { name: 'model: no model after the colon', env: { CORE_AGENT_MODEL: 'google:' }, code: 2, stderr: 'CORE_AGENT_MODEL: model "google:" names no model after the provider: e.g. google:MODEL' },
+  { name: 'agentic small model: no provider', env: { CORE_AGENT_AGENTIC_SMALL_MODEL: 'gemini-2.5-flash-lite' }, code: 2, stderr: 'CORE_AGENT_AGENTIC_SMALL_MODEL: model "gemini-2.5-flash-lite" names no provider: write PROVIDER:MODEL' },
   { name: 'session db: longer than a path', env: { CORE_AGENT_SESSION_DB: 'x'.repeat(5000) }, code: 2, stderr: `CORE_AGENT_SESSION_DB: "${'x'.repeat(64)}… (5000 characters)" is longer than any path` },
   { name: 'recipe: longer than a path', env: { CORE_AGENT_RECIPE: 'r'.repeat(5000) }, code: 2, stderr: 'CORE_AGENT_RECIPE: "rrrr' },
   { name: 'workspace: longer than a path', env: { CORE_AGENT_WORKSPACE: 'w'.repeat(5000) }, code: 2, stderr: 'CORE_AGENT_WORKSPACE: "wwww' },

@@ -52,5 +52,7 @@ export const DIALECT_CASES: DialectCase[] = [
   { dialect: 'golem', job: 'wait for a child', offers: 'WaitForSubagent', not: ['wait_agent'] },
   { dialect: 'golem', job: 'stop a child', offers: 'CancelSubagent', not: ['stop_agent'] },
   { dialect: 'core-agent', job: 'wait for a child', offers: 'wait_agent', not: ['WaitForSubagent'] },
+  { dialect: 'golem', job: 'read through a sub-agent (core-agent\'s only: in every dialect)', offers: 'agentic_read_file', not: [] },
+  { dialect: 'cagent', job: 'search through a sub-agent', offers: 'agentic_grep', not: [] },
   { dialect: 'cagent', job: 'delegate (Cagent\'s delegate_agent is not built yet: core-agent\'s)', offers: 'spawn_agent', not: ['StartSubagent'] },
 ];

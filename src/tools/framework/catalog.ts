@@ -130,7 +130,9 @@ export class Catalog {
     for (let i = 0; i < chosen.length; i++) {
       const needs = chosen[i]!.def.requires;
       if (needs !== undefined && !chosen.slice(0, i).some((c) => c.def.name === needs)) {
-        skipped.push({ name: chosen[i]!.def.name, reason: `it needs ${needs}, which is not registered` });
+        // Where the dialect left the needed tool out, say so: enabling it by name brings both back.
+        const leftOut = choice.leftOut.get(needs);
+        skipped.push({ name: chosen[i]!.def.name, reason: `it needs ${needs}, which is not registered${leftOut ? ` (${leftOut})` : ''}` });
         chosen.splice(i--, 1);
       }
     }

@@ -50,6 +50,11 @@ export interface ChildBrief {
   readonly noQuestions?: boolean | undefined;
   /** `small`: the run's small model instead of the profile's. */
   readonly model?: 'small' | undefined;
+  /**
+   * A provider:model the run's configuration chose, over `model` and the profile's (the agentic
+   * wrappers' --agentic-small-model). Never from a model's arguments: spawn_agent offers `small` only.
+   */
+  readonly modelSpec?: string | undefined;
   readonly maxTurns?: number | undefined;
   readonly maxCostUsd?: number | undefined;
   readonly maxWallclockSeconds?: number | undefined;
