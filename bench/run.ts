@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { buildBundle, root } from '../scripts/bundle/esbuild-options.mjs';
 import { coldCommands, coldStart, coldTable } from './cold-start.ts';
+import { delegationFigures, delegationTable } from './delegation-bench.ts';
 import { watchIdle, watchIdleTable } from './watch-idle.ts';
 
 const cache = path.join(root, '.bench-cache');
@@ -156,6 +157,7 @@ async function bundleHarnesses(): Promise<{
   verify: string;
   incident: string;
   patch: string;
+  agentic: string;
 }> {
   const out = {
     verify: path.join(cache, 'verify-harness.mjs'),
@@ -165,7 +167,9 @@ async function bundleHarnesses(): Promise<{
     steps: path.join(cache, 'steps-harness.mjs'),
     mcp: path.join(cache, 'mcp-harness.mjs'),
     patch: path.join(cache, 'patch-bench.mjs'),
+    agentic: path.join(cache, 'agentic-bench.mjs'),
   };
+  await buildBundle(path.join(root, 'bench/agentic-bench.ts'), out.agentic, { logLevel: 'error' });
   await buildBundle(path.join(root, 'bench/patch-bench.ts'), out.patch, { logLevel: 'error' });
   await buildBundle(path.join(root, 'bench/mcp-harness.ts'), out.mcp, { logLevel: 'error' });
   await buildBundle(path.join(root, 'bench/verify-harness.ts'), out.verify, { logLevel: 'error' });
@@ -183,7 +187,7 @@ const rss = (kb: number | null) => (kb === null ? 'n/a' : `${(kb / 1024).toFixed
 const onlyArg = process.argv.indexOf('--only');
 const only = new Set(
   onlyArg === -1
-    ? ['grep', 'glob', 'cold', 'bash', 'steps', 'digest', 'mcp', 'verify', 'patch', 'outline']
+    ? ['grep', 'glob', 'cold', 'bash', 'steps', 'digest', 'mcp', 'verify', 'patch', 'outline', 'delegation']
     : (process.argv[onlyArg + 1] ?? '').split(','),
 );
 
@@ -510,6 +514,41 @@ if (only.has('outline')) {
   console.log(
     `outline: file ${Buffer.byteLength(source)} bytes; result bytes read_file ${readIn.bytes} (first output cap's worth), view_file_outline ${outlineIn.bytes}\n`,
   );
+}
+
+if (only.has('delegation')) {
+  // (a) A question about a 5 MB log: the bytes of the parent's context (the prompt its model is
+  // sent) when it pages through the log with read_file, against agentic_read_file's digest
+  // (bench/agentic-bench.ts; a replay model stands in for the parent and the child).
+  const ws = path.join(cache, 'delegation-ws');
+  await mkdir(ws, { recursive: true });
+  const r = spawnSync(node, [harnesses.agentic, ws, cache], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`delegation bench failed: ${r.stderr}`);
+  const m = JSON.parse(r.stdout) as {
+    logBytes: number;
+    lines: number;
+    readFile: { calls: number; finalPromptBytes: number; afterFirstResultBytes: number; firstPromptBytes: number };
+    agentic: { calls: number; finalPromptBytes: number; afterFirstResultBytes: number; toolResultBytes: number };
+    ratioFinal: number;
+    ratioOneCall: number;
+  };
+  const kb = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
+  console.log(
+    [
+      `delegation (a): a question about a ${(m.logBytes / 1048576).toFixed(0)} MiB log (${m.lines} lines); the parent's context, in prompt bytes`,
+      '| parent | tool calls | context at its answer | after its first result |',
+      '|---|---:|---:|---:|',
+      `| read_file, paging the whole log | ${m.readFile.calls} | ${kb(m.readFile.finalPromptBytes)} | ${kb(m.readFile.afterFirstResultBytes)} |`,
+      `| agentic_read_file (digest ${kb(m.agentic.toolResultBytes)}) | ${m.agentic.calls} | ${kb(m.agentic.finalPromptBytes)} | ${kb(m.agentic.afterFirstResultBytes)} |`,
+      `| ratio | | ${m.ratioFinal.toFixed(1)}× | ${m.ratioOneCall.toFixed(1)}× |`,
+      `(the prompt before any tool: ${kb(m.readFile.firstPromptBytes)})\n`,
+    ].join('\n'),
+  );
+  results.delegation = m;
+  // (b) What a child costs the process (bench/delegation-bench.ts): whole runs, a child's start and each concurrent child's RSS.
+  const figures = await delegationFigures(bundle, path.join(cache, 'delegation-runs'), RUNS);
+  console.log(`${delegationTable(figures)}\n`);
+  results.delegationProcess = figures;
 }
 
 if (only.has('incident')) {
