@@ -24,6 +24,7 @@ export const agentProfileSchema = (toolName: z.ZodType<string>) =>
       .optional()
       .describe("small: the run's small model; a provider:model; default: the parent's model."),
     tools: z.array(toolName).optional().describe("Exactly these tools (omitted: the parent's, less delegation; [] none)."),
+    deny: z.array(toolName).optional().describe('Never these tools, whatever `tools` grants: deny wins.'),
     read_only: z.boolean().optional().describe('Only tools that change nothing, whatever `tools` says.'),
     max_turns: z.int().min(1).max(1000).optional().describe('Model calls with tools before it must answer (default 50).'),
     max_cost_usd: z.number().positive().max(1000).optional().describe('Stop the child past this spend (default 1.00).'),

@@ -3,6 +3,7 @@ import type { AgentProfileConfig, AgentsConfig } from '../config/agents-schema.t
 import type { Logger } from '../log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { usageSince, ZERO_USAGE, type Price, type Usage } from '../model/pricing.ts';
+import { modelSpecProblem } from '../model/providers.ts';
 import type { AgentEvent } from '../agent/agent.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
@@ -30,6 +31,8 @@ export interface AgentProfile {
   readonly model?: string | undefined;
   /** undefined: the parent's catalog less the delegation tools. */
   readonly tools?: readonly string[] | undefined;
+  /** Never granted, whatever `tools` says (Cagent's deny list: deny wins). */
+  readonly deny?: readonly string[] | undefined;
   readonly readOnly: boolean;
   readonly maxTurns: number;
   readonly maxCostUsd: number;
@@ -114,6 +117,7 @@ function profileOf(name: string, p: AgentProfileConfig): AgentProfile {
     instructions: p.instructions ?? '',
     model: p.model,
     tools: p.tools,
+    deny: p.deny,
     readOnly: p.read_only === true,
     maxTurns: p.max_turns ?? DEFAULT_LIMITS.maxTurns,
     maxCostUsd: p.max_cost_usd ?? DEFAULT_LIMITS.maxCostUsd,
@@ -210,6 +214,9 @@ export class ChildAgents implements Delegator {
         ok: false,
         error: `no agent profile "${brief.profile}"; the profiles are ${this.opts.profiles.map((p) => p.name).join(', ')}`,
       };
+    // A provider:model override (delegate_agent) is checked now: an unknown provider is a refusal naming the known ones.
+    const modelProblem = brief.model === undefined || brief.model === 'small' ? undefined : modelSpecProblem(brief.model);
+    if (modelProblem !== undefined) return { ok: false, error: modelProblem };
     const parent = parentSession === undefined ? undefined : this.bySession(parentSession);
     const depth = (parent?.depth ?? 0) + 1;
     if (depth > this.opts.maxDepth)
@@ -258,14 +265,7 @@ export class ChildAgents implements Delegator {
       deferred: false,
       rolled: ZERO_USAGE,
     };
-    (child as { done: Promise<void> }).done = this.run(
-      child,
-      root,
-      brief,
-      tools,
-      limits,
-      brief.modelSpec ?? (brief.model === 'small' ? 'small' : profile.model),
-    );
+    (child as { done: Promise<void> }).done = this.run(child, root, brief, tools, limits, brief.modelSpec ?? brief.model ?? profile.model);
     this.children.set(name, child);
     return { ok: true, name };
   }
@@ -403,7 +403,8 @@ export class ChildAgents implements Delegator {
     const names = profile.tools
       ? profile.tools.map((t) => root.catalog.get(t)?.name ?? t).filter((t) => root.catalog.has(t))
       : root.catalog.names().filter((t) => !isDelegationTool(root.catalog, t));
-    return new Set(names.filter((t) => !profile.readOnly || root.catalog.get(t)?.readOnly === true));
+    const denied = new Set((profile.deny ?? []).map((t) => root.catalog.get(t)?.name ?? t));
+    return new Set(names.filter((t) => !denied.has(t) && (!profile.readOnly || root.catalog.get(t)?.readOnly === true)));
   }
 
   private async run(

@@ -48,11 +48,11 @@ export interface ChildBrief {
   readonly tools?: readonly string[] | undefined;
   /** The child may not ask the operator: tools of the `ask` kind are left out (golem's subagents). */
   readonly noQuestions?: boolean | undefined;
-  /** `small`: the run's small model instead of the profile's. */
-  readonly model?: 'small' | undefined;
+  /** `small`: the run's small model instead of the profile's; a `provider:model`: that model (delegate_agent's override). */
+  readonly model?: string | undefined;
   /**
    * A provider:model the run's configuration chose, over `model` and the profile's (the agentic
-   * wrappers' --agentic-small-model). Never from a model's arguments: spawn_agent offers `small` only.
+   * wrappers' --agentic-small-model). Never from a model's arguments (those come as `model`).
    */
   readonly modelSpec?: string | undefined;
   readonly maxTurns?: number | undefined;
