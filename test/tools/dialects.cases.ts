@@ -54,5 +54,9 @@ export const DIALECT_CASES: DialectCase[] = [
   { dialect: 'core-agent', job: 'wait for a child', offers: 'wait_agent', not: ['WaitForSubagent'] },
   { dialect: 'golem', job: 'read through a sub-agent (core-agent\'s only: in every dialect)', offers: 'agentic_read_file', not: [] },
   { dialect: 'cagent', job: 'search through a sub-agent', offers: 'agentic_grep', not: [] },
-  { dialect: 'cagent', job: 'delegate (Cagent\'s delegate_agent is not built yet: core-agent\'s)', offers: 'spawn_agent', not: ['StartSubagent'] },
+  { dialect: 'cagent', job: 'delegate', offers: 'delegate_agent', not: ['spawn_agent', 'StartSubagent'] },
+  { dialect: 'core-agent', job: 'delegate (Cagent\'s delegate_agent only under cagent)', offers: 'spawn_agent', not: ['delegate_agent'] },
+  { dialect: 'golem', job: 'delegate (no delegate_agent beside StartSubagent)', offers: 'StartSubagent', not: ['delegate_agent'] },
+  { dialect: 'cagent', job: 'wait for a child (wait_join, over terminals and agents)', offers: 'wait_join', not: ['wait_agent', 'WaitForSubagent'] },
+  { dialect: 'cagent', job: 'stop a child (Cagent has none: neither stop_agent nor CancelSubagent)', offers: 'terminal_kill', not: ['stop_agent', 'CancelSubagent'] },
 ];

@@ -3,6 +3,7 @@ import type { ChildReport } from '../framework/services.ts';
 import { spawnAgentGolem } from './spawn-agent.golem.ts';
 import { defineTool, type DescribeEnv, type JsonObject } from '../framework/tool.ts';
 import { reportResult } from '../framework/child-report.ts';
+import { awaitStarted } from './await-child.ts';
 import template from './spawn-agent.md';
 
 export const spawnAgentTool = defineTool({
@@ -59,16 +60,9 @@ export const spawnAgentTool = defineTool({
       delegator.defer(started.name);
       return { name: started.name, status: 'running', guidance: 'It runs on; its report comes in a later turn.' };
     }
-    const report = await delegator.wait(started.name, delegator.syncWaitMs, ctx.session.sessionId, ctx.signal);
-    if (ctx.signal.aborted) {
-      // The parent's turn was cancelled: the child goes with it.
-      const stopped = await delegator.stop(started.name, ctx.session.sessionId);
-      return result(stopped ?? report);
-    }
-    if (report?.status === 'running') {
-      delegator.defer(started.name);
+    const { report, deferred } = await awaitStarted(delegator, started.name, ctx.session.sessionId, ctx.signal);
+    if (deferred)
       return { ...result(report), stop_reason: 'deferred', guidance: 'Still running after the wait: its report comes in a later turn.' };
-    }
     return result(report);
   },
 });

@@ -16,3 +16,12 @@ export function reportResult(r: ChildReport): JsonObject {
     cost_usd: r.costUsd,
   };
 }
+
+/**
+ * A child's report as a typed completion envelope (Cagent's delegate_agent and wait_join): its
+ * id, `type: "agent"`, whether it has ended, then the report's fields — so a wait over terminals
+ * and agents together tells each kind apart by `type`.
+ */
+export function agentEnvelope(r: ChildReport): JsonObject {
+  return { id: r.name, type: 'agent', done: r.status !== 'running', ...reportResult(r) };
+}
