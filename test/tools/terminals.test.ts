@@ -85,8 +85,28 @@ describe('supervised terminals', () => {
     expect(r).toEqual({
       all_done: true,
       results: [
-        { terminal_id: 't1', done: true, running: false, exit_code: 0, signal: null, output_tail: 'slow\n', next_cursor: 5 },
-        { terminal_id: 't2', done: true, running: false, exit_code: 3, signal: null, output_tail: 'fast\n', next_cursor: 5 },
+        {
+          id: 't1',
+          type: 'terminal',
+          terminal_id: 't1',
+          done: true,
+          running: false,
+          exit_code: 0,
+          signal: null,
+          output_tail: 'slow\n',
+          next_cursor: 5,
+        },
+        {
+          id: 't2',
+          type: 'terminal',
+          terminal_id: 't2',
+          done: true,
+          running: false,
+          exit_code: 3,
+          signal: null,
+          output_tail: 'fast\n',
+          next_cursor: 5,
+        },
       ],
     });
     const marker = `sleep 312.${process.pid}`;
@@ -100,7 +120,13 @@ describe('supervised terminals', () => {
         { terminal_id: 't2', done: true },
       ],
     });
-    expect(await rt.refused('wait_join', { ids: ['t2', 't9'] })).toMatch(/no terminal "t9" in this session; the terminals are t1, t2, t3/);
+    // An id the session did not start is an envelope saying so, not a failed call.
+    expect(await rt.ok('wait_join', { ids: ['t2', 't9'] })).toMatchObject({
+      results: [
+        { id: 't2', type: 'terminal', done: true },
+        { id: 't9', type: 'unknown', done: false, error: 'no terminal or agent "t9" in this session; the terminals are t1, t2, t3' },
+      ],
+    });
     expect(await rt.refused('wait_join', { ids: [] })).toMatch(/ids/);
     await rt.session.close();
     expect(running(marker)).toEqual([]);
