@@ -38,7 +38,12 @@ export const agentsSchema = (toolName: z.ZodType<string>) =>
       .optional()
       .describe('Profiles by name, beside the built-in general and explore (a profile of the same name replaces one).'),
     max_depth: z.int().min(1).max(5).optional().describe('How deep children may spawn children (default 2).'),
-    max_concurrent: z.int().min(0).max(64).optional().describe('Children running at once per run (default 8; 0 disables delegation).'),
+    max_concurrent: z
+      .int()
+      .min(0)
+      .max(64)
+      .optional()
+      .describe('Children running at once per run (default 8, 10 in the cagent dialect; 0 disables delegation).'),
     sync_wait_seconds: z
       .int()
       .min(1)

@@ -1,5 +1,6 @@
 import { Agent } from '../agent/agent.ts';
 import type { AgentProfileConfig, AgentsConfig } from '../config/agents-schema.ts';
+import type { Dialect } from '../core/dialects.ts';
 import type { Logger } from '../log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { usageSince, ZERO_USAGE, type Price, type Usage } from '../model/pricing.ts';
@@ -42,6 +43,8 @@ export interface AgentProfile {
 export const DEFAULT_LIMITS = { maxTurns: 50, maxCostUsd: 1, maxWallclockSeconds: 600 } as const;
 export const DEFAULT_MAX_DEPTH = 2;
 export const DEFAULT_MAX_CONCURRENT = 8;
+/** Cagent's own default (its subagents.max_concurrent), for a run in its dialect. */
+export const DEFAULT_MAX_CONCURRENT_CAGENT = 10;
 export const DEFAULT_SYNC_WAIT_MS = 300_000;
 
 /** The built-in profiles, replaced by a recipe profile of the same name. */
@@ -97,14 +100,14 @@ export interface ChildAgentsOptions {
   smallModel?: string | undefined;
 }
 
-/** The engine's settings from the recipe's `agents:` section and the built-in profiles. */
-export function childAgentsOptions(config: AgentsConfig | undefined): ChildAgentsOptions {
+/** The engine's settings from the recipe's `agents:` section and the built-in profiles; the dialect picks the concurrency default. */
+export function childAgentsOptions(config: AgentsConfig | undefined, dialect?: Dialect): ChildAgentsOptions {
   const own = Object.entries(config?.profiles ?? {}).map(([name, p]) => profileOf(name, p));
   const profiles = [...BUILTIN_PROFILES.filter((b) => !own.some((p) => p.name === b.name)), ...own];
   return {
     profiles,
     maxDepth: config?.max_depth ?? DEFAULT_MAX_DEPTH,
-    maxConcurrent: config?.max_concurrent ?? DEFAULT_MAX_CONCURRENT,
+    maxConcurrent: config?.max_concurrent ?? (dialect === 'cagent' ? DEFAULT_MAX_CONCURRENT_CAGENT : DEFAULT_MAX_CONCURRENT),
     syncWaitMs: (config?.sync_wait_seconds ?? DEFAULT_SYNC_WAIT_MS / 1000) * 1000,
     smallModel: config?.small_model,
   };
@@ -175,8 +178,8 @@ export class ChildAgents implements Delegator {
   private readonly roots = new Map<string, ParentSink>();
 
   /** The recipe's agents: section, as soon as the recipe is read (before the catalog: the tools' descriptions name the profiles). */
-  configure(agents: AgentsConfig | undefined): void {
-    this.opts = childAgentsOptions(agents);
+  configure(agents: AgentsConfig | undefined, dialect?: Dialect): void {
+    this.opts = childAgentsOptions(agents, dialect);
   }
 
   /** The agent of a top-level session: its children's spend rolls up into it, and their starts and ends show in its output. */

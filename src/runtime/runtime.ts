@@ -112,7 +112,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   for (const line of notices) say(`core-agent: ${line}\n`);
   const disabled = turnedOff(recipe, settings);
   // Delegation's profiles and limits, before the catalog: spawn_agent's description names the profiles.
-  opts.services?.delegator?.configure(recipe.agents);
+  // The dialect (as the catalog step reads it) picks the concurrency default: Cagent's is 10.
+  opts.services?.delegator?.configure(recipe.agents, settings.dialect ?? recipe.tools?.dialect);
   // The asker and the prompter exist before the hooks: they fire notification through this relay.
   const relay = new HookRelay();
   const asker = opts.services?.asker;

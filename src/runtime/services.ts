@@ -24,6 +24,7 @@ import { takeScrubWarning } from './environ-scrub.ts';
 import { takeDumpableWarning } from './non-dumpable.ts';
 import type { Settings } from './settings.ts';
 import type { AgentsConfig } from '../config/agents-schema.ts';
+import type { Dialect } from '../core/dialects.ts';
 
 /**
  * What the root hands the layers below it: the environment and home directory
@@ -51,7 +52,7 @@ export interface SessionServices {
   /** The peer hub's registry (serve with peers.hub: true): what call_peer resolves names against. */
   readonly peerRoster?: PeerRoster | undefined;
   /** The delegation engine (child-agents.ts), in an agent session; configured from the recipe's agents: before the catalog is built. */
-  readonly delegator?: (Delegator & { configure(agents: AgentsConfig | undefined): void }) | undefined;
+  readonly delegator?: (Delegator & { configure(agents: AgentsConfig | undefined, dialect?: Dialect): void }) | undefined;
 }
 
 export interface ServicesInput {
