@@ -13,6 +13,7 @@ import { jobsOf } from '../tools/framework/dialect.ts';
 import type { Dispatcher } from '../tools/framework/dispatch.ts';
 import type { ChildBrief, ChildReport, ChildStopReason, Delegator } from '../tools/framework/services.ts';
 import { SessionState } from '../tools/framework/session.ts';
+import { childServices } from './child-asker.ts';
 import { recordCalls } from './record-calls.ts';
 
 /**
@@ -433,7 +434,7 @@ export class ChildAgents implements Delegator {
       // A replay script may address steps to agents (by name or profile): each child then replays its own.
       const view = (chosen.model as { forAgent?: (name: string, profile: string) => ChatModel }).forAgent?.(child.name, child.profile.name);
       const model = view ? { ...chosen, model: view } : chosen;
-      const catalog = root.catalog.narrowed((n) => tools.has(n));
+      const catalog = root.catalog.narrowed((n) => tools.has(n), childServices(root.catalog.services, child.name, child.profile.name));
       const dispatcher = root.dispatcher.forChild({ catalog, session });
       const instructions = [PREAMBLE, child.profile.instructions].filter(Boolean).join('\n\n');
       root.log.createSession({ id: child.sessionId, model: model.spec, workspace: root.workspace, title: brief.goal.slice(0, 80) });

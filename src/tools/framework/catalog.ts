@@ -177,17 +177,19 @@ export class Catalog {
 
   /**
    * The same catalog with only the tools `keep` passes (by canonical name): a child agent's,
-   * built from the same definitions, selection and services, so its descriptions follow its
-   * own narrower set. Other sources' tools (MCP) are copied as they are now, under the same
+   * built from the same definitions, selection and services (or `services`, the child's own view
+   * of them), so its descriptions follow its own narrower set. Other sources' tools (MCP) are copied as they are now, under the same
    * model-facing names.
    */
-  narrowed(keep: (name: string) => boolean): Catalog {
+  narrowed(keep: (name: string) => boolean, services?: ToolServices): Catalog {
     const origin = ORIGINS.get(this);
     if (!origin) throw new Error('narrowed: this catalog was not made by Catalog.build');
     const { defs, selection, faceNames } = origin;
     const dropped = defs.map((d) => d.name).filter((n) => !keep(n));
     const child = Catalog.build(defs, {
       ...selection,
+      // A child agent's own view of the services (its questions marked with who asks), when given.
+      services: services ?? selection.services,
       disable: [...(selection.disable ?? []), ...dropped],
       enable: selection.enable?.filter((n) => keep(faceNames.get(n) ?? n)),
     });

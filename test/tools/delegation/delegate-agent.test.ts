@@ -9,8 +9,8 @@ import { bundle } from '../../helpers/cli.ts';
 import { tempDir, writeTree } from '../../helpers/workspace.ts';
 import { DELEGATE_CASES } from './delegate-agent.cases.ts';
 
-function run(ws: string, args: string[]) {
-  const r = spawnSync(process.execPath, [bundle, ...args], { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: ws } });
+function run(ws: string, args: string[], input = '') {
+  const r = spawnSync(process.execPath, [bundle, ...args], { cwd: ws, input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: ws } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -32,8 +32,9 @@ describe('delegate_agent and wait_join (tools.dialect: cagent)', () => {
       ...c.files,
     });
     const flags = c.flags ?? ['--yolo'];
-    const r = run(ws, ['run', '-c', 'recipe.yaml', '-m', 'replay:s.jsonl', '--session-db', 'db', ...flags, '-o', 'json', 'go']);
+    const r = run(ws, ['run', '-c', 'recipe.yaml', '-m', 'replay:s.jsonl', '--session-db', 'db', ...flags, '-o', 'json', 'go'], c.stdin);
     expect(r.code, r.stderr).toBe(0);
+    if (c.stderr) expect(r.stderr).toMatch(c.stderr);
     const log = EventLog.open(path.join(ws, 'db'));
     try {
       const sessions = log.sessions();
