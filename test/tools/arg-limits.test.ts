@@ -36,8 +36,10 @@ describe('string argument limits', () => {
     const out = [];
     for (const tool of rt.catalog.list()) {
       const schema = tool.inputSchema as Schema;
-      for (const { at, schema: s } of stringPlaces(schema)) {
+      for (const { at: place, schema: s } of stringPlaces(schema)) {
         if (typeof s.maxLength !== 'number') continue;
+        // A nullable string (anyOf [string, null], delegate_agent's provider) is the argument itself.
+        const at = place.replace(/\|\d+$/, '');
         const [field, rest] = [at.replace(/(\[\]|\{\}|\{key\})$/, ''), at.match(/(\[\]|\{key\})$/)?.[1]];
         if (field.includes('.') || field.includes('[') || field.includes('{')) continue; // nested deeper than the built-ins go
         for (const size of TEN_MB > s.maxLength ? [s.maxLength + 1, TEN_MB] : [s.maxLength + 1]) {
