@@ -35,7 +35,7 @@ describe('the built-in catalog', () => {
     expect(() => build(BUILTIN_TOOLS, { disable: ['gerp'] })).toThrow(
       `unknown tool "gerp" — did you mean "grep"? Valid: ${BUILTIN_TOOL_NAMES.join(', ')}`,
     );
-    expect(() => build(BUILTIN_TOOLS, { enable: ['agentic_read_file'] })).toThrow(/unknown tool "agentic_read_file"/);
+    expect(() => build(BUILTIN_TOOLS, { enable: ['agentic_summarize_file'] })).toThrow(/unknown tool "agentic_summarize_file"/);
   });
 
   it('enable puts back what disable removed', () => {
