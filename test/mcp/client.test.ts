@@ -133,7 +133,9 @@ describe('MCP servers as tool sources (the test server as a real process)', () =
     // A local read is no MCP tool: it runs before the plan.
     expect((await rt.ok('read_file', { path: 'notes.txt' })).content).toContain('before the plan');
     const plan = await rt.ok('record_plan', { plan: '1. look at the pods' });
-    expect(JSON.stringify(plan)).toContain('mcp.test.echo');
+    // Named as the model calls it, not by its catalog name (mcp.test.echo).
+    expect(String(plan.message)).toMatch(/Now unblocked for this session: .*\btest_echo\b/);
+    expect(String(plan.message)).not.toContain('mcp.test.echo');
     expect(await rt.ok('test_echo', { text: 'now' })).toEqual({ text: 'now' });
   });
 
