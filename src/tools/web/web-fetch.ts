@@ -3,7 +3,8 @@ import { LIMITS } from '../framework/limits.ts';
 import htmlChunk from 'virtual:html-chunk';
 import { loadEmbeddedModule } from '../../startup/embedded.ts';
 import { defineTool, type JsonObject } from '../framework/tool.ts';
-import { fetchForTool, fetchSettings } from './fetch-url.ts';
+import { fetchSettings } from './fetch-settings.ts';
+import { fetchForTool } from './fetch-url.ts';
 import description from './web-fetch.md';
 import { decodeBody, isHtml, isTextual } from './response-body.ts';
 
