@@ -1,12 +1,12 @@
 // Builds dist/: the entry dist/core-agent.mjs (src/main.ts, a few KB: it answers --version and
 // --help itself), the CLI dist/core-agent-cli.js it loads for every other command (a script the
 // entry compiles through node:vm with its code cache, src/startup/cli-script.ts; self-contained, needs
-// no node_modules) and the tools' script dist/core-agent-tools.js it loads for `tools …` instead
-// (src/cli/start-tools.ts: what those commands reach and nothing else), the embedded chunks'
+// no node_modules) and the tools' listing script dist/core-agent-tools.js it loads for `tools list` instead
+// (src/cli/start-tools.ts: `tools list` and the tools' help, no tool module, zod in a chunk), the embedded chunks'
 // data dist/core-agent-chunks.txt (read when a chunk is first used), and the static ripgrep binary dist/rg, which grep and glob use
 // when present; without it they fall back to the in-process RE2 engine. Run with
 // `node dist/core-agent.mjs`; the files go together (the image copies dist/ whole).
-import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { stat } from 'node:fs/promises';
 import {
@@ -20,6 +20,7 @@ import {
   root,
   TOOLS_FILE,
 } from './bundle/esbuild-options.mjs';
+import { embeddedTrailer } from './bundle/embedded.mjs';
 import { computeToolHeads } from './bundle/tool-heads.mjs';
 
 await rm(`${root}/dist`, { recursive: true, force: true });
@@ -38,22 +39,24 @@ const cliBuild = await buildBundle(
   cliScriptOptions(await esbuildOptions(`${root}/src/cli/start.ts`, cli, { toolHeads })),
   `${root}/dist/${CHUNKS_FILE}`,
   toolHeads,
+  { writeChunks: false },
 );
 await finishCliScript(cli, cliBuild);
-// The tools' script (src/cli/start-tools.ts): the same build from another entry, reading the
-// CLI's chunks file, which must hold every chunk it uses.
+// The tools' listing script (src/cli/start-tools.ts): the same build from another entry, with no
+// tool module (scripts/bundle/tool-family.mjs, listingLoad) and zod in an embedded chunk
+// (scripts/bundle/listing-zod.mjs).
 const tools = `${root}/dist/${TOOLS_FILE}`;
 const toolsBuild = await buildBundle(
   `${root}/src/cli/start-tools.ts`,
   tools,
-  cliScriptOptions(await esbuildOptions(`${root}/src/cli/start-tools.ts`, tools, { toolHeads })),
+  cliScriptOptions(await esbuildOptions(`${root}/src/cli/start-tools.ts`, tools, { toolHeads, listing: true })),
   `${root}/dist/${CHUNKS_FILE}`,
   toolHeads,
   { writeChunks: false },
 );
-const missing = toolsBuild.usedChunks.filter((id) => !cliBuild.usedChunks.includes(id));
-if (missing.length > 0) throw new Error(`build: ${TOOLS_FILE} uses chunks ${CHUNKS_FILE} does not hold: ${missing.join(', ')}`);
 await finishCliScript(tools, toolsBuild);
+// One chunks file for both scripts: every chunk either uses.
+await writeFile(`${root}/dist/${CHUNKS_FILE}`, await embeddedTrailer([...new Set([...cliBuild.usedChunks, ...toolsBuild.usedChunks])]));
 await chmod(`${root}/dist/core-agent.mjs`, 0o755);
 
 // The ripgrep binary ships inside the platform package of @vscode/ripgrep (nothing is downloaded).

@@ -34,6 +34,8 @@ export const EMBEDDED = {
   'virtual:mcp-chunk': src('mcp/sdk-entry.ts'),
   // @kubernetes/client-node, loaded when a Kubernetes tool runs.
   'virtual:k8s-chunk': src('k8s/client-entry.ts'),
+  // zod, for the tools' listing script, which evaluates it only when a recipe is read (listing-zod.mjs).
+  'virtual:zod-chunk': src('config/zod-entry.ts'),
 };
 
 const cache = new Map();

@@ -4,7 +4,7 @@ export const root: string;
 export function esbuildOptions(
   entry: string,
   outfile: string,
-  opts?: { toolHeads?: ToolHeads },
+  opts?: { toolHeads?: ToolHeads; listing?: boolean },
 ): Promise<BuildOptions & { metafile: true }>;
 export function buildBundle(
   entry: string,

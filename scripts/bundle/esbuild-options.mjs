@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { EMBEDDED, embeddedBundleModule, embeddedTrailer } from './embedded.mjs';
 import { headModule, parseHeadModuleId } from './head-module.mjs';
 import { pinoLean } from './pino-lean.mjs';
+import { zodFromChunk } from './listing-zod.mjs';
 import { TOOL_FAMILY, toolFamilyLazyModule, toolFamilyModule } from './tool-family.mjs';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,7 +31,7 @@ const embedded = {
 // modules are evaluated on first use; without (the heads' own build, tests, benchmarks), the
 // family imports its files. `tool-head:<file>?<keys>` is a tool's head module, generated from
 // its file (head-module.mjs): what registering it runs, without the rest of the module.
-const toolFamily = (heads) => ({
+const toolFamily = (heads, { bodies = true } = {}) => ({
   name: 'tool-family',
   setup(b) {
     b.onResolve({ filter: /^tool-head:/ }, (args) => ({ path: args.path, namespace: 'tool-head' }));
@@ -45,7 +46,7 @@ const toolFamily = (heads) => ({
       contents:
         heads === undefined
           ? toolFamilyModule(args.path)
-          : toolFamilyLazyModule(args.path, heads, path.join(root, 'src/tools/framework/tool-head.ts')),
+          : toolFamilyLazyModule(args.path, heads, path.join(root, 'src/tools/framework/tool-head.ts'), { bodies }),
       resolveDir: args.path,
       loader: 'js',
     }));
@@ -190,8 +191,12 @@ export async function finishCliScript(file, result) {
   await writeFile(`${file}.map`, JSON.stringify({ ...map, sources, mappings: `;${map.mappings}` }));
 }
 
-/** `toolHeads`: scripts/bundle/tool-heads.mjs's result, for a bundle that registers tools from their heads. */
-export async function esbuildOptions(entry, outfile, { toolHeads } = {}) {
+/**
+ * `toolHeads`: scripts/bundle/tool-heads.mjs's result, for a bundle that registers tools from their
+ * heads. `listing`: the tools' listing script (src/cli/start-tools.ts), which holds no tool
+ * module (tool-family.mjs, listingLoad) and keeps zod in a chunk (listing-zod.mjs).
+ */
+export async function esbuildOptions(entry, outfile, { toolHeads, listing = false } = {}) {
   const pkg = JSON.parse(await readFile(`${root}/package.json`, 'utf8'));
   return {
     entryPoints: [entry],
@@ -210,7 +215,7 @@ export async function esbuildOptions(entry, outfile, { toolHeads } = {}) {
     banner: {
       js: "import { createRequire as __coreAgentRequire } from 'node:module'; const require = __coreAgentRequire(import.meta.url);",
     },
-    plugins: [lazyBuiltins, pinoLean, embedded, toolFamily(toolHeads)],
+    plugins: [...(listing ? [zodFromChunk] : []), lazyBuiltins, pinoLean, embedded, toolFamily(toolHeads, { bodies: !listing })],
     metafile: true,
     logLevel: 'warning',
   };

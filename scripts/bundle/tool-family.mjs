@@ -30,6 +30,19 @@ export function toolFamilyModule(dir) {
 }
 
 /**
+ * A tool's `load` in the tools' listing script (`bodies: false`), which holds no tool module: a
+ * listing reads nothing of a module but, under a recipe, the tool's settings schema — cut out of
+ * the tool file as a head module of its own (head-module.mjs), evaluated (with zod, from its
+ * chunk: listing-zod.mjs) only when read. Anything else read throws, naming the tool and the key
+ * (src/tools/framework/tool-head.ts, listingDefinition).
+ */
+function listingLoad(file, head) {
+  const name = JSON.stringify(head.fields.name);
+  if (!head.present.includes('settings')) return `() => listingDefinition(${name})`;
+  return `() => listingDefinition(${name}, require(${JSON.stringify(headModuleId(file, ['settings']))}).default)`;
+}
+
+/**
  * The module `virtual:tool-family` is in the product bundle: each tool built from its head
  * (scripts/bundle/tool-heads.mjs computed them from the same files) and, where registering it
  * runs its code, its generated head module (head-module.mjs); its module `require()`d — which
@@ -37,13 +50,13 @@ export function toolFamilyModule(dir) {
  * tool is first read past them (src/tools/framework/tool-head.ts). A tool file without a head
  * is a build mistake: the heads and the bundle were computed from different trees.
  */
-export function toolFamilyLazyModule(dir, heads, headModule) {
+export function toolFamilyLazyModule(dir, heads, headModule, { bodies = true } = {}) {
   const files = toolFamilyFiles(dir);
-  const imports = [`import { lazyTool } from ${JSON.stringify(headModule)};`];
+  const imports = [`import { lazyTool${bodies ? '' : ', listingDefinition'} } from ${JSON.stringify(headModule)};`];
   const members = files.map((f, i) => {
     const entry = heads[f];
     if (entry === undefined) throw new Error(`${f}: no tool head computed for it (scripts/bundle/tool-heads.mjs)`);
-    const load = `() => require(${JSON.stringify(f)})[${JSON.stringify(entry.export)}]`;
+    const load = bodies ? `() => require(${JSON.stringify(f)})[${JSON.stringify(entry.export)}]` : listingLoad(f, entry.head);
     // What registering it runs (a description that depends on the run, `available`): its head
     // module, which the build checked reaches no zod.
     const keys = entry.head.companion ?? [];

@@ -1,8 +1,10 @@
-// The tools' script (dist/core-agent-tools.js), which src/main.ts loads for `core-agent tools …`
-// (src/startup/cli-script.ts): built from this entry, it holds what `tools list` and `tools call`
-// reach and nothing of the other commands — 0.7 MiB against the whole CLI's 0.9 MiB, so a
-// listing reads, decodes and compiles less at every start (docs/benchmarks.md). It is the whole
-// of those two commands, not a cut-down one: esbuild bundles everything they import.
+// The tools' listing script (dist/core-agent-tools.js), which src/main.ts loads for `core-agent
+// tools …` but `tools call` (src/startup/cli-script.ts, listsTools): built from this entry, it
+// holds what `tools list` and the tools' help reach and nothing of the other commands, and its
+// zod is an embedded chunk (scripts/bundle/listing-zod.mjs), evaluated only when a recipe is
+// read — so a listing reads, copies and compiles less at every start (docs/startup.md). A
+// `tools call` validates arguments and runs a tool, which needs zod at once: the whole CLI,
+// whose script has it, serves it.
 import type { Commands } from './commands.ts';
 import { startCli } from './start-cli.ts';
 

@@ -29,17 +29,25 @@ export interface LoadOptions {
 }
 
 /**
- * The CLI: in the bundle a script beside the entry — the tools' own (src/cli/start-tools.ts) for
- * `core-agent tools …`, the whole CLI for every other command line; from the sources, the
- * whole CLI's module itself.
+ * The CLI: in the bundle a script beside the entry — the tools' listing script
+ * (src/cli/start-tools.ts) for `core-agent tools …` but `tools call`, the whole CLI for every
+ * other command line; from the sources, the whole CLI's module itself.
  */
 export async function loadCli(argv: readonly string[], env: NodeJS.ProcessEnv, o: LoadOptions): Promise<Cli> {
   if (typeof __CORE_AGENT_CLI_SCRIPT__ === 'string' && typeof __CORE_AGENT_TOOLS_SCRIPT__ === 'string') {
-    const url = new URL(argv[0] === 'tools' ? __CORE_AGENT_TOOLS_SCRIPT__ : __CORE_AGENT_CLI_SCRIPT__, import.meta.url);
+    const url = new URL(listsTools(argv) ? __CORE_AGENT_TOOLS_SCRIPT__ : __CORE_AGENT_CLI_SCRIPT__, import.meta.url);
     return loadCliScript(fileURLToPath(url), argv, env, o.daemon, o.words, url.href);
   }
   return o.fromSources();
 }
+
+/**
+ * Whether the listing script serves this command line: `tools list` and the tools' help. A
+ * `tools call` validates its arguments and runs a tool, which needs zod and the tool's module
+ * at once: the whole CLI has both in its script, where the listing script keeps zod in a chunk
+ * it would decode and compile at every call (scripts/bundle/listing-zod.mjs).
+ */
+export const listsTools = (argv: readonly string[]): boolean => argv[0] === 'tools' && argv[1] !== 'call';
 
 /** The build's first line of the script: `//core-agent-cli <content hash>`. */
 const IDENTITY = /^\/\/core-agent-cli ([0-9a-f]{8,64})\n/;

@@ -11,7 +11,11 @@ import { setV8Flags, WASM_FLAGS } from './v8-flags.ts';
  */
 const decoded = new Map<() => string, string>();
 
-export async function decodeEmbedded(source: () => string): Promise<string> {
+export function decodeEmbedded(source: () => string): Promise<string> {
+  return Promise.resolve().then(() => decodeEmbeddedNow(source));
+}
+
+function decodeEmbeddedNow(source: () => string): string {
   let text = decoded.get(source);
   if (text === undefined) {
     // Every WebAssembly module this program compiles (tree-sitter, jq's worker) is in an
@@ -19,7 +23,8 @@ export async function decodeEmbedded(source: () => string): Promise<string> {
     // chunk is decoded is setting them before any WebAssembly exists; a command that decodes
     // none never loads node:v8.
     setV8Flags(WASM_FLAGS);
-    const { brotliDecompressSync } = await import('node:zlib');
+    // Asked of Node when first needed: a start that decodes no chunk never loads node:zlib.
+    const { brotliDecompressSync } = process.getBuiltinModule('node:zlib');
     text = brotliDecompressSync(Buffer.from(source(), 'base64')).toString('utf8');
     decoded.set(source, text);
   }
@@ -51,8 +56,28 @@ export function sharedEmbeddedModule<T>(source: () => string, name: string): Pro
   return exports as Promise<T>;
 }
 
-async function evaluate(source: () => string, name: string): Promise<unknown> {
-  const code = await decodeEmbedded(source);
+/**
+ * The same as sharedEmbeddedModule, evaluated at once: for a chunk that stands in for a package
+ * other modules import statically (zod in the tools' listing script, scripts/bundle/listing-zod.mjs),
+ * whose exports must exist when the importing module is evaluated.
+ */
+export function sharedEmbeddedModuleNow<T>(source: () => string, name: string): T {
+  let exports = sharedNow.get(source);
+  if (exports === undefined) {
+    exports = evaluateNow(source, name);
+    sharedNow.set(source, exports);
+  }
+  return exports as T;
+}
+
+const sharedNow = new Map<() => string, unknown>();
+
+function evaluate(source: () => string, name: string): Promise<unknown> {
+  return Promise.resolve().then(() => evaluateNow(source, name));
+}
+
+function evaluateNow(source: () => string, name: string): unknown {
+  const code = decodeEmbeddedNow(source);
   const module = { exports: {} as unknown };
   // new Function rather than node:vm: code in it may use import() (web-tree-sitter
   // does) with the ordinary loader, with no experimental flag.

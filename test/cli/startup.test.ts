@@ -108,7 +108,7 @@ describe('start-up: what each command line loads (the bundle)', () => {
   });
 
   // src/cli/start-tools.ts: `tools …` loads the tools' script, never the whole CLI's.
-  it('tools list and tools call run from the entry, the tools’ script and the chunks alone', () => {
+  it('tools list runs from the entry, the tools’ script and the chunks alone; tools call needs the whole CLI', () => {
     const alone = path.join(dir, 'tools-alone');
     mkdirSync(alone);
     for (const f of ['core-agent.mjs', 'core-agent-tools.js', 'core-agent-tools.js.map', 'core-agent-chunks.txt'])
@@ -118,18 +118,20 @@ describe('start-up: what each command line loads (the bundle)', () => {
     expect(list.stderr).toBe('');
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/"name": "read_file"/);
-    writeFileSync(path.join(dir, 'note.txt'), 'alone\n');
-    const call = start(['tools', 'call', 'read_file', '{"path": "note.txt"}'], {}, bin);
-    expect(call.stderr).toBe('');
-    expect(JSON.parse(call.stdout)).toMatchObject({ content: 'alone\n' });
-    // Any other command needs the whole CLI's script, which this copy lacks.
-    const r = spawnSync(process.execPath, [bin, 'recipe', 'schema'], {
-      cwd: dir,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: dir },
-    });
-    expect(r.status).not.toBe(0);
-    expect(r.stderr).toContain('core-agent-cli.js');
+    // A recipe is read with zod from its chunk, in the chunks file beside the script.
+    writeFileSync(path.join(dir, 'golem.yaml'), 'tools:\n  dialect: golem\n');
+    const recipe = start(['tools', 'list', '--recipe', 'golem.yaml'], {}, bin);
+    expect(recipe.stderr).toBe('');
+    expect(recipe.stdout).toMatch(/^WriteFile \(write_file\) /m);
+    // tools call, like any other command, needs the whole CLI's script, which this copy lacks.
+    for (const argv of [
+      ['tools', 'call', 'read_file', '{"path": "note.txt"}'],
+      ['recipe', 'schema'],
+    ]) {
+      const r = spawnSync(process.execPath, [bin, ...argv], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir } });
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toContain('core-agent-cli.js');
+    }
   });
 
   it('the version is the package version, and the help names every command', async () => {

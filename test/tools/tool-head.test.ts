@@ -19,7 +19,7 @@ import { Catalog } from '../../src/tools/framework/catalog.ts';
 import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
 import { toolServices, type ToolServices } from '../../src/tools/framework/services.ts';
 import type { AnyTool } from '../../src/tools/framework/tool.ts';
-import { argsJsonSchema, lazyTool, toolHead, type ToolHead } from '../../src/tools/framework/tool-head.ts';
+import { argsJsonSchema, lazyTool, listingDefinition, toolHead, type ToolHead } from '../../src/tools/framework/tool-head.ts';
 
 // The product bundle registers the built-in tools from heads computed at build time
 // (src/tools/framework/tool-head.ts) and, for a tool whose registration runs its code, from a
@@ -110,6 +110,60 @@ const SERVICES: ReadonlyArray<[string, ToolServices]> = [
 
 const listing = (c: Catalog) =>
   c.list().map((t) => ({ name: t.name, description: t.description, readOnly: t.readOnly, kind: t.kind, inputSchema: t.inputSchema }));
+
+// The tools' listing script holds no tool module (scripts/bundle/tool-family.mjs, listingLoad):
+// a tool's "module" there is its settings, from a head module of their own, and nothing else.
+const withSettings = BUILTIN_TOOLS.filter((def) => def.settings !== undefined);
+const settingsBuilt = await build({
+  ...(await esbuildOptions(path.join(root, 'src/main.ts'), path.join(scratch, 'unused.mjs'))),
+  outfile: undefined,
+  entryPoints: withSettings.map((def) => ({ in: headModuleId(toolFiles.get(def.name)!, ['settings']), out: `${def.name}.settings` })),
+  outdir: scratch,
+  minify: false,
+});
+expect(settingsBuilt.errors).toEqual([]);
+const settingsModules = new Map<string, Readonly<Record<string, unknown>>>();
+for (const def of withSettings)
+  settingsModules.set(
+    def.name,
+    ((await import(pathToFileURL(path.join(scratch, `${def.name}.settings.js`)).href)) as { default: Record<string, unknown> }).default,
+  );
+
+describe("the listing script's tools", () => {
+  it('every tool with settings has them in a settings module, the same schema as its definition’s', () => {
+    expect(withSettings.map((d) => d.name)).toEqual(expect.arrayContaining(['bash', 'grep', 'fetch_url', 'web_fetch', 'call_peer']));
+    for (const def of withSettings) {
+      const listed = lazyTool(shipped(def), () => listingDefinition(def.name, settingsModules.get(def.name)), {
+        companion: headModules.get(def.name),
+      });
+      const settings = listed.settings as z.ZodType;
+      expect(z.toJSONSchema(settings, { io: 'input' }), def.name).toEqual(z.toJSONSchema(def.settings!, { io: 'input' }));
+      expect(settings.parse({}), def.name).toEqual(def.settings!.parse({}));
+    }
+  });
+
+  it.each([
+    ['run', 'bash'],
+    ['args', 'bash'],
+    ['paths', 'read_file'],
+    ['settings', 'read_file'],
+  ])('reading its %s (%s) throws, naming the tool and the key', (key, name) => {
+    const def = BUILTIN_TOOLS.find((d) => d.name === name)!;
+    const members = settingsModules.get(name) ?? {};
+    const listed = lazyTool(shipped(def), () => listingDefinition(name, members), { companion: headModules.get(name) });
+    // Registration reads answer from the head, as in the whole CLI.
+    expect(listed.name).toBe(name);
+    expect(argsJsonSchema(listed)).toEqual(z.toJSONSchema(def.args, { target: 'draft-7', io: 'input' }));
+    if (key === 'settings' && def.settings === undefined) {
+      // A tool without settings has none in the listing either: the head says so, no module is read.
+      expect(listed.settings).toBeUndefined();
+      return;
+    }
+    expect(() => (listed as unknown as Record<string, unknown>)[key]).toThrow(
+      new RegExp(`^tool ${name}: its ${key} is not in the tools' listing script`),
+    );
+  });
+});
 
 describe('tool heads', () => {
   it.each(BUILTIN_TOOLS.map((d) => [d.name, d] as const))('%s: the lazy tool reads as its definition', (_name, def) => {

@@ -119,6 +119,24 @@ export function lazyTool(
 }
 
 /**
+ * A tool's "module" in the tools' listing script, which bundles none (scripts/bundle/tool-family.mjs,
+ * listingLoad): `members` — its settings schema under a recipe, from a head module of its own —
+ * and nothing else. Any other key read throws, naming the tool and the key: the listing needed
+ * more of the tool than a listing reads, so the command line belongs to the whole CLI
+ * (src/startup/cli-script.ts, listsTools), and a test catches the case.
+ */
+export function listingDefinition(name: string, members: Readonly<Record<string, unknown>> = {}): AnyTool {
+  return new Proxy(members, {
+    get(target, key) {
+      if (typeof key !== 'string' || key in target) return target[key as keyof typeof target];
+      throw new Error(
+        `tool ${name}: its ${key} is not in the tools' listing script, which holds no tool module (src/startup/cli-script.ts, listsTools)`,
+      );
+    },
+  }) as unknown as AnyTool;
+}
+
+/**
  * lazyTool's proxy handler, one object per tool and its methods shared: every command that
  * builds the catalog makes one per built-in tool, and as closures its functions were eight per
  * tool, each with a `__name` call while the CLI's bundle kept names (~100 KB of `tools list`'s
