@@ -434,7 +434,11 @@ export class ChildAgents implements Delegator {
       // A replay script may address steps to agents (by name or profile): each child then replays its own.
       const view = (chosen.model as { forAgent?: (name: string, profile: string) => ChatModel }).forAgent?.(child.name, child.profile.name);
       const model = view ? { ...chosen, model: view } : chosen;
-      const catalog = root.catalog.narrowed((n) => tools.has(n), childServices(root.catalog.services, child.name, child.profile.name));
+      const catalog = root.catalog.narrowed(
+        (n) => tools.has(n),
+        childServices(root.catalog.services, child.name, child.profile.name),
+        `agent ${child.name} was not granted it (profile ${child.profile.name}${child.profile.readOnly ? ', read-only' : ''}${brief.tools ? ', narrowed by its spawn' : ''}); do without it, or say in your answer what it should do`,
+      );
       const dispatcher = root.dispatcher.forChild({ catalog, session });
       const instructions = [PREAMBLE, child.profile.instructions].filter(Boolean).join('\n\n');
       root.log.createSession({ id: child.sessionId, model: model.spec, workspace: root.workspace, title: brief.goal.slice(0, 80) });

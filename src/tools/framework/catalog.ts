@@ -68,6 +68,8 @@ export class Catalog {
   private readonly sources = new Map<string, readonly RegisteredTool[]>();
   private all: readonly RegisteredTool[];
   private readonly listeners: Array<() => void> = [];
+  /** A child agent's catalog: the parent's tools its grant left out (by canonical and model-facing name), and why. */
+  private outsideGrant: { readonly names: ReadonlySet<string>; readonly why: string } | undefined;
 
   private constructor(
     /** What the tools read at run time as `ctx.services`. */
@@ -179,9 +181,10 @@ export class Catalog {
    * The same catalog with only the tools `keep` passes (by canonical name): a child agent's,
    * built from the same definitions, selection and services (or `services`, the child's own view
    * of them), so its descriptions follow its own narrower set. Other sources' tools (MCP) are copied as they are now, under the same
-   * model-facing names.
+   * model-facing names. `outsideGrant` says why a tool of this catalog that `keep` left out is
+   * missing, when the child calls it.
    */
-  narrowed(keep: (name: string) => boolean, services?: ToolServices): Catalog {
+  narrowed(keep: (name: string) => boolean, services?: ToolServices, outsideGrant?: string): Catalog {
     const origin = ORIGINS.get(this);
     if (!origin) throw new Error('narrowed: this catalog was not made by Catalog.build');
     const { defs, selection, faceNames } = origin;
@@ -201,6 +204,11 @@ export class Catalog {
         (def) => kept.find((t) => t.def === def)!.modelName,
       );
     }
+    // A call to a tool the parent has and the child was not granted is told so, not "turned off here".
+    if (outsideGrant !== undefined) {
+      const names = this.all.filter((t) => !keep(t.name)).flatMap((t) => [t.name, t.modelName]);
+      child.outsideGrant = { names: new Set(names), why: outsideGrant };
+    }
     return child;
   }
 
@@ -211,6 +219,7 @@ export class Catalog {
    */
   notRegistered(name: string): string | undefined {
     if (this.byName.has(name)) return undefined;
+    if (this.outsideGrant?.names.has(name)) return this.outsideGrant.why;
     const skipped = this.skipped.find((s) => s.name === name);
     if (skipped) return skipped.reason;
     const kind = this.kinds?.of.get(name);

@@ -59,6 +59,10 @@ describe('spawn_agent', () => {
           .map((e) => ({ name: e.data.name, ok: e.data.ok }));
         expect(calls).toEqual(c.childCalls);
       }
+      if (c.childError) {
+        const failed = log.events(first.id).find((e) => e.kind === 'tool_result' && e.data.ok === false);
+        expect((failed?.data.shown as { error?: string } | undefined)?.error).toMatch(c.childError);
+      }
       if (c.childResult) {
         expect(spawnedIn(first.id)[0]).toMatchObject(matches(c.childResult));
       }
