@@ -55,9 +55,13 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
         io.out(`${JSON.stringify({ session, events }, null, 2)}\n`);
         return EXIT.ok;
       }
+      // A child agent's session names the session that spawned it (docs/delegation.md).
+      const parent = events.find((e) => e.kind === 'session_start')?.data.parent;
       io.out(
-        `session ${session.id}  model ${session.model}  workspace ${session.workspace}  started ${localTime(session.createdAt, io.env)}  ${session.status}\n`,
+        `session ${session.id}  model ${session.model}  workspace ${session.workspace}  started ${localTime(session.createdAt, io.env)}  ${session.status}${typeof parent === 'string' ? `  parent ${parent}` : ''}\n`,
       );
+      const tree = agentTree(log, id);
+      if (tree.length > 0) io.out(`agents:\n${tree.join('\n')}\n`);
       const polls = pollCounts(events);
       for (const e of events) io.out(`${describe(e, polls, io.env)}\n`);
       return EXIT.ok;
@@ -104,6 +108,25 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     log.close();
   }
+}
+
+/**
+ * The agents a session spawned, each under the agent that spawned it, from their sessions'
+ * first and last events: name, profile, how it ended and its session id. A child's session
+ * id is its parent's plus `:sub:<name>` (src/runtime/child-agents.ts).
+ */
+function agentTree(log: EventLog, id: string, ids = log.sessions().map((x) => x.id), depth = 1): string[] {
+  const prefix = `${id}:sub:`;
+  const direct = ids.filter((c) => c.startsWith(prefix) && !c.slice(prefix.length).includes(':sub:')).sort();
+  return direct.flatMap((child) => {
+    const events = log.events(child);
+    const start = events.find((e) => e.kind === 'session_start')?.data ?? {};
+    const end = events.findLast((e) => e.kind === 'agent_end')?.data;
+    const cost = typeof end?.cost_usd === 'number' ? `, $${end.cost_usd.toFixed(4)}` : '';
+    const state = end ? `${String(end.status)}${end.stop_reason ? `, ${String(end.stop_reason)}` : ''}${cost}` : 'no end recorded';
+    const line = `${'  '.repeat(depth)}${String(start.agent ?? '?')} (${String(start.profile ?? '?')}) ${state}  ${child}`;
+    return [line, ...agentTree(log, child, ids, depth + 1)];
+  });
 }
 
 /** The list as a table: local times with their zone; the workspace column only when several can appear. */

@@ -63,4 +63,33 @@ describe('sessions show', () => {
     const calls = (await show(db, id)).filter((l) => l.includes('tool_result'));
     expect(calls).toEqual([expect.stringMatching(/^#\d+ t1 \S+ tool_result: bash error \(4 ms\) \{"error":"bash: boom"\}$/)]);
   });
+
+  it('prints the tree of agents a session spawned, each under its own parent, and a child names its parent', async () => {
+    const db = path.join(await tempDir(), 'sessions.db');
+    const log = EventLog.open(db);
+    const id = log.createSession({ model: 'none', workspace: '/w', title: 't' });
+    // lead-1 sorts between lead and lead's own child (- before :): the tree must not follow the sort.
+    const child = (parent: string, agent: string, profile: string, end?: Record<string, unknown>) => {
+      const sid = log.createSession({ id: `${parent}:sub:${agent}`, model: 'none', workspace: '/w', title: agent });
+      log.append(sid, 0, 'session_start', { model: 'none', workspace: '/w', instructions: '', tools: [], parent, agent, profile });
+      if (end) log.append(sid, 1, 'agent_end', { agent, profile, ...end });
+      return sid;
+    };
+    const lead = child(id, 'lead', 'general', { status: 'done', stop_reason: 'natural', cost_usd: 0.0123 });
+    child(lead, 'explore-1', 'explore', { status: 'stopped', stop_reason: 'stopped', cost_usd: 0 });
+    child(id, 'lead-1', 'general');
+    log.close();
+    const lines = await show(db, id);
+    expect(lines.slice(1, 5)).toEqual([
+      'agents:',
+      `  lead (general) done, natural, $0.0123  ${id}:sub:lead`,
+      `    explore-1 (explore) stopped, stopped, $0.0000  ${id}:sub:lead:sub:explore-1`,
+      `  lead-1 (general) no end recorded  ${id}:sub:lead-1`,
+    ]);
+    const ofLead = await show(db, lead);
+    expect(ofLead[0]).toMatch(new RegExp(`  parent ${id}$`));
+    expect(ofLead.slice(1, 3)).toEqual(['agents:', `  explore-1 (explore) stopped, stopped, $0.0000  ${lead}:sub:explore-1`]);
+    // A session that spawned nothing has no agents: section.
+    expect((await show(db, `${lead}:sub:explore-1`)).some((l) => l === 'agents:')).toBe(false);
+  });
 });
