@@ -280,6 +280,17 @@ cat >"$RUN/pod.log" <<'EOF'
 EOF
 for i in $(seq 1 60); do printf '2026-11-30T00:01:%02d.000000000Z stdout F GET /healthz 200 in 3ms (request %d)\n' $((i % 60)) "$i"; done >>"$RUN/pod.log"
 echo '2026-11-30T00:02:00.000000000Z stdout F ready' >>"$RUN/pod.log"
+# A container named `checkout` is the crashing one (test/cluster/incident-delegation.test.ts):
+# its previous run printed 1,500 lines of start-up noise, then the failure; its current
+# run has only started. A named container's entry wins over the default one.
+{
+  for i in $(seq 1 1500); do
+    printf '2026-11-30T00:03:%02d.%06d000Z stdout F INFO warming price cache: shard %d of 1500 loaded\n' $((i % 60)) "$i" "$i"
+  done
+  echo '2026-11-30T00:04:00.000000000Z stderr F ERROR checkout: dial tcp 10.0.0.53:5432: connect: connection refused (PAYMENTS_DB_HOST=payments-db.shop.svc)'
+  echo '2026-11-30T00:04:00.100000000Z stderr F FATAL checkout: cannot reach the payments database after 5 attempts; exiting with code 1'
+} >"$RUN/checkout-previous.log"
+echo '2026-11-30T00:05:00.000000000Z stdout F INFO checkout starting (attempt 5)' >"$RUN/checkout.log"
 cat >"$RUN/kwok-logs.yaml" <<EOF
 apiVersion: kwok.x-k8s.io/v1alpha1
 kind: ClusterLogs
@@ -289,6 +300,10 @@ spec:
   logs:
   - containers: []
     logsFile: $RUN/pod.log
+    follow: false
+  - containers: [checkout]
+    logsFile: $RUN/checkout.log
+    previousLogsFile: $RUN/checkout-previous.log
     follow: false
 EOF
 # The stock stages, with pod-ready kept away from pods labelled core-agent.test/crash=true,
