@@ -2,11 +2,13 @@
 // kind stays out — the ones this build has and any added later (the check runs over the whole
 // built-in list, not a list of names).
 import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { TOOL_KINDS, type ToolKind } from '../../src/core/tool-kinds.ts';
+import { BUILTIN_PROFILES } from '../../src/runtime/child-agents.ts';
 import { BUILTIN_TOOLS } from '../../src/tools/index.ts';
 import { setup, tempDir } from '../helpers/workspace.ts';
 
@@ -63,6 +65,28 @@ describe('tools.kinds', () => {
       const listed = /tools \(\d+, dialect [a-z-]+\): (.*)/.exec(r.stdout)![1]!.split(', ');
       expect(listed).toEqual(expect.arrayContaining(['read_file', 'wait_and_verify']));
       for (const name of listed) expect(['read', 'read_remote', 'send', 'lifecycle', 'ask'], name).toContain(kindOf.get(name));
+    });
+  }
+
+  // `recipe validate` lists no delegation tool (it starts no agent), so the one exception the
+  // incident recipes make — spawn_agent, to hand a long log to a child — is checked here: every
+  // profile they let a headless run spawn is read-only, and none may be spawned unnamed.
+  for (const recipe of ['k8s-incident.yaml', 'gke-incident.yaml']) {
+    it(`recipes/${recipe}: spawn_agent is its only exception, pre-approved for read-only profiles only`, async () => {
+      const r = parseYaml(await readFile(path.join(recipes, recipe), 'utf8')) as {
+        tools: { enable?: string[] };
+        agents?: { profiles?: Record<string, { read_only?: boolean }> };
+        permissions: { allow: string[] };
+      };
+      expect(r.tools.enable).toEqual(['spawn_agent']);
+      expect(r.permissions.allow).not.toContain('tool.spawn_agent');
+      const spawnable = r.permissions.allow.filter((rule) => rule.startsWith('tool.spawn_agent:')).map((rule) => rule.slice(17));
+      expect(spawnable.length).toBeGreaterThan(0);
+      for (const name of spawnable) {
+        const own = r.agents?.profiles?.[name];
+        const readOnly = own ? own.read_only === true : BUILTIN_PROFILES.find((p) => p.name === name)?.readOnly;
+        expect(readOnly, `${recipe}: profile ${name} is read-only`).toBe(true);
+      }
     });
   }
 });
