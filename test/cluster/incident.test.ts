@@ -4,11 +4,9 @@
 // tools, kubernetes-mcp-server as a process, the k8s-triage skill, wait_and_verify, and an
 // alert to a webhook on 127.0.0.1. The session log holds it all.
 import { readFile, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.ts';
 import { runCli } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/workspace.ts';
@@ -24,30 +22,11 @@ import {
   withNamespace,
   type Pod,
 } from './kube.ts';
+import { webhook } from './webhook.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const servers: http.Server[] = [];
-afterEach(() => {
-  for (const s of servers.splice(0)) s.close();
-});
 
 const deployment = (ns: string, crash: boolean) => webDeployment(ns, { crash });
-
-/** A webhook receiver: every POST body, parsed. */
-async function webhook(): Promise<{ url: string; received: Array<Record<string, unknown>> }> {
-  const received: Array<Record<string, unknown>> = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      received.push(JSON.parse(body) as Record<string, unknown>);
-      res.writeHead(204).end();
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
-}
 
 describe('incident end to end (replayed model, real tools)', () => {
   it('crash-looping Deployment → plan, skill, diagnosis, a patch through MCP, verified, alert', async () => {
