@@ -1,21 +1,13 @@
 // The agentic wrappers on a real runtime (catalog, gate, path scope, dispatcher) with the engine
 // attached to a session of an event log, and a replay model whose steps are addressed to the
 // child (agentic.cases.ts). The parent's call goes through the dispatcher as a model's would.
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/log.ts';
-import { ReplayModel, type ReplayStep } from '../../../src/model/replay.ts';
+import { describe, expect, it } from 'vitest';
+import type { ReplayStep } from '../../../src/model/replay.ts';
 import type { Price } from '../../../src/model/pricing.ts';
-import { ChildAgents } from '../../../src/runtime/child-agents.ts';
-import { EventLog } from '../../../src/store/event-log.ts';
+import type { EventLog } from '../../../src/store/event-log.ts';
+import { delegatingRuntime } from '../../helpers/child-agents.ts';
 import { countingServer } from '../../helpers/http-servers.ts';
-import { setup, tempDir } from '../../helpers/workspace.ts';
 import { AGENTIC_CASES, type AgenticCase } from './agentic.cases.ts';
-
-const logs: EventLog[] = [];
-afterEach(() => {
-  for (const l of logs.splice(0)) l.close();
-});
 
 const TREE = { 'app.log': 'INFO start\nERROR disk full\nINFO retry\nERROR disk full\n', 'secret.txt': 's3cret\n' };
 
@@ -24,31 +16,20 @@ async function wrapperRun(c: Pick<AgenticCase, 'recipe' | 'dialect' | 'agenticMo
     res.setHeader('content-type', 'text/plain');
     res.end('Runbook: restart the api.\n');
   });
-  const children = new ChildAgents();
-  const rt = await setup({
-    tree: TREE,
-    recipe: c.recipe,
-    services: { delegator: children },
-    flags: { ...(c.dialect ? { dialect: c.dialect } : {}), ...(c.agenticModel ? { agenticSmallModel: c.agenticModel } : {}) },
-  });
-  const log = EventLog.open(path.join(await tempDir(), 'db'));
-  logs.push(log);
-  rt.session.sessionId = log.createSession({ model: 'replay:parent', workspace: rt.workspace, title: 'parent' });
-  const model = new ReplayModel(
-    steps.map((s) => JSON.parse(JSON.stringify(s).replaceAll('{origin}', server.origin)) as ReplayStep),
-    'test',
+  const { rt, log } = await delegatingRuntime(
+    {
+      tree: TREE,
+      recipe: c.recipe,
+      flags: { ...(c.dialect ? { dialect: c.dialect } : {}), ...(c.agenticModel ? { agenticSmallModel: c.agenticModel } : {}) },
+    },
+    {
+      steps: steps.map((s) => JSON.parse(JSON.stringify(s).replaceAll('{origin}', server.origin)) as ReplayStep),
+      spec: 'replay:parent',
+      price,
+      // Any other model is the same script under its own name: the child's session says which it ran on.
+      otherModels: 'same-script',
+    },
   );
-  children.attach({
-    catalog: rt.catalog,
-    dispatcher: rt.dispatcher,
-    log,
-    workspace: rt.workspace,
-    model: { model, spec: 'replay:parent', price },
-    // Any other model is the same script under its own name: the child's session says which it ran on.
-    modelFor: async (spec) => ({ model, spec, price }),
-    logger: silentLogger,
-  });
-  rt.session.onClose(() => children.stopAll());
   return { rt, log, server };
 }
 

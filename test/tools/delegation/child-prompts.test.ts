@@ -4,50 +4,29 @@
 // A child's record_plan is filed under its name and session.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/log.ts';
-import { ReplayModel, type ReplayStep } from '../../../src/model/replay.ts';
+import { describe, expect, it } from 'vitest';
+import type { ReplayStep } from '../../../src/model/replay.ts';
 import type { GateRequest, PromptAnswer } from '../../../src/permissions/gate.ts';
-import { ChildAgents } from '../../../src/runtime/child-agents.ts';
-import { EventLog } from '../../../src/store/event-log.ts';
 import { approvalText } from '../../../src/cli/terminal/approval.ts';
 import { PromptBroker, type PendingPrompt } from '../../../src/attach/prompts.ts';
-import { setup, tempDir } from '../../helpers/workspace.ts';
-
-const logs: EventLog[] = [];
-afterEach(() => {
-  for (const l of logs.splice(0)) l.close();
-});
+import { delegatingRuntime } from '../../helpers/child-agents.ts';
 
 async function askingRun(steps: ReplayStep[], recipe?: string) {
   const asked: GateRequest[] = [];
-  const children = new ChildAgents();
-  const rt = await setup({
-    tree: { 'notes.txt': 'the cache is cold\n' },
-    services: { delegator: children },
-    flags: { mode: 'ask' },
-    recipe,
-    prompter: {
-      ask: (req): Promise<PromptAnswer> => {
-        asked.push(req);
-        return Promise.resolve('once');
+  const { rt, log } = await delegatingRuntime(
+    {
+      tree: { 'notes.txt': 'the cache is cold\n' },
+      flags: { mode: 'ask' },
+      recipe,
+      prompter: {
+        ask: (req): Promise<PromptAnswer> => {
+          asked.push(req);
+          return Promise.resolve('once');
+        },
       },
     },
-  });
-  const log = EventLog.open(path.join(await tempDir(), 'db'));
-  logs.push(log);
-  rt.session.sessionId = log.createSession({ model: 'replay:test', workspace: rt.workspace, title: 'parent' });
-  const model = new ReplayModel(steps, 'test');
-  children.attach({
-    catalog: rt.catalog,
-    dispatcher: rt.dispatcher,
-    log,
-    workspace: rt.workspace,
-    model: { model, spec: 'replay:test', price: null },
-    modelFor: () => Promise.reject(new Error('no other model in this test')),
-    logger: silentLogger,
-  });
-  rt.session.onClose(() => children.stopAll());
+    { steps },
+  );
   return { rt, asked, log };
 }
 

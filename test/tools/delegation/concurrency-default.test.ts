@@ -2,35 +2,12 @@
 // core-agent's 8. A real runtime configures the engine (createRuntime hands it the recipe's agents:
 // and the dialect); children are started straight on the engine, which counts one as running from
 // its start, so the limit shows without any child having to block.
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/log.ts';
-import { ReplayModel } from '../../../src/model/replay.ts';
-import { ChildAgents } from '../../../src/runtime/child-agents.ts';
-import { EventLog } from '../../../src/store/event-log.ts';
-import { setup, setupIn, tempDir } from '../../helpers/workspace.ts';
-
-const logs: EventLog[] = [];
-afterEach(() => {
-  for (const l of logs.splice(0)) l.close();
-});
+import { describe, expect, it } from 'vitest';
+import { delegatingRuntime } from '../../helpers/child-agents.ts';
+import { setup, setupIn } from '../../helpers/workspace.ts';
 
 async function engineIn(make: typeof setup, recipe?: string) {
-  const children = new ChildAgents();
-  const rt = await make({ services: { delegator: children }, flags: { mode: 'yolo' }, ...(recipe ? { recipe } : {}) });
-  const log = EventLog.open(path.join(await tempDir(), 'db'));
-  logs.push(log);
-  rt.session.sessionId = log.createSession({ model: 'replay:test', workspace: rt.workspace, title: 'parent' });
-  const model = new ReplayModel([], 'test');
-  children.attach({
-    catalog: rt.catalog,
-    dispatcher: rt.dispatcher,
-    log,
-    workspace: rt.workspace,
-    model: { model, spec: 'replay:test', price: null },
-    modelFor: () => Promise.reject(new Error('no other model in this test')),
-    logger: silentLogger,
-  });
+  const { rt, children } = await delegatingRuntime({ flags: { mode: 'yolo' }, ...(recipe ? { recipe } : {}) }, { make });
   return { children, parent: rt.session.sessionId };
 }
 

@@ -3,38 +3,17 @@
 // a session of an in-memory event log, and a replay script whose child steps are addressed to
 // the general profile, so the child replays its own steps whatever runs beside it.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/log.ts';
-import { ReplayModel, type ReplayStep } from '../../../src/model/replay.ts';
-import { ChildAgents } from '../../../src/runtime/child-agents.ts';
-import { EventLog } from '../../../src/store/event-log.ts';
+import { describe, expect, it } from 'vitest';
+import type { ReplayStep } from '../../../src/model/replay.ts';
+import { delegatingRuntime } from '../../helpers/child-agents.ts';
 import { running } from '../../helpers/processes.ts';
 import { setup, setupIn, tempDir } from '../../helpers/workspace.ts';
 
-const logs: EventLog[] = [];
-afterEach(() => {
-  for (const l of logs.splice(0)) l.close();
-});
-
-async function golemRun(steps: ReplayStep[], dialect: 'golem' | 'core-agent' = 'golem') {
-  const children = new ChildAgents();
-  const make = dialect === 'golem' ? setupIn('golem') : setup;
-  const rt = await make({ tree: { 'notes.txt': 'the cache is cold\n' }, services: { delegator: children }, flags: { mode: 'yolo' } });
-  const log = EventLog.open(path.join(await tempDir(), 'db'));
-  logs.push(log);
-  rt.session.sessionId = log.createSession({ model: 'replay:test', workspace: rt.workspace, title: 'parent' });
-  const model = new ReplayModel(steps, 'test');
-  children.attach({
-    catalog: rt.catalog,
-    dispatcher: rt.dispatcher,
-    log,
-    workspace: rt.workspace,
-    model: { model, spec: 'replay:test', price: null },
-    modelFor: () => Promise.reject(new Error('no other model in this test')),
-    logger: silentLogger,
-  });
-  rt.session.onClose(() => children.stopAll());
-  return { rt, log, children };
+function golemRun(steps: ReplayStep[], dialect: 'golem' | 'core-agent' = 'golem') {
+  return delegatingRuntime(
+    { tree: { 'notes.txt': 'the cache is cold\n' }, flags: { mode: 'yolo' } },
+    { steps, make: dialect === 'golem' ? setupIn('golem') : setup },
+  );
 }
 
 const message = (r: Record<string, unknown>) => String(r.message);
