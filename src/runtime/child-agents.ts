@@ -4,6 +4,7 @@ import type { Dialect } from '../core/dialects.ts';
 import type { Logger } from '../log.ts';
 import type { ChatModel } from '../model/model.ts';
 import { usageSince, ZERO_USAGE, type Price, type Usage } from '../model/pricing.ts';
+import { realClock, type Clock } from '../util/clock.ts';
 import { modelSpecProblem } from '../model/providers.ts';
 import type { AgentEvent } from '../agent/agent.ts';
 import type { EventLog } from '../store/event-log.ts';
@@ -155,6 +156,8 @@ interface Child {
   report: ChildReport;
   /** Why it was aborted, when it was: the stop reason the abort stands for. */
   abortedFor?: ChildStopReason;
+  /** Which budget a `budget` stop spent: its wall clock, or its (or the session's) cost. */
+  budgetSpent?: 'time' | 'cost';
   /** Its report still has to reach the parent's model (its spawn returned before it ended). */
   deferred: boolean;
   /** Its usage as last rolled up into its parent's. */
@@ -177,6 +180,9 @@ export class ChildAgents implements Delegator {
   private readonly counters = new Map<string, number>();
   /** The agents of the sessions that are not children (a run's, each of watch's incidents'), by session id. */
   private readonly roots = new Map<string, ParentSink>();
+
+  /** `clock` times the waits and the children's wall clocks: a test moves it (test/helpers/moved-clock.ts). */
+  constructor(private readonly clock: Clock = realClock) {}
 
   /** The recipe's agents: section, as soon as the recipe is read (before the catalog: the tools' descriptions name the profiles). */
   configure(agents: AgentsConfig | undefined, dialect?: Dialect): void {
@@ -279,18 +285,20 @@ export class ChildAgents implements Delegator {
     if (!child || !this.isWithin(child, parentSession)) return undefined;
     // Waited for: its report is the waiter's now, not the inbox's.
     child.deferred = false;
-    let timer: NodeJS.Timeout | undefined;
+    let cancelTimer: (() => void) | undefined;
     let onAbort: (() => void) | undefined;
     await Promise.race([
       child.done,
       new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
+        cancelTimer = this.clock.after(timeoutMs, resolve);
         onAbort = () => resolve();
         signal?.addEventListener('abort', onAbort, { once: true });
       }),
     ]);
-    clearTimeout(timer);
+    cancelTimer?.();
     if (onAbort) signal?.removeEventListener('abort', onAbort);
+    // Its stop was asked for as the wait ran out (its wall clock at the same instant): its report, not "running".
+    if (child.controller.signal.aborted && !signal?.aborted) await child.done;
     return child.report;
   }
 
@@ -378,7 +386,13 @@ export class ChildAgents implements Delegator {
     if (delta.inputTokens + delta.outputTokens > 0 || delta.costUsd !== 0) this.sinkOf(child)?.addDelegatedUsage(delta);
     const parent = child.parentSession === undefined ? undefined : this.bySession(child.parentSession);
     if (parent) this.rollUp(parent);
-    else if (child.parentSession !== undefined && this.roots.get(child.parentSession)?.overBudget?.() === true) this.abort(child, 'budget');
+    else if (child.parentSession !== undefined && this.roots.get(child.parentSession)?.overBudget?.() === true)
+      this.overBudget(child, 'cost');
+  }
+
+  private overBudget(child: Child, spent: 'time' | 'cost'): void {
+    if (child.report.status === 'running') child.budgetSpent ??= spent;
+    this.abort(child, 'budget');
   }
 
   private isWithin(child: Child, session: string | undefined): boolean {
@@ -424,8 +438,7 @@ export class ChildAgents implements Delegator {
     // Named: its permission prompts show whose call it is, and its plans are filed under it.
     const session = new SessionState(child.name);
     session.sessionId = child.sessionId;
-    const wallclock = setTimeout(() => this.abort(child, 'budget'), limits.maxWallclockSeconds * 1000);
-    wallclock.unref();
+    const cancelWallclock = this.clock.after(limits.maxWallclockSeconds * 1000, () => this.overBudget(child, 'time'), false);
     try {
       // A child starts after its spawn has returned its name: its first model call is never part of the spawn's call.
       await Promise.resolve();
@@ -481,7 +494,7 @@ export class ChildAgents implements Delegator {
           const cost = agent.usage.costUsd;
           set({ turns: agent.turn, costUsd: cost });
           this.rollUp(child);
-          if (cost !== null && cost > limits.maxCostUsd) this.abort(child, 'budget');
+          if (cost !== null && cost > limits.maxCostUsd) this.overBudget(child, 'cost');
         },
       });
       child.agent = agent;
@@ -499,11 +512,16 @@ export class ChildAgents implements Delegator {
     } catch (err) {
       const reason = child.abortedFor;
       if (reason !== undefined) {
+        const spent = reason === 'budget' ? (child.budgetSpent ?? 'cost') : undefined;
         set({
           status: reason === 'stopped' ? 'stopped' : 'done',
           stopReason: reason,
+          ...(spent ? { budget: spent } : {}),
           guidance: GUIDANCE[reason as Exclude<ChildStopReason, 'natural'>],
-          finalText: unfinished(texts.join('\n\n'), reason === 'budget' ? 'it hit its budget' : 'it was stopped'),
+          finalText: unfinished(
+            texts.join('\n\n'),
+            spent === 'time' ? `it ran out of time (${limits.maxWallclockSeconds} s)` : spent ? 'it hit its cost budget' : 'it was stopped',
+          ),
           costUsd: child.agent?.usage.costUsd ?? child.report.costUsd,
         });
       } else {
@@ -512,7 +530,7 @@ export class ChildAgents implements Delegator {
         set({ status: 'error', stopReason: 'error', error: message, guidance: GUIDANCE.error });
       }
     } finally {
-      clearTimeout(wallclock);
+      cancelWallclock();
       this.rollUp(child);
       // What the child left running (a background terminal) ends with it.
       await session.close();

@@ -9,6 +9,7 @@ import type { Price } from '../../src/model/pricing.ts';
 import { ReplayModel, type ReplayStep } from '../../src/model/replay.ts';
 import { ChildAgents } from '../../src/runtime/child-agents.ts';
 import { EventLog } from '../../src/store/event-log.ts';
+import type { Clock } from '../../src/util/clock.ts';
 import { setup, tempDir, type RuntimeSetup, type TestRuntime } from './workspace.ts';
 
 export interface Delegation {
@@ -16,6 +17,8 @@ export interface Delegation {
   steps?: ReplayStep[];
   /** How the runtime is made (default `setup`; `setupIn('golem')` for a dialect). */
   make?: (opts: RuntimeSetup) => Promise<TestRuntime & { dir: string }>;
+  /** What times the engine's waits and wall clocks (default the real one; a MovedClock in a timing test). */
+  clock?: Clock;
   /** The parent's model spec (default `replay:test`) and price (default null: unpriced). */
   spec?: string;
   price?: Price | null;
@@ -24,7 +27,7 @@ export interface Delegation {
 }
 
 export async function delegatingRuntime(runtime: RuntimeSetup = {}, d: Delegation = {}) {
-  const children = new ChildAgents();
+  const children = new ChildAgents(d.clock);
   const rt = await (d.make ?? setup)({ ...runtime, services: { ...runtime.services, delegator: children } });
   const log = EventLog.open(path.join(await tempDir(), 'db'));
   // After the afterEach hooks (the workspace's closes the session, which stops the children): their ends are written first.

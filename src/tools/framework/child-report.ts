@@ -9,6 +9,7 @@ export function reportResult(r: ChildReport): JsonObject {
     branch: r.sessionId,
     status: r.status,
     ...(r.stopReason ? { stop_reason: r.stopReason } : {}),
+    ...(r.budget ? { budget: r.budget } : {}),
     ...(r.finalText !== undefined ? { final_text: r.finalText } : {}),
     ...(r.guidance ? { guidance: r.guidance } : {}),
     ...(r.error ? { error: r.error } : {}),

@@ -68,6 +68,8 @@ export interface ChildReport {
   readonly sessionId: string;
   readonly status: 'running' | 'done' | 'stopped' | 'error';
   readonly stopReason?: ChildStopReason | undefined;
+  /** With stopReason `budget`: the budget it spent, its wall clock (`time`) or its or its session's cost. */
+  readonly budget?: 'time' | 'cost' | undefined;
   /** One line on what to do about a stop that was not natural. */
   readonly guidance?: string | undefined;
   /** The child's answer; with a budget or wall-clock stop, its partial work under a header saying so. */
