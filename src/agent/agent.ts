@@ -165,6 +165,8 @@ export class Agent {
   /** What child agents spent since the last turn_end: rolled into the next one (its cost is the turn's). */
   private delegatedUsage: Usage = ZERO_USAGE;
   private readonly maxSteps: number;
+  /** The running (or last) turn's answered model calls that had tools: what maxSteps bounds. */
+  private toolSteps = 0;
 
   private readonly session: SessionState;
   /** The provider's input + output tokens for the last request, and how many messages that covered. */
@@ -222,6 +224,15 @@ export class Agent {
 
   get turn(): number {
     return this.turnNumber;
+  }
+
+  /**
+   * The running (or last) turn's model calls that were offered tools and answered, live: what
+   * maxSteps bounds (a child's max_turns). The answer asked for without tools past the limit is
+   * not one; a call still in flight when the turn is stopped is not either.
+   */
+  get stepsWithTools(): number {
+    return this.toolSteps;
   }
 
   /**
@@ -289,6 +300,7 @@ export class Agent {
   private async runSteps(signal?: AbortSignal): Promise<TurnResult> {
     let usage: Usage = ZERO_USAGE;
     this.turnUsage = usage;
+    this.toolSteps = 0;
     let text = '';
     for (let step = 1; ; step++) {
       // Stopped (shutdown, a session deadline): the turn stays open in the log and --resume continues it.
@@ -311,6 +323,7 @@ export class Agent {
       );
       usage = addUsage(usage, response.usage);
       this.turnUsage = usage;
+      if (!limitReached) this.toolSteps = step;
       text = response.text;
       if (response.text) this.opts.onEvent?.({ type: 'text', text: response.text });
       let cut: Alert | null = null;

@@ -107,7 +107,7 @@ export function unknownSlashCommand(line: string, commands: string): string {
  * turns and cost, a child's own children indented under it; `/agents stop NAME` stops one and
  * its children (a background child otherwise runs on between turns until it ends).
  */
-export async function agentsCommand(s: AgentSystem, arg: string): Promise<string> {
+export async function agentsCommand(s: Pick<AgentSystem, 'children' | 'sessionId'>, arg: string): Promise<string> {
   const [verb = '', name = '', ...rest] = arg.split(/\s+/).filter(Boolean);
   if (verb === 'stop' && name !== '' && rest.length === 0) {
     const report = await s.children.stop(name, s.sessionId);

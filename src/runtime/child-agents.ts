@@ -492,7 +492,8 @@ export class ChildAgents implements Delegator {
           if (e.type === 'agent_start' || e.type === 'agent_end') this.sinkOf(child)?.report(e);
           // Live: the usage includes the step just answered (and its own children's spend).
           const cost = agent.usage.costUsd;
-          set({ turns: agent.turn, costUsd: cost });
+          // Its model calls with tools so far (what max_turns bounds), not agent.turn: a child runs one turn.
+          set({ turns: agent.stepsWithTools, costUsd: cost });
           this.rollUp(child);
           if (cost !== null && cost > limits.maxCostUsd) this.overBudget(child, 'cost');
         },
@@ -504,8 +505,7 @@ export class ChildAgents implements Delegator {
         status: 'done',
         stopReason: reason,
         finalText: reason === 'max_steps' ? unfinished(result.text, 'it ran out of turns') : result.text,
-        // Its model calls (what max_turns bounds), not agent.turn: a child runs one turn.
-        turns: result.steps,
+        turns: agent.stepsWithTools,
         costUsd: agent.usage.costUsd,
         ...(reason === 'natural' ? {} : { guidance: GUIDANCE[reason] }),
       });
@@ -522,12 +522,13 @@ export class ChildAgents implements Delegator {
             texts.join('\n\n'),
             spent === 'time' ? `it ran out of time (${limits.maxWallclockSeconds} s)` : spent ? 'it hit its cost budget' : 'it was stopped',
           ),
+          turns: child.agent?.stepsWithTools ?? child.report.turns,
           costUsd: child.agent?.usage.costUsd ?? child.report.costUsd,
         });
       } else {
         const message = String((err as Error).message ?? err).slice(0, 500);
         root.logger.warn({ agent: child.name, error: message }, 'a child agent failed');
-        set({ status: 'error', stopReason: 'error', error: message, guidance: GUIDANCE.error });
+        set({ status: 'error', stopReason: 'error', error: message, guidance: GUIDANCE.error, turns: child.agent?.stepsWithTools ?? 0 });
       }
     } finally {
       cancelWallclock();
@@ -541,6 +542,7 @@ export class ChildAgents implements Delegator {
           profile: r.profile,
           status: r.status,
           stop_reason: r.stopReason ?? null,
+          turns: r.turns,
           cost_usd: r.costUsd,
         });
       } catch {

@@ -75,6 +75,7 @@ export interface ChildReport {
   /** The child's answer; with a budget or wall-clock stop, its partial work under a header saying so. */
   readonly finalText?: string | undefined;
   readonly error?: string | undefined;
+  /** Its model calls that were offered tools (what max_turns bounds), live while it runs. */
   readonly turns: number;
   /** Its model's spend so far; null when the model's price is unknown. */
   readonly costUsd: number | null;
