@@ -1,6 +1,6 @@
 import { FAILURE_KINDS } from '../core/failure.ts';
 import { TtyPrompter } from '../permissions/tty-prompter.ts';
-import { buildSystem } from '../runtime/system.ts';
+import { buildToolsSystem } from '../runtime/tools-system.ts';
 import { flagSettings, parse } from './common-options.ts';
 import { TOOLS, TOOLS_CALL, TOOLS_LIST } from './command-table.ts';
 import { commandHelp } from './help-text.ts';
@@ -51,7 +51,7 @@ async function toolsList(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'tools list');
-  const sys = await buildSystem({
+  const sys = await buildToolsSystem({
     until: 'dispatcher',
     flags: flagSettings(values),
     env: io.env,
@@ -105,7 +105,7 @@ async function toolsCall(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     throw new UsageError(`the arguments are not valid JSON: ${(err as Error).message}`, 'tools call');
   }
-  const sys = await buildSystem({
+  const sys = await buildToolsSystem({
     until: 'dispatcher',
     flags: { ...flagSettings(values), sessionDb: values['session-db'] },
     env: io.env,

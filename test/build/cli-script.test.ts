@@ -51,6 +51,9 @@ describe('dist’s tools script', () => {
     ])
       expect(cli).not.toContain(other);
     expect(map.sources.filter((s) => s.includes('node_modules/zod/'))).toEqual([]);
+    // No agent and no watcher: tools-command.ts builds through runtime/tools-system.ts alone.
+    for (const step of ['runtime/system.ts', 'runtime/agent-system.ts', 'runtime/watch-step.ts', 'agent/agent.ts'])
+      expect(map.sources).not.toContain(`../src/${step}`);
     // No tool's module (scripts/bundle/tool-family.mjs, listingLoad): a tool with settings brings
     // only its settings, as a head module of their own.
     const toolFiles = readdirSync(path.join(root, 'src/tools'), { withFileTypes: true })
