@@ -85,7 +85,8 @@ describe('incident delegation end to end (replayed parent and child, real tools)
         {
           agent: child,
           tool_calls: [
-            { name: 'k8s_logs', args: { pod, namespace: ns, container: 'checkout', previous: true } },
+            // As its instructions say: 2,000 lines, more than max_bytes holds; the end is kept.
+            { name: 'k8s_logs', args: { pod, namespace: ns, container: 'checkout', previous: true, tail_lines: 2000 } },
             { name: 'k8s_events', args: { namespace: ns, kind: 'Pod', name: pod } },
           ],
         },
@@ -166,9 +167,11 @@ describe('incident delegation end to end (replayed parent and child, real tools)
         expect(mine.map((x) => `${x.name}:${x.ok}`).sort()).toEqual(['alert:false', 'k8s_events:true', 'k8s_logs:true']);
         const logs = mine.find((x) => x.name === 'k8s_logs')!.shown;
         expect(logs).toMatchObject({ pod, namespace: ns, container: 'checkout', previous: true });
-        expect(logs.truncated).toBeUndefined();
+        // The 1,502 lines are larger than max_bytes (64 KiB): the start was dropped, the end kept.
         const lines = String(logs.log).split('\n');
-        expect(lines).toEqual(expect.arrayContaining([ERROR_LINE, FATAL_LINE]));
+        expect(lines.slice(-3)).toEqual([ERROR_LINE, FATAL_LINE, '']);
+        expect(logs.truncated).toBe(true);
+        expect((logs.dropped as { lines: number }).lines).toBeGreaterThan(0);
         expect(lines.filter((l) => l.includes('warming price cache')).length).toBeGreaterThan(100);
         expect(JSON.stringify(mine.find((x) => x.name === 'k8s_events')!.shown)).toContain('Back-off restarting failed container');
         const refused = mine.find((x) => x.name === 'alert')!;
