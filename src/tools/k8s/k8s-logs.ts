@@ -3,7 +3,8 @@ import { LIMITS } from '../framework/limits.ts';
 import { KubeError } from '../../k8s/kube-error.ts';
 import { defineTool, ToolError, type JsonObject, type JsonValue } from '../framework/tool.ts';
 import { k8sNameArg, namespaceArg, withKubeErrors } from './common.ts';
-import { keepHead, keepTail, readLogEnd, readWindow, type KeptTail, type LogRead, type LogRequest, type TailBudget } from './log-tail.ts';
+import { keepTail, type KeptTail, type TailBudget } from '../shared/keep-tail.ts';
+import { keepHead, readLogEnd, readWindow, type LogRead, type LogRequest } from './log-tail.ts';
 import description from './k8s-logs.md';
 
 const MAX_BYTES = 64 * 1024;

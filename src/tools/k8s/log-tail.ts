@@ -15,6 +15,7 @@
 // head: then ask again for fewer lines (tailLines, which still ends at the log's end) until
 // the answer is short of L. Every request carries limitBytes: nothing here reads a log
 // unbounded (the client reads a 2xx text body whole: src/k8s/kube-http.ts readBody).
+import { jsonCost, splitLines, type TailBudget } from '../shared/keep-tail.ts';
 
 /** The most one request asks for (limitBytes), and so the most read into memory at once. */
 export const MAX_READ_WINDOW = 4 * 1024 * 1024;
@@ -69,75 +70,6 @@ export async function readLogEnd(request: LogRequest, tailLines: number | undefi
   return { text, complete: false, tailLines: tail, ...(narrowedFrom ? { narrowedFrom } : {}) };
 }
 
-export interface TailBudget {
-  /** UTF-8 bytes of log kept, at most. */
-  bytes: number;
-  /** Bytes the kept log may take once JSON-encoded (the output cap counts those). */
-  jsonBytes: number;
-  /** Lines kept, at most (the output cap counts those too). */
-  lines: number;
-}
-
-export interface KeptTail {
-  log: string;
-  /** Whole lines before the kept ones, and bytes before the kept ones (a cut line's head included). */
-  droppedLines: number;
-  droppedBytes: number;
-  keptLines: number;
-  /** The first kept line is the end of a line longer than the budget. */
-  midLine: boolean;
-}
-
-/**
- * The last lines of `text` that fit the budget, whole; if even the last line does not,
- * its end, cut on a character boundary (a split UTF-8 sequence would decode to U+FFFD).
- */
-export function keepTail(text: string, budget: TailBudget): KeptTail {
-  const lines = splitLines(text);
-  let bytes = 0;
-  let json = 0;
-  let first = lines.length;
-  while (first > 0 && lines.length - first < budget.lines) {
-    const line = lines[first - 1]!;
-    const b = Buffer.byteLength(line);
-    const j = jsonCost(line);
-    if (bytes + b > budget.bytes || json + j > budget.jsonBytes) break;
-    bytes += b;
-    json += j;
-    first -= 1;
-  }
-  let log = lines.slice(first).join('');
-  let midLine = false;
-  let droppedLines = first;
-  if (first === lines.length && lines.length > 0 && budget.lines > 0) {
-    // Not even the last line fits: keep as much of its end as does.
-    // No more characters than bytes fit (each takes one at least): only those are looked at.
-    let line = lines[lines.length - 1]!.slice(-budget.bytes);
-    if (/^[\uDC00-\uDFFF]/.test(line)) line = line.slice(1); // the slice split a surrogate pair
-    const chars = [...line];
-    let at = chars.length;
-    while (at > 0) {
-      const c = chars[at - 1]!;
-      const b = Buffer.byteLength(c);
-      const j = jsonCost(c);
-      if (bytes + b > budget.bytes || json + j > budget.jsonBytes) break;
-      bytes += b;
-      json += j;
-      at -= 1;
-    }
-    log = chars.slice(at).join('');
-    midLine = log.length < lines[lines.length - 1]!.length;
-    droppedLines = lines.length - 1;
-  }
-  return {
-    log,
-    droppedLines,
-    droppedBytes: Buffer.byteLength(text) - Buffer.byteLength(log),
-    keptLines: splitLines(log).length,
-    midLine,
-  };
-}
-
 /** The head of `text` within the budget's bytes and JSON size, on a character boundary: for a last line the window could not hold whole. */
 export function keepHead(text: string, budget: TailBudget): string {
   let bytes = 0;
@@ -148,19 +80,6 @@ export function keepHead(text: string, budget: TailBudget): string {
     json += jsonCost(c);
     if (bytes > budget.bytes || json > budget.jsonBytes) break;
     out += c;
-  }
-  return out;
-}
-
-/** Lines with their "\n"; a last line without one counts too. */
-export function splitLines(text: string): string[] {
-  const out: string[] = [];
-  let pos = 0;
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    const end = nl === -1 ? text.length : nl + 1;
-    out.push(text.slice(pos, end));
-    pos = end;
   }
   return out;
 }
@@ -176,9 +95,4 @@ export function countNewlines(text: string): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n += 1;
   return n;
-}
-
-/** The bytes `s` takes inside a JSON string (JSON.stringify's escapes), without the quotes. */
-function jsonCost(s: string): number {
-  return Buffer.byteLength(JSON.stringify(s)) - 2;
 }

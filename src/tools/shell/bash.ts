@@ -7,6 +7,7 @@ import { commandShape } from './bash-parser.ts';
 import { deniedCommand } from './denylist.ts';
 import type { Escapee } from './escapees.ts';
 import { shellEnv } from '../../util/command-env.ts';
+import { keepTail } from '../shared/keep-tail.ts';
 import { runShell } from './run-shell.ts';
 import { TERMINAL_DEFAULTS, TERMINALS } from './terminals.ts';
 import { SEARCH_VERBS, searchGateMessage, searchShaped, searchTargets, type SearchGateMode } from './search-gate.ts';
@@ -128,13 +129,15 @@ export const bashTool = defineTool({
       records: ctx.services.groupRecords,
       sessionId: ctx.session.sessionId,
     });
-    let output = r.output;
-    let cut = r.totalBytes > Buffer.byteLength(output);
-    const lines = output.split('\n');
-    if (lines.length > ctx.caps.maxLines) {
-      output = lines.slice(-ctx.caps.maxLines).join('\n');
-      cut = true;
-    }
+    // The end, fitted to the caps here: they count JSON bytes (an escape sequence's ESC takes
+    // six) and would keep the head. One line of the caps is left for the notes.
+    const fitted = keepTail(r.output, {
+      bytes: keepBytes,
+      jsonBytes: keepBytes,
+      lines: Math.max(1, ctx.caps.maxLines - 1),
+    });
+    const output = fitted.log;
+    const cut = r.totalBytes > Buffer.byteLength(output);
     const result: JsonObject = { exit_code: r.exitCode, timed_out: r.timedOut, output };
     if (r.signal) result.signal = r.signal;
     const notes: string[] = [];

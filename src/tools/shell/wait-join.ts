@@ -4,6 +4,7 @@ import { LIMITS } from '../framework/limits.ts';
 import { fillDescription } from '../framework/describe.ts';
 import type { ChildReport } from '../framework/services.ts';
 import { defineTool, type JsonObject } from '../framework/tool.ts';
+import { keepTail } from '../shared/keep-tail.ts';
 import { TERMINALS, type Terminal } from './terminals.ts';
 import template from './wait-join.md';
 
@@ -72,6 +73,8 @@ export const waitJoinTool = defineTool({
     // Share the output budget between the terminals.
     const shown = Math.max(1, joined.filter((j) => j.kind === 'terminal').length);
     const each = Math.max(512, Math.floor((ctx.caps.maxBytes - 1024) / shown / 2));
+    // Each tail fitted to its share of the caps here (JSON bytes, lines): the caps would keep the head.
+    const share = { bytes: each, jsonBytes: each, lines: Math.max(1, Math.floor((ctx.caps.maxLines - 10) / shown)) };
     const results: JsonObject[] = joined.map((j, i) => {
       if (j.kind === 'terminal') {
         const status = j.terminal.status();
@@ -82,7 +85,7 @@ export const waitJoinTool = defineTool({
           terminal_id: j.id,
           done: !status.running,
           ...status,
-          output_tail: tail.output,
+          output_tail: keepTail(tail.output, share).log,
           next_cursor: tail.next_cursor,
         };
       }
