@@ -67,16 +67,17 @@ fi
 # take them between picking and binding.
 declare -A used=()
 while read -r p; do used[$p]=1; done < <(ss -Htan | awk '{n=split($4,a,":"); print a[n]}')
+# `pick_port NAME` sets NAME, in this shell: a `$(pick_port)` would run in a subshell, whose
+# `used[$p]=1` never reaches the next pick, so two components could get one port.
 pick_port() {
   local p
   for _ in $(seq 200); do
     p=$(( 20000 + RANDOM % 12000 ))
-    [[ -z "${used[$p]:-}" ]] && { used[$p]=1; printf '%s\n' "$p"; return 0; }
+    [[ -z "${used[$p]:-}" ]] && { used[$p]=1; printf -v "$1" '%s' "$p"; return 0; }
   done
   die "no free port found"
 }
-ETCD_PORT=$(pick_port); ETCD_PEER_PORT=$(pick_port); API_PORT=$(pick_port)
-KCM_PORT=$(pick_port); SCHED_PORT=$(pick_port); KWOK_PORT=$(pick_port)
+for name in ETCD_PORT ETCD_PEER_PORT API_PORT KCM_PORT SCHED_PORT KWOK_PORT; do pick_port "$name"; done
 printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPI_PORT=%s\nKCM_PORT=%s\nSCHED_PORT=%s\nKWOK_PORT=%s\n' \
   "$ETCD_PORT" "$ETCD_PEER_PORT" "$API_PORT" "$KCM_PORT" "$SCHED_PORT" "$KWOK_PORT" >"$RUN/ports"
 
