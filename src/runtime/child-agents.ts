@@ -10,7 +10,7 @@ import type { AgentEvent } from '../agent/agent.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
 import { reportResult } from '../tools/framework/child-report.ts';
-import { jobsOf } from '../tools/framework/dialect.ts';
+import { offeredIn } from '../tools/framework/scenario.ts';
 import type { Dispatcher } from '../tools/framework/dispatch.ts';
 import type { ChildBrief, ChildReport, ChildStopReason, Delegator } from '../tools/framework/services.ts';
 import { SessionState } from '../tools/framework/session.ts';
@@ -32,7 +32,7 @@ export interface AgentProfile {
   readonly instructions: string;
   /** 'small', a provider:model, or undefined: the parent's. */
   readonly model?: string | undefined;
-  /** undefined: the parent's catalog less the delegation tools. */
+  /** undefined: the parent's catalog less what the subagent scenario excludes (scenario.ts); a list, exactly those. */
   readonly tools?: readonly string[] | undefined;
   /** Never granted, whatever `tools` says (Cagent's deny list: deny wins). */
   readonly deny?: readonly string[] | undefined;
@@ -128,12 +128,6 @@ function profileOf(name: string, p: AgentProfileConfig): AgentProfile {
     maxCostUsd: p.max_cost_usd ?? DEFAULT_LIMITS.maxCostUsd,
     maxWallclockSeconds: p.max_wallclock_seconds ?? DEFAULT_LIMITS.maxWallclockSeconds,
   };
-}
-
-/** A delegation tool (spawn, stop, wait): withheld from a child that inherits its parent's tools. */
-export function isDelegationTool(catalog: Catalog, name: string): boolean {
-  const t = catalog.get(name);
-  return t !== undefined && (t.kind === 'delegate' || jobsOf(t.def).some((j) => j.startsWith('delegate')));
 }
 
 /** Where a child's spend and its start and end go: the agent of the session that spawned it. */
@@ -416,13 +410,22 @@ export class ChildAgents implements Delegator {
     return name;
   }
 
-  /** The tools a profile grants, by canonical name: its list, or the parent's less delegation; read-only keeps readers. */
+  /**
+   * The tools a profile grants, by canonical name: its `tools` list, or the parent's; either way
+   * only what the subagent scenario offers (scenario.ts: a listed tool may be brought back, by
+   * dialect). Then `deny` removes, and read-only keeps readers.
+   */
   private grantOf(profile: AgentProfile, root: DelegationRoot): Set<string> {
-    const names = profile.tools
-      ? profile.tools.map((t) => root.catalog.get(t)?.name ?? t).filter((t) => root.catalog.has(t))
-      : root.catalog.names().filter((t) => !isDelegationTool(root.catalog, t));
-    const denied = new Set((profile.deny ?? []).map((t) => root.catalog.get(t)?.name ?? t));
-    return new Set(names.filter((t) => !denied.has(t) && (!profile.readOnly || root.catalog.get(t)?.readOnly === true)));
+    const catalog = root.catalog;
+    const listed = new Set((profile.tools ?? []).map((t) => catalog.get(t)?.name ?? t));
+    const names = profile.tools ? catalog.names().filter((t) => listed.has(t)) : catalog.names();
+    const denied = new Set((profile.deny ?? []).map((t) => catalog.get(t)?.name ?? t));
+    return new Set(
+      names.filter((t) => {
+        const tool = catalog.get(t)!;
+        return offeredIn(tool.def, 'subagent', catalog.dialect, listed.has(t)) && !denied.has(t) && (!profile.readOnly || tool.readOnly);
+      }),
+    );
   }
 
   private async run(
@@ -451,6 +454,7 @@ export class ChildAgents implements Delegator {
         (n) => tools.has(n),
         childServices(root.catalog.services, child.name, child.profile.name),
         `agent ${child.name} was not granted it (profile ${child.profile.name}${child.profile.readOnly ? ', read-only' : ''}${brief.tools ? ', narrowed by its spawn' : ''}); do without it, or say in your answer what it should do`,
+        { scenario: 'subagent', listed: child.profile.tools?.map((t) => root.catalog.get(t)?.name ?? t) },
       );
       const dispatcher = root.dispatcher.forChild({ catalog, session });
       const instructions = [PREAMBLE, child.profile.instructions].filter(Boolean).join('\n\n');

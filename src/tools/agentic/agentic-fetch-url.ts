@@ -12,8 +12,8 @@ export const agenticFetchUrlTool = defineTool({
   name: 'agentic_fetch_url',
   description: () => fillDescription(template, { max_words: BUDGETS.fetch_url.maxWords }),
   kind: 'read_remote',
-  // A delegation: a child that inherits its parent's tools does not get it (runtime/child-agents.ts isDelegationTool).
-  job: 'delegate_agentic_fetch_url',
+  // A delegation: a child that inherits its parent's tools does not get it.
+  excludedIn: { subagent: true },
   needs: ['delegator'],
   uses: ['agenticModel'],
   available: (services) => services.delegator?.off() ?? null,

@@ -13,8 +13,8 @@ export const agenticGrepTool = defineTool({
   name: 'agentic_grep',
   description: () => fillDescription(template, { max_words: BUDGETS.grep.maxWords }),
   kind: 'read',
-  // A delegation: a child that inherits its parent's tools does not get it (runtime/child-agents.ts isDelegationTool).
-  job: 'delegate_agentic_grep',
+  // A delegation: a child that inherits its parent's tools does not get it.
+  excludedIn: { subagent: true },
   needs: ['delegator'],
   uses: ['agenticModel'],
   available: (services) => services.delegator?.off() ?? null,

@@ -13,8 +13,8 @@ export const agenticReadFileTool = defineTool({
   name: 'agentic_read_file',
   description: () => fillDescription(template, { max_words: BUDGETS.read_file.maxWords }),
   kind: 'read',
-  // A delegation: a child that inherits its parent's tools does not get it (runtime/child-agents.ts isDelegationTool).
-  job: 'delegate_agentic_read_file',
+  // A delegation: a child that inherits its parent's tools does not get it.
+  excludedIn: { subagent: true },
   needs: ['delegator'],
   uses: ['agenticModel'],
   available: (services) => services.delegator?.off() ?? null,

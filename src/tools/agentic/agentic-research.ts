@@ -12,8 +12,8 @@ export const agenticResearchTool = defineTool({
   name: 'agentic_research',
   description: () => fillDescription(template, { max_words: BUDGETS.research.maxWords }),
   kind: 'read',
-  // A delegation: a child that inherits its parent's tools does not get it (runtime/child-agents.ts isDelegationTool).
-  job: 'delegate_agentic_research',
+  // A delegation: a child that inherits its parent's tools does not get it.
+  excludedIn: { subagent: true },
   needs: ['delegator'],
   uses: ['agenticModel'],
   available: (services) => services.delegator?.off() ?? null,

@@ -1,15 +1,9 @@
 import * as z from 'zod/v4';
 import { agentEnvelope } from '../framework/child-report.ts';
 import type { ChildReport } from '../framework/services.ts';
-import { defineTool, type DescribeEnv, type JsonObject, type ToolContext } from '../framework/tool.ts';
+import { defineTool, type DescribeEnv, type JsonObject } from '../framework/tool.ts';
 import { awaitStarted } from './await-child.ts';
 import template from './delegate-agent.md';
-
-/**
- * What a delegated agent never gets, whatever its profile grants (Cagent: depth is
- * structurally 1): the delegation tools, the join and the turn's plan checklist.
- */
-const WITHHELD = new Set(['wait_join', 'wait_agent', 'stop_agent', 'update_plan']);
 
 /**
  * Cagent's delegate_agent on the one engine (runtime/child-agents.ts): a profile, a task,
@@ -23,6 +17,8 @@ export const delegateAgentTool = defineTool({
   description: (env: DescribeEnv) => describe(env),
   kind: 'delegate',
   job: 'delegate',
+  // Cagent: a delegated agent's depth is structurally 1.
+  excludedIn: { subagent: true },
   needs: ['delegator'],
   available: (services) => services.delegator?.off() ?? null,
   narrowHint: 'ask the sub-agent for a shorter answer',
@@ -50,14 +46,13 @@ export const delegateAgentTool = defineTool({
     const delegator = ctx.services.delegator;
     const model = modelOverride(args.provider, args.model);
     if (typeof model === 'object') return { status: `error: ${model.error}` };
-    const profile = delegator.profiles().find((p) => p.name === args.agent);
     const started = delegator.start(
       {
         profile: args.agent,
         goal: args.task,
+        // What a delegated agent never has (the delegation tools, wait_join, update_plan: Cagent's depth
+        // is structurally 1) their definitions exclude from the subagent scenario, listed or not.
         model,
-        // Narrowing only: the profile's grant less what a delegated agent never has.
-        tools: profile ? profile.tools.filter((t) => !withheld(ctx.lookupTool, t)) : undefined,
       },
       ctx.session.sessionId,
     );
@@ -88,10 +83,6 @@ export const delegateAgentTool = defineTool({
 
 function envelope(r: ChildReport | undefined): JsonObject {
   return r ? agentEnvelope(r) : { status: 'error: the agent is gone' };
-}
-
-function withheld(lookupTool: ToolContext['lookupTool'], name: string): boolean {
-  return WITHHELD.has(name) || lookupTool(name)?.kind === 'delegate';
 }
 
 /** The model a delegation asks for: undefined (the profile's), `small`, a provider:model, or why the pair makes no model. */

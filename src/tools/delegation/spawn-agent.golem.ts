@@ -9,8 +9,9 @@ export const GOLEM_SUBAGENT_SECONDS = 600;
 
 /**
  * golem's StartSubagent over spawn_agent: the general profile, returning at once with a
- * `sub_<8 hex>` id; the child may not ask the user (golem's SubagentScenario), and inherits no
- * delegation tools (the engine's rule for every inheriting profile). Results are sentences.
+ * `sub_<8 hex>` id. What golem's SubagentScenario withholds (asking the user, the subagent and
+ * schedule tools) the tools' definitions exclude from the subagent scenario (scenario.ts), in
+ * golem's dialect even when a profile lists them. Results are sentences.
  */
 export const spawnAgentGolem = defineFace({
   dialect: 'golem',
@@ -24,7 +25,6 @@ export const spawnAgentGolem = defineFace({
     agent: 'general',
     name: `sub_${randomBytes(4).toString('hex')}`,
     goal: a.prompt,
-    no_questions: true,
     // golem cancels a subagent at ten minutes, whatever the general profile allows (a shorter one stands).
     max_wallclock_seconds: GOLEM_SUBAGENT_SECONDS,
     wait: false,

@@ -12,6 +12,8 @@ export const spawnAgentTool = defineTool({
   kind: 'delegate',
   job: 'delegate',
   faces: [spawnAgentGolem],
+  // A child inheriting its parent's tools does not delegate; in core-agent's dialect a profile that lists spawn_agent does.
+  excludedIn: { subagent: true },
   needs: ['delegator'],
   available: (services) => services.delegator?.off() ?? null,
   narrowHint: 'ask the child for a shorter answer',

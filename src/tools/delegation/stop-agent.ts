@@ -8,6 +8,7 @@ export const stopAgentTool = defineTool({
   description,
   // The session's own business: stopping a child it started never asks.
   kind: 'lifecycle',
+  excludedIn: { subagent: true },
   job: 'delegate_stop',
   faces: [stopAgentGolem],
   needs: ['delegator'],

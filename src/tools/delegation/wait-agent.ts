@@ -12,6 +12,7 @@ export const waitAgentTool = defineTool({
   description,
   // Waiting changes nothing, and is the session's own business: it never asks.
   kind: 'lifecycle',
+  excludedIn: { subagent: true },
   job: 'delegate_wait',
   faces: [waitAgentGolem],
   needs: ['delegator'],

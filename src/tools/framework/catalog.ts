@@ -4,6 +4,7 @@ import { renderDescription } from './describe.ts';
 import { chooseForDialect, DEFAULT_DIALECT, overlaps, type Dialect } from './dialect.ts';
 import type { FaceHead } from './face.ts';
 import { kindTraits, type ToolKind } from './kinds.ts';
+import { offeredIn, type Scenario } from './scenario.ts';
 import { missingNeed, toolServices, type MissingReasons, type ToolServices } from './services.ts';
 import type { AnyTool } from './tool.ts';
 import { argsJsonSchema, faceHeadsOf, faceJsonSchema } from './tool-head.ts';
@@ -54,6 +55,13 @@ export interface CatalogSelection {
    * missing. The root leaves those tools out through `disable` (catalog-step.ts).
    */
   readonly kinds?: readonly ToolKind[];
+  /**
+   * What the catalog is for (scenario.ts; default `chat`, a top-level session): a tool whose
+   * definition excludes it is not offered, built-in or from a source.
+   */
+  readonly scenario?: Scenario;
+  /** Canonical names a child's profile lists by name: in core-agent's dialect they are offered though the scenario excludes them. */
+  readonly listed?: readonly string[];
 }
 
 /**
@@ -122,7 +130,14 @@ export class Catalog {
     const unavailable = (d: AnyTool): string | null =>
       missingNeed(d.needs ?? [], services, selection.reasons) ?? d.available?.(services) ?? null;
     const skipped: Array<{ name: string; reason: string }> = [];
+    const offered = offerFilter(selection, dialect);
     const chosen = choice.chosen.filter((c) => {
+      // Before the toggles: a child's catalog disables what it was not granted, and a tool its
+      // scenario leaves out should say that rather than "not granted".
+      if (!offered(c.def)) {
+        skipped.push({ name: c.def.name, reason: notOffered(selection.scenario ?? 'chat') });
+        return false;
+      }
       if (disabled.has(c.def.name)) return false;
       const reason = unavailable(c.def);
       if (reason !== null) skipped.push({ name: c.def.name, reason });
@@ -184,7 +199,12 @@ export class Catalog {
    * model-facing names. `outsideGrant` says why a tool of this catalog that `keep` left out is
    * missing, when the child calls it.
    */
-  narrowed(keep: (name: string) => boolean, services?: ToolServices, outsideGrant?: string): Catalog {
+  narrowed(
+    keep: (name: string) => boolean,
+    services?: ToolServices,
+    outsideGrant?: string,
+    offer?: { readonly scenario: Scenario; readonly listed?: readonly string[] | undefined },
+  ): Catalog {
     const origin = ORIGINS.get(this);
     if (!origin) throw new Error('narrowed: this catalog was not made by Catalog.build');
     const { defs, selection, faceNames } = origin;
@@ -195,6 +215,7 @@ export class Catalog {
       services: services ?? selection.services,
       disable: [...(selection.disable ?? []), ...dropped],
       enable: selection.enable?.filter((n) => keep(faceNames.get(n) ?? n)),
+      ...(offer ? { scenario: offer.scenario, listed: offer.listed } : {}),
     });
     for (const [source, tools] of this.sources) {
       const kept = tools.filter((t) => keep(t.name));
@@ -206,7 +227,9 @@ export class Catalog {
     }
     // A call to a tool the parent has and the child was not granted is told so, not "turned off here".
     if (outsideGrant !== undefined) {
-      const names = this.all.filter((t) => !keep(t.name)).flatMap((t) => [t.name, t.modelName]);
+      const names = this.all
+        .filter((t) => !keep(t.name) && !child.skipped.some((s) => s.name === t.name))
+        .flatMap((t) => [t.name, t.modelName]);
       child.outsideGrant = { names: new Set(names), why: outsideGrant };
     }
     return child;
@@ -247,8 +270,10 @@ export class Catalog {
     this.sources.delete(source);
     this.reindex();
     const added: RegisteredTool[] = [];
+    const origin = ORIGINS.get(this);
+    const offered = origin ? offerFilter(origin.selection, this.dialect) : () => true;
     for (const def of defs) {
-      if (this.byName.has(def.name)) continue;
+      if (this.byName.has(def.name) || !offered(def)) continue;
       const name = modelName(def, (n) => this.byName.has(n));
       let schema: Record<string, unknown> | undefined;
       const tool: RegisteredTool = {
@@ -303,6 +328,19 @@ export class Catalog {
   list(): readonly RegisteredTool[] {
     return this.all;
   }
+}
+
+/** Whether a definition is offered in the selection's scenario (a tool the profile lists may be, by dialect). */
+function offerFilter(selection: CatalogSelection, dialect: Dialect): (def: AnyTool) => boolean {
+  const scenario = selection.scenario ?? 'chat';
+  const listed = new Set(selection.listed ?? []);
+  return (def) => offeredIn(def, scenario, dialect, listed.has(def.name));
+}
+
+function notOffered(scenario: Scenario): string {
+  return scenario === 'subagent'
+    ? 'it is not offered to a sub-agent (its definition excludes the subagent scenario)'
+    : `it is not offered in the ${scenario} scenario (its definition excludes it)`;
 }
 
 /** What each catalog was built from: `narrowed` builds a child's from the same. */

@@ -25,6 +25,7 @@ const STATIC_KEYS = [
   'ownsCancellation',
   'aliases',
   'caps',
+  'excludedIn',
 ] as const;
 
 export interface ToolHead {

@@ -4,6 +4,7 @@ import type { ResolvedPath } from '../../permissions/resolve-path.ts';
 import type { Dialect } from '../../core/dialects.ts';
 import type { ToolFace } from './face.ts';
 import type { ToolKind } from './kinds.ts';
+import type { ScenarioExclusions } from './scenario.ts';
 import type { OutputCaps } from './output.ts';
 import type { ServiceName, ToolServices } from './services.ts';
 import type { SessionState } from './session.ts';
@@ -144,6 +145,13 @@ export interface ToolDefinition<
    * catalog registers the face — its name, argument names and description — over this engine.
    */
   readonly faces?: readonly ToolFace[];
+  /**
+   * The scenarios whose catalogs do not offer it (scenario.ts): `{subagent: true}` for a tool a
+   * child agent must not have (the delegation tools), `{subagent: ['golem']}` for one only that
+   * dialect's children lack (golem's subagents cannot ask the user). Plain data: the bundle's
+   * head carries it, so filtering evaluates no tool module.
+   */
+  readonly excludedIn?: ScenarioExclusions;
   /**
    * Services the tool cannot work without: it is registered only when each is present (the
    * framework's or its family's reasons say why not), and `ctx.services` has each, typed as present.

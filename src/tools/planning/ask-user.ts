@@ -6,6 +6,8 @@ export const askUserTool = defineTool({
   name: 'ask_user',
   description,
   kind: 'ask',
+  // golem's subagents cannot ask the user (its SubagentScenario).
+  excludedIn: { subagent: ['golem'] },
   needs: ['asker'],
   narrowHint: '',
   args: z.strictObject({

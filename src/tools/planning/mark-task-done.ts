@@ -13,6 +13,8 @@ export const markTaskDoneTool = defineTool({
   name: 'mark_task_done',
   description,
   kind: 'lifecycle',
+  // It asks the parent's checkpointer: a child would end a task that is not its own, so it is never offered one.
+  excludedIn: { subagent: true },
   needs: ['checkpointer'],
   narrowHint: '',
   args: z.strictObject({

@@ -21,6 +21,8 @@ export const requestUserInputTool = defineTool({
   name: 'request_user_input',
   job: 'ask_user',
   dialect: 'cagent',
+  // golem's subagents cannot ask the user (its SubagentScenario); Cagent's delegated agent can.
+  excludedIn: { subagent: ['golem'] },
   faces: [requestUserInputGolem],
   description,
   kind: 'ask',

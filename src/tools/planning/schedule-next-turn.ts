@@ -8,6 +8,8 @@ export const scheduleNextTurnTool = defineTool({
   name: 'schedule_next_turn',
   description,
   kind: 'lifecycle',
+  // A schedule tool: it would schedule the parent's next turn, so a child is never offered it.
+  excludedIn: { subagent: true },
   needs: ['scheduler'],
   narrowHint: '',
   args: z.strictObject({

@@ -9,6 +9,8 @@ export const updatePlanTool = defineTool({
   name: 'update_plan',
   job: 'plan_checklist',
   dialect: 'cagent',
+  // Cagent's delegated agent has no update_plan: the checklist is the main session's.
+  excludedIn: { subagent: ['cagent'] },
   faces: [updatePlanGolem],
   description,
   // Changes only this turn's checklist: never asks, and plan-first does not hold it back.

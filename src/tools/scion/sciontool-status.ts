@@ -21,6 +21,8 @@ export const sciontoolStatusTool = defineTool({
   // alert. Not `lifecycle`: that kind is for the session's own in-process bookkeeping, exempt
   // from asking and from plan-first, and this one leaves the process.
   kind: 'send',
+  // It reports the agent's own state to the Scion hub: a child would report its parent's (done, waiting) wrongly.
+  excludedIn: { subagent: true },
   needs: ['sciontool'],
   uses: ['env'],
   narrowHint: '',

@@ -26,6 +26,8 @@ type Joined =
 export const waitJoinTool = defineTool({
   name: 'wait_join',
   dialect: 'cagent',
+  // Cagent's delegated agent has no wait_join (its depth is 1: no agents to join).
+  excludedIn: { subagent: ['cagent'] },
   description: fillDescription(template, { default_timeout: WAIT_JOIN_DEFAULTS.timeout_seconds }),
   kind: 'read',
   requires: 'bash',
