@@ -7,7 +7,7 @@ import { unknownName } from './did-you-mean.ts';
 import { attachSchema } from './attach-schema.ts';
 import { hooksSchema } from './hooks-schema.ts';
 import { peersSchema } from './peers-schema.ts';
-import { agentsSchema } from './agents-schema.ts';
+import { agentsSchema, type AgentsConfig } from './agents-schema.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
 import { watchSchema } from './watch-schema.ts';
 import { DIALECTS, type Dialect } from '../core/dialects.ts';
@@ -371,6 +371,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
       agents: agentsSchema(toolName).optional().describe('Delegation: profiles and limits for child agents (docs/delegation.md).'),
     })
     .superRefine((recipe, ctx) => {
+      checkAgentProfiles(recipe, ctx);
       const target = recipe.watch?.alert_target;
       if (target !== undefined && !(target in (recipe.alerts?.targets ?? {}))) {
         const known = Object.keys(recipe.alerts?.targets ?? {});
@@ -384,6 +385,31 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
       }
     })
     .describe('core-agent recipe');
+}
+
+/**
+ * What a profile names beyond the built-in tools: each `mcp` entry's server must be declared in
+ * this recipe's mcp.servers (a tool part can only be known once the server answers: a spawn
+ * naming one it lacks is refused then).
+ */
+function checkAgentProfiles(
+  recipe: { mcp?: { servers?: Readonly<Record<string, unknown>> | undefined } | undefined; agents?: AgentsConfig | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const servers = Object.keys(recipe.mcp?.servers ?? {});
+  for (const [name, profile] of Object.entries(recipe.agents?.profiles ?? {})) {
+    (profile.mcp ?? []).forEach((entry, i) => {
+      const server = entry.split(':')[0]!;
+      if (servers.includes(server)) return;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agents', 'profiles', name, 'mcp', i],
+        message: servers.length
+          ? unknownName('MCP server', server, servers)
+          : `MCP server "${server}" is not declared: a profile names servers of this recipe's mcp.servers`,
+      });
+    });
+  }
 }
 
 type RecipeSchema = ReturnType<typeof buildRecipeSchema>;

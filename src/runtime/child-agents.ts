@@ -1,5 +1,5 @@
 import { Agent } from '../agent/agent.ts';
-import type { AgentProfileConfig, AgentsConfig } from '../config/agents-schema.ts';
+import { mcpEntryMatches, type AgentProfileConfig, type AgentsConfig } from '../config/agents-schema.ts';
 import type { Dialect } from '../core/dialects.ts';
 import type { Logger } from '../log.ts';
 import type { ChatModel } from '../model/model.ts';
@@ -32,8 +32,15 @@ export interface AgentProfile {
   readonly instructions: string;
   /** 'small', a provider:model, or undefined: the parent's. */
   readonly model?: string | undefined;
-  /** undefined: the parent's catalog less what the subagent scenario excludes (scenario.ts); a list, exactly those. */
+  /** Built-in tools: undefined, the parent's less what the subagent scenario excludes (scenario.ts); a list, exactly those. */
   readonly tools?: readonly string[] | undefined;
+  /**
+   * MCP servers or `server:tool` patterns: a list, exactly those; [] none; undefined, as `tools`
+   * is: the parent's MCP tools when it is omitted too, none when it is a list (exactly those tools).
+   */
+  readonly mcp?: readonly string[] | undefined;
+  /** Skill names the child's skill tool serves: undefined, the parent's skills; a list, exactly those; [] none. */
+  readonly skills?: readonly string[] | undefined;
   /** Never granted, whatever `tools` says (Cagent's deny list: deny wins). */
   readonly deny?: readonly string[] | undefined;
   readonly readOnly: boolean;
@@ -122,6 +129,8 @@ function profileOf(name: string, p: AgentProfileConfig): AgentProfile {
     instructions: p.instructions ?? '',
     model: p.model,
     tools: p.tools,
+    mcp: p.mcp,
+    skills: p.skills,
     deny: p.deny,
     readOnly: p.read_only === true,
     maxTurns: p.max_turns ?? DEFAULT_LIMITS.maxTurns,
@@ -234,6 +243,12 @@ export class ChildAgents implements Delegator {
       return {
         ok: false,
         error: `${running} children are running, the most at once (agents.max_concurrent: ${this.opts.maxConcurrent}); wait for one or stop one`,
+      };
+    const unmatched = this.unmatchedMcp(profile, root);
+    if (unmatched !== undefined)
+      return {
+        ok: false,
+        error: `the ${profile.name} profile's MCP entry "${unmatched}" (agents.profiles.${profile.name}.mcp) matches no MCP tool in this run: is its server running, and is the tool's name right?`,
       };
     const grant = this.grantOf(profile, root);
     const widening = (brief.tools ?? []).filter((t) => !grant.has(root.catalog.get(t)?.name ?? t));
@@ -411,14 +426,22 @@ export class ChildAgents implements Delegator {
   }
 
   /**
-   * The tools a profile grants, by canonical name: its `tools` list, or the parent's; either way
-   * only what the subagent scenario offers (scenario.ts: a listed tool may be brought back, by
-   * dialect). Then `deny` removes, and read-only keeps readers.
+   * The tools a profile grants, by canonical name. Built-in tools: its `tools` list, or the
+   * parent's; MCP tools: its `mcp` entries, or as `tools` goes (a tools list alone grants no
+   * MCP tool: a list was always exactly those tools); either way only what the subagent
+   * scenario offers (scenario.ts: a listed tool may be brought back, by dialect). Then `deny`
+   * removes, and read-only keeps readers.
    */
   private grantOf(profile: AgentProfile, root: DelegationRoot): Set<string> {
     const catalog = root.catalog;
     const listed = new Set((profile.tools ?? []).map((t) => catalog.get(t)?.name ?? t));
-    const names = profile.tools ? catalog.names().filter((t) => listed.has(t)) : catalog.names();
+    const names = catalog.names().filter((t) => {
+      const source = catalog.sourceOf(t);
+      if (source === undefined) return profile.tools === undefined || listed.has(t);
+      if (source.startsWith('mcp:'))
+        return profile.mcp === undefined ? profile.tools === undefined : this.mcpListed(profile.mcp, source, t);
+      return true;
+    });
     const denied = new Set((profile.deny ?? []).map((t) => catalog.get(t)?.name ?? t));
     return new Set(
       names.filter((t) => {
@@ -426,6 +449,21 @@ export class ChildAgents implements Delegator {
         return offeredIn(tool.def, 'subagent', catalog.dialect, listed.has(t)) && !denied.has(t) && (!profile.readOnly || tool.readOnly);
       }),
     );
+  }
+
+  private mcpListed(entries: readonly string[], source: string, name: string): boolean {
+    const server = source.slice('mcp:'.length);
+    const tool = name.slice(`mcp.${server}.`.length);
+    return entries.some((e) => mcpEntryMatches(e, server, tool));
+  }
+
+  /** The first of a profile's `mcp` entries that matches no MCP tool this run has, if any. */
+  private unmatchedMcp(profile: AgentProfile, root: DelegationRoot): string | undefined {
+    const mcp = root.catalog.names().flatMap((t) => {
+      const source = root.catalog.sourceOf(t);
+      return source?.startsWith('mcp:') ? [{ source, t }] : [];
+    });
+    return (profile.mcp ?? []).find((e) => !mcp.some(({ source, t }) => this.mcpListed([e], source, t)));
   }
 
   private async run(
@@ -452,7 +490,7 @@ export class ChildAgents implements Delegator {
       const model = view ? { ...chosen, model: view } : chosen;
       const catalog = root.catalog.narrowed(
         (n) => tools.has(n),
-        childServices(root.catalog.services, child.name, child.profile.name),
+        childServices(root.catalog.services, child.name, child.profile),
         `agent ${child.name} was not granted it (profile ${child.profile.name}${child.profile.readOnly ? ', read-only' : ''}${brief.tools ? ', narrowed by its spawn' : ''}); do without it, or say in your answer what it should do`,
         { scenario: 'subagent', listed: child.profile.tools?.map((t) => root.catalog.get(t)?.name ?? t) },
       );

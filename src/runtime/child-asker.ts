@@ -3,12 +3,22 @@ import type { Asker, ToolServices } from '../tools/framework/services.ts';
 /**
  * A child agent's services: the parent's, with its questions marked with who asks
  * (`[explore-1 · explore]`), so the operator answering in the main session knows which agent
- * and profile the question comes from. The asker is the parent's: headless it refuses the
- * child as it refuses the parent.
+ * and profile the question comes from, and only the skills its profile names (`skills:`; none:
+ * no skill tool). The asker is the parent's: headless it refuses the child as it refuses the parent.
  */
-export function childServices(services: ToolServices, name: string, profile: string): ToolServices {
+export function childServices(
+  services: ToolServices,
+  name: string,
+  profile: { readonly name: string; readonly skills?: readonly string[] | undefined },
+): ToolServices {
   const asker = services.asker;
-  return asker ? { ...services, asker: attributedAsker(asker, name === profile ? name : `${name} · ${profile}`) } : services;
+  const named = profile.skills;
+  const skills = named === undefined ? services.skills : services.skills?.filter((s) => named.includes(s.name));
+  return {
+    ...services,
+    ...(asker ? { asker: attributedAsker(asker, name === profile.name ? name : `${name} · ${profile.name}`) } : {}),
+    skills: skills?.length ? skills : undefined,
+  };
 }
 
 function attributedAsker(asker: Asker, who: string): Asker {

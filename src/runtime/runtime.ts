@@ -15,6 +15,7 @@ import { buildGate } from './gate-step.ts';
 import { buildHooks, notifyingAsker, notifyingPrompter } from './hooks-step.ts';
 import { HookRelay, type HookSink } from '../tools/framework/hooks.ts';
 import { startMcp } from './mcp-step.ts';
+import { checkProfileSkills } from './profiles-step.ts';
 import { clusterNotice } from '../tools/k8s/services.ts';
 import { loadConfigStep, recipeDirOf, resolveWorkspace } from './recipe-step.ts';
 import { buildServices, type SessionServices } from './services.ts';
@@ -135,6 +136,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     checkWorld: opts.checkWorld !== false,
   });
   const { session, tools } = services;
+  checkProfileSkills(recipe.agents, tools, settings.recipe);
   // Before any tool runs: what the environment and the configuration mark as credentials.
   const secrets = opts.secrets ?? processSecrets;
   registerEnvironmentSecrets(secrets, env);

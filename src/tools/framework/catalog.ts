@@ -311,6 +311,13 @@ export class Catalog {
     for (const t of this.all.slice(this.ordered.length)) this.byName.set(t.name, t).set(t.modelName, t);
   }
 
+  /** The source a tool came from (`mcp:<server>`, `agents`), or undefined for a built-in tool or an unknown name. */
+  sourceOf(name: string): string | undefined {
+    const tool = this.byName.get(name);
+    for (const [source, tools] of this.sources) if (tool && tools.includes(tool)) return source;
+    return undefined;
+  }
+
   /** By canonical or model-facing name. */
   get(name: string): RegisteredTool | undefined {
     return this.byName.get(name);
