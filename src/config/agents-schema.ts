@@ -99,5 +99,14 @@ export function mcpEntryMatches(entry: string, server: string, tool: string): bo
   return new RegExp(`^${parts.join('.*')}$`).test(tool);
 }
 
+/**
+ * The name a profile is offered under as a declarative subagent (core-agent's dialect): the
+ * prefix keeps it apart from every built-in tool and says what it is; the recipe refuses a
+ * profile whose name would still collide (recipe-schema.ts).
+ */
+export function profileToolName(profile: string): string {
+  return `agent_${profile}`;
+}
+
 export type AgentsConfig = z.output<ReturnType<typeof agentsSchema>>;
 export type AgentProfileConfig = z.output<ReturnType<typeof agentProfileSchema>>;

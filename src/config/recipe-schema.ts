@@ -7,7 +7,7 @@ import { unknownName } from './did-you-mean.ts';
 import { attachSchema } from './attach-schema.ts';
 import { hooksSchema } from './hooks-schema.ts';
 import { peersSchema } from './peers-schema.ts';
-import { agentsSchema, type AgentsConfig } from './agents-schema.ts';
+import { agentsSchema, profileToolName, type AgentsConfig } from './agents-schema.ts';
 import { credentialFreeUrl, mcpConfigSchema } from './mcp-schema.ts';
 import { watchSchema } from './watch-schema.ts';
 import { DIALECTS, type Dialect } from '../core/dialects.ts';
@@ -371,7 +371,7 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
       agents: agentsSchema(toolName).optional().describe('Delegation: profiles and limits for child agents (docs/delegation.md).'),
     })
     .superRefine((recipe, ctx) => {
-      checkAgentProfiles(recipe, ctx);
+      checkAgentProfiles(recipe, names, ctx);
       const target = recipe.watch?.alert_target;
       if (target !== undefined && !(target in (recipe.alerts?.targets ?? {}))) {
         const known = Object.keys(recipe.alerts?.targets ?? {});
@@ -390,14 +390,23 @@ function buildRecipeSchema(tools: readonly ToolSettingsSpec[]) {
 /**
  * What a profile names beyond the built-in tools: each `mcp` entry's server must be declared in
  * this recipe's mcp.servers (a tool part can only be known once the server answers: a spawn
- * naming one it lacks is refused then).
+ * naming one it lacks is refused then), and the profile's declarative tool (`agent_<profile>`,
+ * docs/delegation.md) must not take a built-in tool's name.
  */
 function checkAgentProfiles(
   recipe: { mcp?: { servers?: Readonly<Record<string, unknown>> | undefined } | undefined; agents?: AgentsConfig | undefined },
+  toolNames: readonly string[],
   ctx: z.RefinementCtx,
 ): void {
   const servers = Object.keys(recipe.mcp?.servers ?? {});
   for (const [name, profile] of Object.entries(recipe.agents?.profiles ?? {})) {
+    const tool = profileToolName(name);
+    if (toolNames.includes(tool))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agents', 'profiles', name],
+        message: `the profile's tool ${tool} would take the name of the built-in tool ${tool}: rename the profile`,
+      });
     (profile.mcp ?? []).forEach((entry, i) => {
       const server = entry.split(':')[0]!;
       if (servers.includes(server)) return;

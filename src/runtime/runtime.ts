@@ -15,7 +15,7 @@ import { buildGate } from './gate-step.ts';
 import { buildHooks, notifyingAsker, notifyingPrompter } from './hooks-step.ts';
 import { HookRelay, type HookSink } from '../tools/framework/hooks.ts';
 import { startMcp } from './mcp-step.ts';
-import { checkProfileSkills } from './profiles-step.ts';
+import { checkProfileSkills, offerProfileTools } from './profiles-step.ts';
 import { clusterNotice } from '../tools/k8s/services.ts';
 import { loadConfigStep, recipeDirOf, resolveWorkspace } from './recipe-step.ts';
 import { buildServices, type SessionServices } from './services.ts';
@@ -144,6 +144,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const noCluster = opts.checkWorld === false ? undefined : clusterNotice(recipe, tools.kubeUnavailable);
   if (noCluster) say(noCluster);
   const catalog = buildCatalog({ settings, recipe, services, disabled, logger });
+  await offerProfileTools(catalog, opts.services?.delegator, recipe.tools?.kinds);
   const prompter = opts.prompter && notifyingPrompter(opts.prompter, relay);
   const gate = buildGate({ settings, recipe, services, prompter, logger });
   const hooks = await buildHooks({ recipe, recipeFile: settings.recipe, settings, services, logger });
