@@ -52,6 +52,12 @@ export const agentProfileSchema = (toolName: z.ZodType<string>) =>
     max_turns: z.int().min(1).max(1000).optional().describe('Model calls with tools before it must answer (default 50).'),
     max_cost_usd: z.number().positive().max(1000).optional().describe('Stop the child past this spend (default 1.00).'),
     max_wallclock_seconds: z.int().min(1).max(86_400).optional().describe('Stop the child after this long (default 600).'),
+    max_depth: z
+      .int()
+      .min(1)
+      .max(5)
+      .optional()
+      .describe('The deepest level an agent of this profile may run at (1: spawned by the main agent only); agents.max_depth still holds.'),
   });
 
 export const agentsSchema = (toolName: z.ZodType<string>) =>

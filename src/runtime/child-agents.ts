@@ -47,6 +47,8 @@ export interface AgentProfile {
   readonly maxTurns: number;
   readonly maxCostUsd: number;
   readonly maxWallclockSeconds: number;
+  /** The deepest level an agent of this profile may run at (1: spawned by the main agent only); agents.max_depth still holds. */
+  readonly maxDepth?: number | undefined;
 }
 
 export const DEFAULT_LIMITS = { maxTurns: 50, maxCostUsd: 1, maxWallclockSeconds: 600 } as const;
@@ -136,6 +138,7 @@ function profileOf(name: string, p: AgentProfileConfig): AgentProfile {
     maxTurns: p.max_turns ?? DEFAULT_LIMITS.maxTurns,
     maxCostUsd: p.max_cost_usd ?? DEFAULT_LIMITS.maxCostUsd,
     maxWallclockSeconds: p.max_wallclock_seconds ?? DEFAULT_LIMITS.maxWallclockSeconds,
+    maxDepth: p.max_depth,
   };
 }
 
@@ -234,6 +237,11 @@ export class ChildAgents implements Delegator {
     const depth = (parent?.depth ?? 0) + 1;
     if (depth > this.opts.maxDepth)
       return { ok: false, error: `a child at depth ${depth} would pass the depth limit (agents.max_depth: ${this.opts.maxDepth})` };
+    if (profile.maxDepth !== undefined && depth > profile.maxDepth)
+      return {
+        ok: false,
+        error: `${profile.name} may run at depth ${profile.maxDepth} at most (agents.profiles.${profile.name}.max_depth), and this child would be at depth ${depth}`,
+      };
     for (let a: Child | undefined = parent; a; a = a.parentSession === undefined ? undefined : this.bySession(a.parentSession)) {
       if (a.profile.name === profile.name)
         return { ok: false, error: `${profile.name} is one of this agent's own ancestors (${a.name}): a profile cannot spawn itself` };
