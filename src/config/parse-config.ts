@@ -205,6 +205,17 @@ function duplicateKeys({ visit, isScalar }: Yaml, doc: Document, lines: LineCoun
   return found;
 }
 
+/**
+ * `line:col` of the node at exactly `path` in a config file's text, or undefined when the text has
+ * none there: for a check that runs after loading (a profile's skills, known once the skills
+ * directories are read) to point at the line as the load's own checks do.
+ */
+export async function positionOf(text: string, path: readonly PropertyKey[]): Promise<string | undefined> {
+  const { doc, lines } = parseYaml(await loadYaml(), text);
+  const node = doc.getIn(path as unknown[], true) as Node | undefined;
+  return node && typeof node === 'object' && 'range' in node ? position(node, lines) : undefined;
+}
+
 /** The node at `path`, or the nearest ancestor that exists (for a missing key). */
 export function nodeAt(doc: Document, path: readonly PropertyKey[]): Node | null {
   for (let n = path.length; n >= 0; n--) {

@@ -1,4 +1,6 @@
 import { unknownName } from '../config/did-you-mean.ts';
+import { positionOf } from '../config/parse-config.ts';
+import { readConfigFile, RECIPE_FILE } from '../config/read-config-file.ts';
 import type { AgentsConfig } from '../config/agents-schema.ts';
 import { SettingsError } from '../core/settings-error.ts';
 import type { Catalog } from '../tools/framework/catalog.ts';
@@ -33,19 +35,35 @@ export async function offerProfileTools(
 
 /**
  * A profile's `skills` are known only once the skills directories are read: a name no skill
- * has stops the start here (exit 2) with the field, as the recipe's own checks do at load.
+ * has stops the start here (exit 2) with the field at its line:col in the recipe, as the
+ * recipe's own checks say at load (a profile from another config layer: the field alone).
  */
-export function checkProfileSkills(agents: AgentsConfig | undefined, services: ToolServices, recipeFile: string | undefined): void {
+export async function checkProfileSkills(
+  agents: AgentsConfig | undefined,
+  services: ToolServices,
+  recipeFile: string | undefined,
+): Promise<void> {
   const known = (services.skills ?? []).map((s) => s.name);
   for (const [name, profile] of Object.entries(agents?.profiles ?? {})) {
-    (profile.skills ?? []).forEach((skill, i) => {
-      if (known.includes(skill)) return;
-      const where = `${recipeFile ? `${recipeFile}: ` : ''}agents.profiles.${name}.skills.${i}`;
-      throw new SettingsError(
-        known.length
-          ? `${where}: ${unknownName('skill', skill, known)}`
-          : `${where}: no skill "${skill}": none is installed (.agents/skills, skills.dirs)`,
-      );
-    });
+    const unknown = (profile.skills ?? []).findIndex((skill) => !known.includes(skill));
+    if (unknown === -1) continue;
+    const skill = profile.skills![unknown]!;
+    const field = `agents.profiles.${name}.skills.${unknown}`;
+    const at = recipeFile === undefined ? undefined : await recipePosition(recipeFile, ['agents', 'profiles', name, 'skills', unknown]);
+    const where = recipeFile === undefined ? field : `${recipeFile}${at ? `:${at}` : ''}: ${field}`;
+    throw new SettingsError(
+      known.length
+        ? `${where}: ${unknownName('skill', skill, known)}`
+        : `${where}: no skill "${skill}": none is installed (.agents/skills, skills.dirs)`,
+    );
+  }
+}
+
+/** The field's line:col in the recipe file, read again (it was loaded and checked already); undefined if it cannot say. */
+async function recipePosition(file: string, path: readonly PropertyKey[]): Promise<string | undefined> {
+  try {
+    return await positionOf(await readConfigFile(file, RECIPE_FILE), path);
+  } catch {
+    return undefined;
   }
 }

@@ -136,7 +136,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     checkWorld: opts.checkWorld !== false,
   });
   const { session, tools } = services;
-  checkProfileSkills(recipe.agents, tools, settings.recipe);
+  await checkProfileSkills(recipe.agents, tools, settings.recipe);
   // Before any tool runs: what the environment and the configuration mark as credentials.
   const secrets = opts.secrets ?? processSecrets;
   registerEnvironmentSecrets(secrets, env);

@@ -70,7 +70,19 @@ describe("a profile's mcp: and skills:", () => {
     const ws = await workspace({ description: 'd', skills: ['alpah'] }, [{ text: 'ok' }]);
     const r = run(ws, ['run', '-c', 'recipe.yaml', '-m', 'replay:s.jsonl', '--session-db', 'db', '--yolo', 'go']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/recipe\.yaml: agents\.profiles\.p\.skills\.0: unknown skill "alpah" — did you mean "alpha"\?/);
+    expect(r.stderr).toMatch(/recipe\.yaml:\d+:\d+: agents\.profiles\.p\.skills\.0: unknown skill "alpah" — did you mean "alpha"\?/);
+  });
+
+  it('an unknown skill in a YAML recipe: its line:col, the first unknown one, without the MCP server', async () => {
+    const ws = await tempDir();
+    await writeTree(ws, {
+      'recipe.yaml': 'agents:\n  profiles:\n    p:\n      description: d\n      skills: [alpha, alpah]\n',
+      '.agents/skills/alpha/SKILL.md': skill('alpha'),
+      's.jsonl': JSON.stringify({ text: 'ok' }),
+    });
+    const r = run(ws, ['run', '-c', 'recipe.yaml', '-m', 'replay:s.jsonl', '--session-db', 'db', '--yolo', 'go']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('recipe.yaml:5:23: agents.profiles.p.skills.1: unknown skill "alpah" — did you mean "alpha"?');
   });
 
   it('an MCP server the recipe does not declare: a load error at its line:col', async () => {
