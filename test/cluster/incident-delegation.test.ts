@@ -2,7 +2,7 @@
 // pod crash-loops (test/cluster/stages/pod-crashloop.yaml) and whose container's previous run
 // printed 1,500 lines of noise and then its failure (the KWOK log up.sh serves for a container
 // named `checkout`). The shipped recipes/k8s-incident.yaml runs with the model replayed: the
-// parent hands the log to the recipe's read-only log-reader agent, whose own replayed steps
+// parent hands the log to the recipe's read-only explore agent, whose own replayed steps
 // (addressed to it) read the real log and events through the real k8s tools, try a write the
 // profile does not grant, and return a digest; the parent then checks, fails to verify and
 // escalates. Every replayed step is checked against what really happened.
@@ -35,7 +35,7 @@ type Result = { name: string; ok: boolean; shown: Record<string, unknown>; sourc
 type Usage = { inputTokens: number; outputTokens: number };
 
 describe('incident delegation end to end (replayed parent and child, real tools)', () => {
-  it('the parent hands the crashed run’s log to log-reader, which reads it for real and answers with a digest', async () => {
+  it('the parent hands the crashed run’s log to explore, which reads it for real and answers with a digest', async () => {
     await requireCluster();
     await withNamespace('delegation', {}, async (ns) => {
       await kubectl(['apply', '-f', '-'], JSON.stringify(webDeployment(ns, { name: 'checkout', replicas: 1, crash: true })));
@@ -54,7 +54,7 @@ describe('incident delegation end to end (replayed parent and child, real tools)
       expect(recipe).not.toBe(shipped);
       await writeFile(path.join(ws, 'incident.yaml'), recipe);
 
-      const child = 'log-reader-1';
+      const child = 'explore-1';
       const digest = [
         `Pod ${pod}, container checkout, previous run: 1,500 INFO lines warming the price cache, then`,
         ERROR_LINE,
@@ -70,12 +70,12 @@ describe('incident delegation end to end (replayed parent and child, real tools)
         },
         { tool_calls: [{ name: 'k8s_list', args: { kind: 'pods', namespace: ns, label_selector: 'app=checkout' } }] },
         {
-          text: 'The log is long: log-reader reads it.',
+          text: 'The log is long: explore reads it.',
           tool_calls: [
             {
               name: 'spawn_agent',
               args: {
-                agent: 'log-reader',
+                agent: 'explore',
                 goal: `Pod ${pod} in namespace ${ns} is in CrashLoopBackOff. Read the previous run of its container checkout and its events; quote the lines that say why it exited.`,
               },
             },
@@ -111,7 +111,7 @@ describe('incident delegation end to end (replayed parent and child, real tools)
                 target: 'oncall',
                 level: 'critical',
                 summary: `UNRESOLVED ${ns}/checkout: crash-looping, cannot reach its database`,
-                details: `log-reader's digest of the crashed run:\n${FATAL_LINE}\nProposal: check payments-db.shop.svc and the checkout pods' route to it.`,
+                details: `explore's digest of the crashed run:\n${FATAL_LINE}\nProposal: check payments-db.shop.svc and the checkout pods' route to it.`,
               },
             },
           ],
@@ -151,7 +151,7 @@ describe('incident delegation end to end (replayed parent and child, real tools)
         const childEvents = log.events(branch);
         const start = childEvents[0]!;
         expect(start.kind).toBe('session_start');
-        expect(start.data).toMatchObject({ parent, agent: child, profile: 'log-reader' });
+        expect(start.data).toMatchObject({ parent, agent: child, profile: 'explore' });
         // Its catalog is the profile's grant: the cluster's readers, and no alert, although its parent has one.
         expect([...(start.data.tools as string[])].sort()).toEqual(['k8s_events', 'k8s_get', 'k8s_list', 'k8s_logs']);
         expect(childEvents.at(-1)).toMatchObject({ kind: 'agent_end', data: { agent: child, status: 'done', stop_reason: 'natural' } });
@@ -175,9 +175,7 @@ describe('incident delegation end to end (replayed parent and child, real tools)
         expect(lines.filter((l) => l.includes('warming price cache')).length).toBeGreaterThan(100);
         expect(JSON.stringify(mine.find((x) => x.name === 'k8s_events')!.shown)).toContain('Back-off restarting failed container');
         const refused = mine.find((x) => x.name === 'alert')!;
-        expect(refused.shown.error).toMatch(
-          /^alert is not registered: agent log-reader-1 was not granted it \(profile log-reader, read-only\)/,
-        );
+        expect(refused.shown.error).toMatch(/^alert is not registered: agent explore-1 was not granted it \(profile explore, read-only\)/);
 
         // The parent's calls, in order: each one's effect is what the cluster and the child did.
         const ours = results(parent).filter((x) => x.source !== 'poll');
@@ -192,7 +190,7 @@ describe('incident delegation end to end (replayed parent and child, real tools)
         expect(listed).toContain(pod);
         expect(listed).toContain('CrashLoopBackOff');
         const spawned = ours[2]!.shown;
-        expect(spawned).toMatchObject({ name: child, profile: 'log-reader', branch, status: 'done', stop_reason: 'natural', turns: 3 });
+        expect(spawned).toMatchObject({ name: child, profile: 'explore', branch, status: 'done', stop_reason: 'natural', turns: 3 });
         // The digest reached the parent, and each line it quotes from the log is a line the child really read.
         expect(spawned.final_text).toBe(digest);
         const quoted = digest.split('\n').filter((l) => /^(ERROR|FATAL) /.test(l));
@@ -241,7 +239,7 @@ describe('incident delegation end to end (replayed parent and child, real tools)
       // sessions show prints the tree: the run's session names its child, the child's names its parent.
       const shown = await runCli(['sessions', 'show', parent, '--session-db', db], ws, env);
       expect(shown.code, shown.stderr).toBe(0);
-      expect(shown.stdout).toContain(`agents:\n  ${child} (log-reader) done, natural`);
+      expect(shown.stdout).toContain(`agents:\n  ${child} (explore) done, natural`);
       expect(shown.stdout).toContain(`${parent}:sub:${child}`);
       const shownChild = await runCli(['sessions', 'show', `${parent}:sub:${child}`, '--session-db', db], ws, env);
       expect(shownChild.code, shownChild.stderr).toBe(0);
