@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { PRINCIPAL_NAME } from '../core/principal.ts';
 
 /** A bearer token and the name it stands for (the principal recorded as owner and approver). */
 export interface TokenEntry {
@@ -8,8 +9,6 @@ export interface TokenEntry {
 
 /** The principal of a variable holding one bare token. */
 export const SINGLE_TOKEN_PRINCIPAL = 'operator';
-
-const PRINCIPAL = /^[A-Za-z][A-Za-z0-9._@-]{0,63}$/;
 
 /**
  * The tokens in the variable named by --token-env. Two spellings:
@@ -31,7 +30,7 @@ export function parseTokens(value: string, variable: string): TokenEntry[] {
     if (eq <= 0) return null;
     const principal = e.slice(0, eq);
     const token = e.slice(eq + 1);
-    return PRINCIPAL.test(principal) && token !== '' && !token.startsWith('=') ? { principal, token } : null;
+    return PRINCIPAL_NAME.test(principal) && token !== '' && !token.startsWith('=') ? { principal, token } : null;
   });
   if (listed.every((e) => e !== null)) {
     const seen = new Set<string>();

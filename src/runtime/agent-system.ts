@@ -60,6 +60,7 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
       say: r.say,
       rawStore,
       stateDir: stateDir(r.env),
+      principal: r.principal,
     });
     const modelSpec = modelSpecOf(settings, runtime.recipe, r.command);
     const model = await modelStep(modelSpec, r.env, r.command);

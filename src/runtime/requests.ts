@@ -3,6 +3,7 @@ import type { Agent } from '../agent/agent.ts';
 import type { ScheduleRequests } from '../agent/autonomous.ts';
 import type { RebuiltSession } from '../agent/resume.ts';
 import type { WatchdogMode } from '../agent/watchdog.ts';
+import type { Principal } from '../core/principal.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
 import type { WatchConfig } from '../config/watch-schema.ts';
 import type { Kube } from '../k8s/cluster.ts';
@@ -93,6 +94,8 @@ export interface AgentRequest extends RequestBase {
   onEvent: (e: AgentEvent) => void;
   /** An event log the caller owns and closes (watch shares one across its sessions). */
   log?: EventLog | undefined;
+  /** Who the session acts for (the attach daemon's caller, watch's service principal); default: the terminal's user. */
+  principal?: Principal | undefined;
 }
 
 export interface AgentSystem {

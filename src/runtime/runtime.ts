@@ -21,7 +21,8 @@ import { loadConfigStep, recipeDirOf, resolveWorkspace } from './recipe-step.ts'
 import { buildServices, type SessionServices } from './services.ts';
 import type { ToolServices } from '../tools/framework/services.ts';
 import { resolveSettings, type FlagSettings, type Settings } from './settings.ts';
-import { homeOf } from './state-dir.ts';
+import { homeOf, terminalPrincipal } from './state-dir.ts';
+import type { Principal } from '../core/principal.ts';
 import { processSecrets, registerConfiguredSecrets, registerEnvironmentSecrets } from './secrets.ts';
 import type { SecretValues } from '../util/secret-values.ts';
 
@@ -93,6 +94,8 @@ export interface RuntimeOptions {
   stateDir?: string | undefined;
   /** The registry of secret values the dispatcher masks in every result (default: the process's one). */
   secrets?: SecretValues | undefined;
+  /** Who the run acts for (the attach daemon's caller, a service principal); default: the terminal's user. */
+  principal?: Principal | undefined;
 }
 
 /**
@@ -131,6 +134,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     commandEnv: opts.commandEnv,
     rawStore: opts.rawStore,
     stateDir: opts.stateDir,
+    principal: opts.principal ?? terminalPrincipal(env),
     resolver: opts.resolver,
     disabled,
     checkWorld: opts.checkWorld !== false,

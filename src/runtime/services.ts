@@ -25,6 +25,7 @@ import { takeDumpableWarning } from './non-dumpable.ts';
 import type { Settings } from './settings.ts';
 import type { AgentsConfig } from '../config/agents-schema.ts';
 import type { Dialect } from '../core/dialects.ts';
+import { userHome, type Principal, type UserHome } from '../core/principal.ts';
 
 /**
  * What the root hands the layers below it: the environment and home directory
@@ -42,6 +43,9 @@ export interface Services {
   /** What the tools read as `ctx.services`: the cluster, the network, the plan recorder, … */
   readonly tools: ToolServices;
   readonly mcpConfig: Awaited<ReturnType<typeof loadMcpConfig>>;
+  /** Who the run acts for, and their home (absent without a state directory). */
+  readonly principal: Principal;
+  readonly userHome?: UserHome | undefined;
 }
 
 /** The services only an agent session has: they decide the session tools (ask_user, mark_task_done, schedule_next_turn). */
@@ -70,6 +74,8 @@ export interface ServicesInput {
   rawStore?: RawStore | undefined;
   /** Record (and first reap) process groups and writes in flight here; absent: nothing is recorded. */
   stateDir?: string | undefined;
+  /** Who the run acts for; its home is under stateDir. */
+  principal: Principal;
   resolver?: Resolver | undefined;
   /** Built-in tools this run turns off (toggles, --allow-tool / --deny-tool): a family with none left builds no services. */
   disabled?: readonly string[] | undefined;
@@ -95,6 +101,7 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
   const digests = o.rawStore && s.noDigest !== true && mcpConfig.digest !== false ? new DigestWrap(o.rawStore) : undefined;
   const scope = await PathScope.create(workspace, recipe.permissions?.path_scope ?? {}, { home: o.home });
   const commandEnv = o.commandEnv ?? env;
+  const home = o.stateDir === undefined ? undefined : userHome(o.stateDir, o.principal);
   let tools = toolServices({
     env: commandEnv,
     home: o.home,
@@ -121,13 +128,15 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
       scope,
       session,
       stateDir: o.stateDir,
+      principal: o.principal,
+      userHome: home,
       resolver: o.resolver,
       services: tools,
       world: o.checkWorld !== false,
     });
     tools = { ...tools, ...given };
   }
-  return { env, home: o.home, workspace, session, scope, tools, mcpConfig };
+  return { env, home: o.home, workspace, session, scope, tools, mcpConfig, principal: o.principal, userHome: home };
 }
 
 function warnScrub(logger: Logger): void {

@@ -1,4 +1,5 @@
 import type { Recipe } from '../../config/recipe-schema.ts';
+import type { Principal, UserHome } from '../../core/principal.ts';
 import type { Logger } from '../../log.ts';
 import type { Resolver } from '../../net/guarded-fetch.ts';
 import type { PathScope } from '../../permissions/path-scope.ts';
@@ -40,6 +41,10 @@ export interface ServiceContext {
   readonly session: SessionState;
   /** core-agent's state directory; absent in tests and recipe validate (nothing is recorded). */
   readonly stateDir?: string | undefined;
+  /** Who the run acts for (per-user families are rooted at their home). */
+  readonly principal: Principal;
+  /** The principal's home under the state directory; absent without one (tests, recipe validate): per-user families are then missing. */
+  readonly userHome?: UserHome | undefined;
   /** The DNS resolver behind the SSRF guard (a test seam; default: the system's). */
   readonly resolver?: Resolver | undefined;
   /** What the root and the families listed before this one provided. */
