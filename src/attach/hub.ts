@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { principal, type Principal } from '../core/principal.ts';
 import type { Logger } from '../log.ts';
 import type { EventLog, SessionSummary } from '../store/event-log.ts';
+import { allows, NEED_ROLE, roleOf, type Need, type Role, type SessionAcl } from './acl.ts';
 import { HttpError } from './http.ts';
 import { PromptBroker } from './prompts.ts';
+import type { Caller } from './route.ts';
 
 /** The app every session of this daemon belongs to (the Go original's path grammar has an {app} segment). */
 export const APP = 'core-agent';
@@ -20,7 +23,19 @@ export interface AttachAgentSession {
  * its permission prompts go to `prompter` (the broker, which is the gate's
  * Prompter in shape). The CLI builds it from the root; attach never imports it.
  */
-export type StartAttachSession = (o: { title: string; resume?: string | undefined; prompter: PromptBroker }) => Promise<AttachAgentSession>;
+export type StartAttachSession = (o: {
+  title: string;
+  resume?: string | undefined;
+  prompter: PromptBroker;
+  /** Who the session acts for: its owner (its per-user families are rooted at the owner's home). */
+  principal?: Principal | undefined;
+}) => Promise<AttachAgentSession>;
+
+/** The lists a session starts with: a service principal's sessions (watch's incidents) get the configured ones. */
+export interface AccessLists {
+  viewers: readonly string[];
+  contributors: readonly string[];
+}
 
 export interface SessionRow {
   app: string;
@@ -51,6 +66,8 @@ export interface SessionHubOptions {
   logger: Logger;
   /** How long a permission prompt waits for an answer before it is denied. */
   promptTimeoutMs: number;
+  /** The ACL of a session owned by a service principal until its owner or an admin changes it (attach.incident_access). */
+  serviceAccess?: AccessLists | undefined;
 }
 
 const RESTART_NOTE = 'the turn was open when the attach daemon stopped; it was not continued';
@@ -64,7 +81,8 @@ export class SessionHub {
   private readonly live = new Map<string, Live>();
   private readonly loading = new Map<string, Promise<Live>>();
   private readonly brokers = new Map<string, PromptBroker>();
-  private readonly owners = new Map<string, string | null>();
+  private readonly owners = new Map<string, Principal | null>();
+  private readonly lists = new Map<string, AccessLists>();
   private closing = false;
 
   constructor(private readonly o: SessionHubOptions) {}
@@ -86,25 +104,64 @@ export class SessionHub {
     return marked;
   }
 
-  list(): SessionRow[] {
-    return this.o.log.sessions().map((s) => this.row(s));
+  /** The sessions the caller may read (the others are not mentioned at all). */
+  list(caller: Caller): SessionRow[] {
+    return this.o.log
+      .sessions()
+      .filter((s) => allows(this.roleOf(s.id, caller), 'read'))
+      .map((s) => this.row(s));
+  }
+
+  /**
+   * The caller's role on an existing session, checked against what the request needs: a session
+   * it may not read is a 404 worded exactly as a missing one (its existence is not leaked); one it
+   * may read but not act on is a 403 naming the role needed.
+   */
+  authorize(sid: string, caller: Caller, need: Need): Role {
+    this.summary(sid);
+    const role = this.roleOf(sid, caller);
+    if (!allows(role, 'read')) throw notFound(sid);
+    if (!allows(role, need))
+      throw new HttpError(
+        403,
+        `${need} on session "${sid.slice(0, 100)}" needs the role ${NEED_ROLE[need]}; ${caller.principal} is a ${role}`,
+      );
+    return role!;
+  }
+
+  /** The session's owner and lists. */
+  acl(sid: string): SessionAcl {
+    return { owner: this.ownerOf(sid), ...this.listsOf(sid) };
+  }
+
+  /** Replaces the lists given (absent ones stay), recorded in the log so a restarted daemon keeps them. */
+  setAcl(sid: string, by: string, patch: Partial<AccessLists>): SessionAcl {
+    const now = { ...this.listsOf(sid), ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as AccessLists;
+    const lists = { viewers: [...new Set(now.viewers)], contributors: [...new Set(now.contributors)] };
+    this.o.log.append(sid, this.live.get(sid)?.s.agent.turn ?? this.summary(sid).turns, 'operator', {
+      action: 'acl',
+      principal: by,
+      ...lists,
+    });
+    this.lists.set(sid, lists);
+    return this.acl(sid);
   }
 
   /** The session's summary, or a 404 naming it. */
   summary(sid: string): SessionSummary {
     const s = this.o.log.session(sid);
-    if (!s) throw new HttpError(404, `no session "${sid.slice(0, 100)}"`);
+    if (!s) throw notFound(sid);
     return s;
   }
 
-  async create(principal: string): Promise<SessionRow> {
+  async create(owner: Principal): Promise<SessionRow> {
     if (this.closing) throw new HttpError(503, 'the daemon is shutting down', undefined, { 'retry-after': '5' });
     if (!this.o.startSession) throw new HttpError(501, 'this daemon does not create sessions (its sessions are run by core-agent watch)');
     const broker = this.newBroker();
-    const s = await this.o.startSession({ title: '', prompter: broker });
+    const s = await this.o.startSession({ title: '', prompter: broker, principal: owner });
     this.adopt(s, broker);
-    this.o.log.append(s.sessionId, 0, 'operator', { action: 'create', principal });
-    this.owners.set(s.sessionId, principal);
+    this.o.log.append(s.sessionId, 0, 'operator', { action: 'create', principal: owner.name, group: owner.group, tenant: owner.tenant });
+    this.owners.set(s.sessionId, owner);
     return this.row(this.summary(s.sessionId));
   }
 
@@ -161,6 +218,7 @@ export class SessionHub {
     this.brokers.get(sid)?.denyAll('deleted');
     this.brokers.delete(sid);
     this.owners.delete(sid);
+    this.lists.delete(sid);
     this.o.log.deleteSessions([sid]);
   }
 
@@ -186,7 +244,7 @@ export class SessionHub {
     const title = s.title || this.firstPrompt(s.id);
     return {
       app: APP,
-      user: this.ownerOf(s.id) ?? '',
+      user: this.ownerOf(s.id)?.name ?? '',
       sessionID: s.id,
       has_event_log: true,
       status: this.live.has(s.id) ? 'active' : 'idle',
@@ -195,13 +253,47 @@ export class SessionHub {
     };
   }
 
-  /** Who created the session through the daemon (its `operator` create event); null for a session started elsewhere. */
-  private ownerOf(sid: string): string | null {
+  /**
+   * Who the session acts for: who created it through the daemon (its `operator` create event),
+   * else the principal its session_start records (a terminal run's user, watch's service
+   * principal); a sub-agent's session is its root's. Null: none on record (admins only).
+   */
+  private ownerOf(sid: string): Principal | null {
     if (this.owners.has(sid)) return this.owners.get(sid)!;
-    const created = this.o.log.events(sid).find((e) => e.kind === 'operator' && e.data.action === 'create');
-    const owner = created ? String(created.data.principal) : null;
+    const sub = sid.indexOf(':sub:');
+    if (sub > 0) return this.ownerOf(sid.slice(0, sub));
+    const events = this.o.log.events(sid, 0);
+    const created = events.find((e) => e.kind === 'operator' && e.data.action === 'create');
+    const started = events.find((e) => e.kind === 'session_start')?.data.principal;
+    const owner = created
+      ? recorded(created.data)
+      : typeof started === 'object' && started !== null
+        ? recorded(started as Record<string, unknown>)
+        : null;
     this.owners.set(sid, owner);
     return owner;
+  }
+
+  /** The last lists recorded (an `acl` operator event), else a service principal's configured ones, else none. */
+  private listsOf(sid: string): AccessLists {
+    const sub = sid.indexOf(':sub:');
+    if (sub > 0) return this.listsOf(sid.slice(0, sub));
+    const have = this.lists.get(sid);
+    if (have) return have;
+    const set = this.o.log.events(sid, 0).findLast((e) => e.kind === 'operator' && e.data.action === 'acl');
+    const lists: AccessLists = set
+      ? { viewers: strings(set.data.viewers), contributors: strings(set.data.contributors) }
+      : this.ownerOf(sid)?.service
+        ? (this.o.serviceAccess ?? { viewers: [], contributors: [] })
+        : { viewers: [], contributors: [] };
+    this.lists.set(sid, lists);
+    return lists;
+  }
+
+  private roleOf(sid: string, caller: Caller): Role | null {
+    // A tokenless loopback daemon tells no one apart: every request is the same anonymous caller.
+    if (caller.source === 'anonymous') return 'admin';
+    return roleOf(caller.who, this.acl(sid));
   }
 
   private firstPrompt(sid: string): string {
@@ -244,7 +336,7 @@ export class SessionHub {
     if (!start) throw new HttpError(409, `session "${sid}" is run by core-agent watch: follow it with /events; it takes no messages here`);
     const p = (async () => {
       try {
-        const s = await start({ title: '', resume: sid, prompter: this.broker(sid) });
+        const s = await start({ title: '', resume: sid, prompter: this.broker(sid), principal: this.ownerOf(sid) ?? undefined });
         return this.adopt(s, this.broker(sid));
       } catch (err) {
         if (err instanceof HttpError) throw err;
@@ -295,5 +387,26 @@ export class SessionHub {
     await l.pump;
     this.live.delete(sid);
     await l.s.close();
+  }
+}
+
+function notFound(sid: string): HttpError {
+  return new HttpError(404, `no session "${sid.slice(0, 100)}"`);
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** A principal as an event recorded it ({principal|name, group, tenant, service}); null when it names none validly. */
+function recorded(data: Record<string, unknown>): Principal | null {
+  const name = typeof data.principal === 'string' ? data.principal : data.name;
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  try {
+    return typeof name === 'string'
+      ? principal(name, { group: text(data.group), tenant: text(data.tenant), service: data.service === true })
+      : null;
+  } catch {
+    return null;
   }
 }

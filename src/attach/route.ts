@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from '../core/principal.ts';
 
 /**
  * Who made an HTTP request to the attach daemon, as its bearer token says.
@@ -6,7 +7,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * of what the caller creates and as the approver of what it answers).
  */
 export interface Caller {
+  /** The principal's name (`who.name`). */
   principal: string;
+  /** The principal with its group, tenant and admin role (a users file's row; --token-env: name only). */
+  who: Principal;
   /** How the principal was established: a bearer token, or none (a tokenless loopback daemon). */
   source?: 'bearer' | 'anonymous';
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { principal as makePrincipal } from '../core/principal.ts';
 import type { Logger } from '../log.ts';
 import { anyHostProblem, type AllowedHostEntry } from '../net/allowed-hosts.ts';
 import { isLoopbackBind, ListenerHostPolicy } from '../net/listener-host.ts';
@@ -87,18 +88,18 @@ export async function startAttachServer(o: AttachServerOptions): Promise<AttachS
 }
 
 function authenticate(req: IncomingMessage, tokens: readonly TokenEntry[]): Caller {
-  if (tokens.length === 0) return { principal: ANONYMOUS, source: 'anonymous' };
+  if (tokens.length === 0) return { principal: ANONYMOUS, who: makePrincipal(ANONYMOUS), source: 'anonymous' };
   const header = req.headers['x-attach-token'];
   const auth = req.headers.authorization;
   let presented: string | undefined;
   if (typeof header === 'string') presented = header;
   else if (typeof auth === 'string' && /^bearer /i.test(auth)) presented = auth.slice(7).trim();
-  const principal = presented === undefined ? null : principalOf(presented, tokens);
-  if (principal === null) {
+  const who = presented === undefined ? null : principalOf(presented, tokens);
+  if (who === null) {
     const why = presented === undefined ? 'no bearer token (Authorization: Bearer TOKEN or X-Attach-Token)' : 'the token is not valid';
     throw new HttpError(401, why, undefined, { 'www-authenticate': 'Bearer realm="attach"' });
   }
-  return { principal, source: 'bearer' };
+  return { principal: who.name, who, source: 'bearer' };
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod/v4';
 import type { EventLog, SessionEvent } from '../store/event-log.ts';
+import { aclPatch, type SessionAcl } from './acl.ts';
 import { HttpError, openSse, pathSegment, readJson, sendJson, sseFrame } from './http.ts';
 import { APP, type SessionHub } from './hub.ts';
 import { respondBody, type PromptNotice } from './prompts.ts';
@@ -32,14 +33,21 @@ export function sessionRoutes(hub: SessionHub, log: EventLog): Route {
     if (first !== 'sessions' && first !== 'whoami') return false;
     const parts = raw.map((segment, i) => pathSegment(segment, i === 0 ? 'path' : sessionField(raw, i)));
     if (parts.length === 1 && parts[0] === 'whoami' && method === 'GET') {
-      sendJson(res, 200, { identity: caller.principal, admin: false, source: caller.source ?? 'bearer' });
+      const w = caller.who;
+      sendJson(res, 200, {
+        identity: caller.principal,
+        admin: w.admin,
+        ...(w.group !== undefined ? { group: w.group } : {}),
+        ...(w.tenant !== undefined ? { tenant: w.tenant } : {}),
+        source: caller.source ?? 'bearer',
+      });
       return true;
     }
     if (parts[0] !== 'sessions') return false;
     if (parts.length === 1) {
-      if (method === 'GET') sendJson(res, 200, { sessions: hub.list() });
+      if (method === 'GET') sendJson(res, 200, { sessions: hub.list(caller) });
       else if (method === 'POST') {
-        const row = await hub.create(caller.principal);
+        const row = await hub.create(caller.who);
         const url = `http://${req.headers.host ?? 'localhost'}/sessions/${APP}/${row.sessionID}`;
         sendJson(res, 201, { app: row.app, user: row.user, sessionID: row.sessionID, url });
       } else throw methodNotAllowed(method, 'GET, POST');
@@ -75,7 +83,23 @@ async function dispatch(hub: SessionHub, log: EventLog, c: Call): Promise<void> 
   const want = (m: string) => {
     if (c.method !== m) throw methodNotAllowed(c.method, m);
   };
+  // Who may do what (src/attach/acl.ts): a session the caller may not read is a 404 like a missing one.
+  const need = c.action === '' || c.action === 'acl' ? 'manage' : c.action === 'events' || c.action === 'perms/stream' ? 'read' : 'write';
+  if (KNOWN_ACTIONS.has(c.action)) hub.authorize(sid, caller, need);
   switch (c.action) {
+    case 'acl': {
+      if (c.method === 'GET') return sendJson(res, 200, aclBody(sid, hub.acl(sid)));
+      want('PATCH');
+      const body = await readJson(req, aclPatch);
+      if (body.owner !== undefined)
+        throw new HttpError(
+          400,
+          'owner: a session keeps the owner it was created by (it acts in their home); change viewers or contributors',
+          'owner',
+        );
+      sendJson(res, 200, aclBody(sid, hub.setAcl(sid, caller.principal, { viewers: body.viewers, contributors: body.contributors })));
+      return;
+    }
     case '':
       want('DELETE');
       await hub.remove(sid);
@@ -208,6 +232,18 @@ function streamPrompts(hub: SessionHub, c: Call): void {
     unsubscribe();
     clearInterval(keepalive);
   });
+}
+
+const KNOWN_ACTIONS = new Set(['', 'acl', 'events', 'inject', 'wake', 'interrupt', 'perms/stream', 'perms/respond']);
+
+function aclBody(sid: string, acl: SessionAcl): Record<string, unknown> {
+  return {
+    session: sid,
+    owner: acl.owner?.name ?? null,
+    ...(acl.owner?.service ? { owner_service: true } : {}),
+    viewers: acl.viewers,
+    contributors: acl.contributors,
+  };
 }
 
 function methodNotAllowed(method: string, allowed: string): HttpError {

@@ -1,10 +1,20 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { PRINCIPAL_NAME } from '../core/principal.ts';
+import { principal, PRINCIPAL_NAME, type Principal } from '../core/principal.ts';
 
-/** A bearer token and the name it stands for (the principal recorded as owner and approver). */
+/**
+ * A bearer token and the principal it stands for (recorded as owner and approver). The token is
+ * held in clear (`--token-env`, a users file's `token_env`) or as its sha256 (a users file's
+ * `token_sha256`): either way only digests are compared.
+ */
 export interface TokenEntry {
   principal: string;
-  token: string;
+  token?: string | undefined;
+  /** The token's sha256, 64 hex digits. */
+  sha256?: string | undefined;
+  group?: string | undefined;
+  tenant?: string | undefined;
+  /** Only a users file's `admin: true` makes one; never a --token-env entry. */
+  admin?: boolean | undefined;
 }
 
 /** The principal of a variable holding one bare token. */
@@ -54,14 +64,21 @@ export function parseTokens(value: string, variable: string): TokenEntry[] {
  * (no early exit) in constant time, so the time taken says nothing about which
  * token, or how much of one, matched.
  */
-export function principalOf(presented: string, tokens: readonly TokenEntry[]): string | null {
+export function principalOf(presented: string, tokens: readonly TokenEntry[]): Principal | null {
   // Digests first: equal lengths for timingSafeEqual, and the token's length is not leaked either.
   const given = digest(presented);
-  let found: string | null = null;
-  for (const t of tokens) if (timingSafeEqual(given, digest(t.token))) found = t.principal;
-  return found;
+  let found: TokenEntry | null = null;
+  for (const t of tokens) if (timingSafeEqual(given, digestOf(t))) found = t;
+  if (found === null) return null;
+  return principal(found.principal, { group: found.group, tenant: found.tenant, admin: found.admin === true });
 }
 
-function digest(text: string): Buffer {
+function digestOf(t: TokenEntry): Buffer {
+  if (t.sha256 !== undefined) return Buffer.from(t.sha256, 'hex');
+  // No token at all matches nothing (a users file never makes such an entry).
+  return t.token === undefined ? Buffer.alloc(32) : digest(t.token);
+}
+
+export function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }

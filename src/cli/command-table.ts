@@ -386,6 +386,12 @@ export const SERVE_OPTIONS = {
     help: 'the variable holding the bearer token, or NAME=TOKEN,NAME2=TOKEN2 (each NAME a principal); required off loopback',
     recipeKey: 'attach.token_env',
   },
+  'users-file': {
+    type: 'string',
+    arg: 'PATH',
+    help: 'the users file (principals with group, tenant, admin; tokens by variable or sha256), mode 0600; env CORE_AGENT_USERS_FILE',
+    recipeKey: 'attach.users_file',
+  },
   'allowed-host': { ...allowedHost, help: `${allowedHost.help} (needs --token-env for "*")`, recipeKey: 'attach.allowed_hosts' },
   'prompt-timeout': {
     type: 'string',

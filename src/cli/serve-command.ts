@@ -38,6 +38,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<number> {
       maxSteps: agent.maxSteps,
       listen: values.listen,
       tokenEnv: values['token-env'],
+      usersFile: values['users-file'],
       allowedHosts: values['allowed-host'] ?? [],
       promptTimeoutS: values['prompt-timeout'],
       // Up: the compilers start-up ran without are back on for the sessions it serves.

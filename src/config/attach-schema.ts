@@ -1,5 +1,8 @@
 import * as z from 'zod/v4';
+import { ACL_ENTRY, ACL_ENTRY_RULE } from '../core/principal.ts';
 import { parseAllowedHost } from '../net/allowed-hosts.ts';
+
+const aclList = z.array(z.string().regex(ACL_ENTRY, ACL_ENTRY_RULE)).max(256);
 
 /** HOST:PORT, [IPV6]:PORT, :PORT or PORT — what `--listen` takes (watch/listen.ts parses it). */
 const LISTEN = /^(?:(?:\[[^\]]+\]|[^:[\]]*):)?\d{1,5}$/;
@@ -38,6 +41,24 @@ export const attachSchema = z
       .optional()
       .describe(
         'Host names the API answers to besides its own address and loopback, HOST or HOST:PORT (a Service name, an ingress host); "*" takes any Host (needs token_env). Any other Host is refused (DNS rebinding).',
+      ),
+    users_file: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe(
+        'A users file (YAML or JSON, mode 0600): each principal with its group, tenant, admin role and token_env or token_sha256 (docs/users.md). serve --users-file and CORE_AGENT_USERS_FILE win.',
+      ),
+    workspace: z
+      .enum(['shared', 'per_user'])
+      .optional()
+      .describe("Each session's workspace: shared (default, the daemon's) or per_user (the owner's home's workspace/, made 0700)."),
+    incident_access: z
+      .strictObject({ viewers: aclList.optional(), contributors: aclList.optional() })
+      .optional()
+      .describe(
+        "watch: who may follow (viewers) or drive (contributors) an incident's session, owned by the service principal. Entries: a name, group:NAME, tenant:NAME or * (any authenticated principal). Default viewers [*].",
       ),
     prompt_timeout_seconds: z
       .number()

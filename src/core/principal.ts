@@ -26,6 +26,11 @@ export const PRINCIPAL_NAME = /^[A-Za-z][A-Za-z0-9._@-]{0,63}$/;
 
 export const PRINCIPAL_NAME_RULE = 'a letter, then up to 63 letters, digits, . _ @ -';
 
+/** A session ACL entry: a principal's name, `group:NAME`, `tenant:NAME`, or `*` (every authenticated principal). */
+export const ACL_ENTRY = /^(?:\*|(?:group:|tenant:)?[A-Za-z][A-Za-z0-9._@-]{0,63})$/;
+
+export const ACL_ENTRY_RULE = 'a principal name, group:NAME, tenant:NAME or *';
+
 /** The service principal unattended runs act as, unless the recipe names another. */
 export const DEFAULT_SERVICE_PRINCIPAL = 'core-agent-service';
 

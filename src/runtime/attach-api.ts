@@ -1,4 +1,4 @@
-import type { StartAttachSession } from '../attach/hub.ts';
+import type { AccessLists, StartAttachSession } from '../attach/hub.ts';
 import type { Route } from '../attach/route.ts';
 import type { AttachServer } from '../attach/server.ts';
 import { UsageError } from '../core/usage-error.ts';
@@ -11,6 +11,10 @@ import type { EventLog } from '../store/event-log.ts';
 export interface AttachApiOptions {
   listen: string;
   tokenEnv: string | undefined;
+  /** A users file (docs/users.md): its principals beside --token-env's. */
+  usersFile?: string | undefined;
+  /** The ACL of a service principal's sessions (attach.incident_access). */
+  serviceAccess?: AccessLists | undefined;
   /** Host names the API answers to besides its own address: the recipe's attach.allowed_hosts, then --allowed-host. */
   allowedHosts?: readonly string[];
   /** peers.register.endpoint: the URL a hub calls this daemon at, whose host it answers to. */
@@ -58,6 +62,18 @@ export async function startAttachApi(o: AttachApiOptions): Promise<{ server: Att
       throw new UsageError(`--token-env: ${(err as Error).message}`, o.command);
     }
   }
+  if (o.usersFile !== undefined) {
+    const { loadUsersFile } = await import('../attach/users-file.ts');
+    let users;
+    try {
+      users = loadUsersFile(o.usersFile, { env: o.env, groups: process.getgroups?.() ?? [] });
+    } catch (err) {
+      throw new UsageError((err as Error).message, o.command);
+    }
+    const both = tokens.find((t) => users.some((u) => u.principal === t.principal));
+    if (both) throw new UsageError(`the principal "${both.principal}" is in both --token-env and the users file: keep one`, o.command);
+    tokens = [...tokens, ...users];
+  }
   let allowedHosts;
   try {
     allowedHosts = parseAllowedHosts([...(o.allowedHosts ?? []), ...advertisedHost(o.advertised)]);
@@ -73,7 +89,13 @@ export async function startAttachApi(o: AttachApiOptions): Promise<{ server: Att
     );
   }
   if (tokens.length === 0) o.logger.warn({ listen: o.listen }, 'attach API without a token: any local process can drive the agent');
-  const hub = new SessionHub({ log: o.log, startSession: o.startSession, logger: o.logger, promptTimeoutMs: o.promptTimeoutMs });
+  const hub = new SessionHub({
+    log: o.log,
+    startSession: o.startSession,
+    logger: o.logger,
+    promptTimeoutMs: o.promptTimeoutMs,
+    serviceAccess: o.serviceAccess,
+  });
   const marked = o.startSession ? hub.markInterrupted() : [];
   if (marked.length > 0) o.logger.info({ sessions: marked }, 'turns open at the last stop marked interrupted');
   const server = await startAttachServer({

@@ -1,5 +1,7 @@
+import { mkdirSync } from 'node:fs';
 import type { StartAttachSession } from '../attach/hub.ts';
 import type { Recipe } from '../config/recipe-schema.ts';
+import { userHome, type Principal } from '../core/principal.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { processSecrets, registerConfiguredSecrets, registerEnvironmentSecrets } from './secrets.ts';
 import type { EventLog } from '../store/event-log.ts';
@@ -24,6 +26,8 @@ export interface AttachSessionsOptions {
   build: (req: AgentRequest) => Promise<AgentSystem>;
   /** On a peer hub: the registry each session's call_peer resolves names against. */
   peerRoster?: PeerRoster | undefined;
+  /** attach.workspace: `per_user` roots each session's workspace at its owner's home; default `shared` (the daemon's). */
+  workspace?: 'shared' | 'per_user' | undefined;
 }
 
 /**
@@ -33,11 +37,12 @@ export interface AttachSessionsOptions {
  * enforces, as in watch's incident sessions.
  */
 export function attachSessions(o: AttachSessionsOptions): StartAttachSession {
-  return async ({ title, resume, prompter }) => {
+  return async ({ title, resume, prompter, principal }) => {
     const s = await o.build({
       until: 'agent',
       flags: {},
-      settings: o.settings,
+      settings:
+        o.workspace === 'per_user' && principal ? { ...o.settings, workspace: ownWorkspace(stateDir(o.env), principal) } : o.settings,
       env: o.env,
       command: o.command,
       logLevel: 'warn',
@@ -52,9 +57,18 @@ export function attachSessions(o: AttachSessionsOptions): StartAttachSession {
       onEvent: () => undefined,
       log: o.log,
       peerRoster: o.peerRoster,
+      // The owner, whoever drives the session: its memory, skills and files stay in one home.
+      principal,
     });
     return { sessionId: s.sessionId, agent: s.agent, close: () => s.session.close() };
   };
+}
+
+/** The owner's workspace folder, made (0700: the principal's own) on first use. */
+function ownWorkspace(state: string, p: Principal): string {
+  const dir = userHome(state, p).workspace;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 export interface ServeRequest {
@@ -111,6 +125,7 @@ export async function prepareServe(r: ServeRequest): Promise<ServeSystem> {
     maxSteps: r.maxSteps,
     build: r.build,
     peerRoster: peers.registry,
+    workspace: recipe.attach?.workspace,
   });
   return { recipe, settings, logger, log, dbPath, modelSpec, startSession, peers };
 }

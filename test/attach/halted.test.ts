@@ -1,3 +1,4 @@
+import { principal } from '../../src/core/principal.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,7 +51,7 @@ async function settle(log: EventLog, sid: string, kind: string): Promise<void> {
 describe('the hub and a halted agent', () => {
   it('logs an error marked halted, so a follower sees the turn end (turn-error watchdog)', async () => {
     const { hub, log } = hubWith('halted');
-    const row = await hub.create('alice');
+    const row = await hub.create(principal('alice'));
     await hub.inject(row.sessionID, 'alice', 'anything?');
     await settle(log, row.sessionID, 'error');
     const errors = log.events(row.sessionID).filter((e) => e.kind === 'error');
@@ -60,7 +61,7 @@ describe('the hub and a halted agent', () => {
 
   it('a turn that ends any other way adds no error of its own', async () => {
     const { hub, log } = hubWith('done');
-    const row = await hub.create('alice');
+    const row = await hub.create(principal('alice'));
     await hub.inject(row.sessionID, 'alice', 'anything?');
     await settle(log, row.sessionID, 'never');
     expect(log.events(row.sessionID).filter((e) => e.kind === 'error')).toEqual([]);

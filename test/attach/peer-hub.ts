@@ -1,3 +1,4 @@
+import { principal as makePrincipal } from '../../src/core/principal.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
@@ -25,7 +26,7 @@ export async function startHub(registry: PeerRegistry): Promise<{ url: string; r
       res.writeHead(401).end();
       return;
     }
-    route(req, res, url, { principal }).then(
+    route(req, res, url, { principal, who: makePrincipal(principal) }).then(
       (handled) => {
         if (!handled) res.writeHead(404).end();
       },

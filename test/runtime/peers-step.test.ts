@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Recipe } from '../../src/config/recipe-schema.ts';
+import { principal } from '../../src/core/principal.ts';
 import { silentLogger } from '../../src/log.ts';
 import { startPeerFleet } from '../../src/runtime/peers-step.ts';
 import { tempDir } from '../helpers/workspace.ts';
@@ -18,7 +19,9 @@ describe('the peers: section at start-up', () => {
     const hub = startPeerFleet(recipe({ hub: true, private_hosts: ['127.0.0.1'] }), {}, state, silentLogger);
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
-      void hub.route!(req, res, url, { principal: req.headers.authorization ?? 'anonymous' }).then((ok) => ok || res.writeHead(404).end());
+      void hub.route!(req, res, url, { principal: req.headers.authorization ?? 'anonymous', who: principal('anonymous') }).then(
+        (ok) => ok || res.writeHead(404).end(),
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const hubUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
