@@ -1,5 +1,6 @@
 import type { WatchdogMode } from '../agent/watchdog.ts';
 import type { AskMode } from '../runtime/askers.ts';
+import { principal, PRINCIPAL_NAME, PRINCIPAL_NAME_RULE, type Principal } from '../core/principal.ts';
 import { gateNamespace, parseRule, RULE_SYNTAX } from '../permissions/rules.ts';
 import { LATEST } from '../runtime/resume-step.ts';
 import { splitList, type FlagSettings } from '../runtime/settings.ts';
@@ -24,6 +25,7 @@ export interface AgentValues extends CommonValues {
   readonly 'reset-watchdog'?: boolean;
   readonly checkpoint?: 'auto' | 'operator';
   readonly ask?: AskMode;
+  readonly user?: string;
 }
 
 /** The agent options of a command line, as the root takes them; what two flags say together is checked here. */
@@ -34,6 +36,8 @@ export interface AgentFlags {
   resume: string | undefined;
   resetWatchdog: boolean;
   fresh: boolean;
+  /** --user NAME (run, repl): who the run acts for, over CORE_AGENT_USER and the OS account. */
+  principal: Principal | undefined;
 }
 
 export function agentFlags(values: AgentValues, command: string): AgentFlags {
@@ -60,7 +64,16 @@ export function agentFlags(values: AgentValues, command: string): AgentFlags {
     resume,
     resetWatchdog: values['reset-watchdog'] === true,
     fresh: values['fresh-session-db'] === true,
+    principal: userFlag(values.user, command),
   };
+}
+
+/** --user NAME: a principal name (a terminal user is never an admin: that is the daemon's configuration). */
+function userFlag(name: string | undefined, command: string): Principal | undefined {
+  if (name === undefined) return undefined;
+  if (!PRINCIPAL_NAME.test(name))
+    throw new UsageError(`--user "${name.slice(0, 64)}" is not a valid user name (${PRINCIPAL_NAME_RULE})`, command);
+  return principal(name);
 }
 
 /**

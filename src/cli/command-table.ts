@@ -313,6 +313,15 @@ const allowedHost = {
   help: 'a Host name the port answers to besides its own address and loopback (a Service, an ingress); "*" any; repeatable',
 } as const satisfies Flag;
 
+/** --user (run, repl): who a terminal run acts for. */
+const userOption = {
+  user: {
+    type: 'string',
+    arg: 'NAME',
+    help: 'act for this user: their memory, skills and workspace under the state directory (over CORE_AGENT_USER, over the OS account)',
+  },
+} as const satisfies FlagTable;
+
 /** run's flags: the one table the real parse, the JSON-output pre-scan (json-errors.ts) and the completion read. */
 export const RUN_OPTIONS = {
   prompt: { type: 'string', short: 'p', arg: 'PROMPT', help: 'the prompt, as a flag (before any PROMPT words)' },
@@ -336,6 +345,7 @@ export const RUN_OPTIONS = {
     help: 'autonomous: the longest wait the model may ask for',
   },
   ...agentOptions,
+  ...userOption,
   watchdog: { ...agentOptions.watchdog, shownDefault: 'enforce' },
   ask: { ...agentOptions.ask, shownDefault: 'off' },
   ...modeOptions,
@@ -344,6 +354,7 @@ export const RUN_OPTIONS = {
 
 export const REPL_OPTIONS = {
   ...agentOptions,
+  ...userOption,
   watchdog: { ...agentOptions.watchdog, shownDefault: 'warn' },
   ask: { ...agentOptions.ask, shownDefault: 'stdin' },
   ...modeOptions,

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { DEFAULT_SERVICE_PRINCIPAL, PRINCIPAL_NAME, PRINCIPAL_NAME_RULE } from '../core/principal.ts';
 
 /**
  * The recipe's `watch:` section: what `core-agent watch` turns into incidents and
@@ -114,6 +115,13 @@ export const watchSchema = z
       .max(20_000)
       .optional()
       .describe('Text put before the incident facts in every session prompt (the instructions still come first).'),
+    service_principal: z
+      .string()
+      .regex(PRINCIPAL_NAME, PRINCIPAL_NAME_RULE)
+      .optional()
+      .describe(
+        `The principal incident sessions act for (a service principal, never an admin): their owner, and the home of their per-user things (default ${DEFAULT_SERVICE_PRINCIPAL}).`,
+      ),
   })
   .describe('core-agent watch: Kubernetes events become incidents, one agent session each.');
 

@@ -10,6 +10,7 @@ import { modelInfo } from '../model/registry.ts';
 import { DEFAULT_COMPACT_AT } from '../agent/compaction.ts';
 import type { EventLog } from '../store/event-log.ts';
 import type { Runtime } from './runtime.ts';
+import type { Principal } from '../core/principal.ts';
 
 export interface AgentStepOptions {
   runtime: Runtime;
@@ -32,6 +33,8 @@ export interface AgentStepOptions {
   onEvent: (e: AgentEvent) => void;
   /** Reports that arrive on their own for the session (its deferred children's). */
   inbox?: ((sessionId: string) => string[]) | undefined;
+  /** Who the session acts for: recorded in session_start, so the attach daemon knows a terminal or watch session's owner. */
+  principal?: Principal | undefined;
 }
 
 /** The agent step: the instructions, a new or resumed session in the log, the watchdog, the agent. */
@@ -56,6 +59,7 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
       workspace: runtime.workspace,
       instructions,
       tools: runtime.catalog.names(),
+      ...(o.principal ? { principal: principalRecord(o.principal) } : {}),
     });
   }
   runtime.session.sessionId = sessionId;
@@ -98,4 +102,14 @@ export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; s
     runtime.session.onClose(() => hooks.fire('session-end', { reason: 'exit' }));
   }
   return { agent, sessionId, resumed };
+}
+
+/** A principal as session_start records it: no admin flag (a role is the daemon's configuration, not the log's). */
+function principalRecord(p: Principal): Record<string, unknown> {
+  return {
+    name: p.name,
+    ...(p.group !== undefined ? { group: p.group } : {}),
+    ...(p.tenant !== undefined ? { tenant: p.tenant } : {}),
+    ...(p.service ? { service: true } : {}),
+  };
 }

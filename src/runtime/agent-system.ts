@@ -15,7 +15,7 @@ import { modelSpecOf, modelStep } from './model-step.ts';
 import { createRuntime } from './runtime.ts';
 import { resumeStep } from './resume-step.ts';
 import type { Settings } from './settings.ts';
-import { stateDir } from './state-dir.ts';
+import { stateDir, terminalPrincipal } from './state-dir.ts';
 import { openSessionLog, sessionDbPath } from './store-step.ts';
 import type { AgentRequest, AgentSystem } from './requests.ts';
 
@@ -36,6 +36,8 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
     delegator: children,
   };
 
+  // Who the session acts for: the caller's choice (the attach daemon's owner, watch's service principal), else the terminal's user.
+  const actsFor = r.principal ?? terminalPrincipal(r.env);
   const log =
     r.log ?? openSessionLog({ location: sessionDbPath(flagSettings, r.env), fresh: r.fresh === true, resume: r.resume, say: r.say });
   let resume = r.resume;
@@ -60,7 +62,7 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
       say: r.say,
       rawStore,
       stateDir: stateDir(r.env),
-      principal: r.principal,
+      principal: actsFor,
     });
     const modelSpec = modelSpecOf(settings, runtime.recipe, r.command);
     const model = await modelStep(modelSpec, r.env, r.command);
@@ -95,6 +97,7 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
       checkpoints,
       onEvent: r.onEvent,
       inbox: (sessionId) => children.takeReports(sessionId),
+      principal: actsFor,
     });
     // Its children's spend rolls up into it; their starts and ends show in its output.
     children.adopt(sessionId, agent);

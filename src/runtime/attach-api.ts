@@ -1,9 +1,14 @@
+import path from 'node:path';
+import { INCIDENT_VIEWERS_DEFAULT } from '../attach/defaults.ts';
+import type { Recipe } from '../config/recipe-schema.ts';
 import type { AccessLists, StartAttachSession } from '../attach/hub.ts';
 import type { Route } from '../attach/route.ts';
 import type { AttachServer } from '../attach/server.ts';
 import { UsageError } from '../core/usage-error.ts';
 import type { Logger } from '../log.ts';
 import type { EventLog } from '../store/event-log.ts';
+
+type AttachSection = NonNullable<Recipe['attach']>;
 
 // The attach API on its address: `serve` serves its own sessions through it, `watch` (with an
 // attach: section) the incidents' sessions, to list and follow.
@@ -28,6 +33,27 @@ export interface AttachApiOptions {
   command: string;
   /** Mounted after the session API (the peer registry). */
   extraRoutes?: readonly Route[];
+}
+
+/** Who may follow or drive a service principal's sessions (watch's incidents): attach.incident_access over the default. */
+export function incidentAccess(section: AttachSection | undefined): AccessLists {
+  return {
+    viewers: section?.incident_access?.viewers ?? INCIDENT_VIEWERS_DEFAULT,
+    contributors: section?.incident_access?.contributors ?? [],
+  };
+}
+
+/** The users file: the flag, else CORE_AGENT_USERS_FILE, else the recipe's attach.users_file (relative: to the recipe's folder). */
+export function usersFileOf(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  recipe: string | undefined,
+  recipeDir: string,
+): string | undefined {
+  if (flag !== undefined) return flag;
+  const fromEnv = env.CORE_AGENT_USERS_FILE;
+  if (fromEnv) return fromEnv;
+  return recipe === undefined ? undefined : path.resolve(recipeDir, recipe);
 }
 
 /** HOST:PORT of the URL this daemon registers at (the Host a hub's calls carry), as an allowed-host entry. */

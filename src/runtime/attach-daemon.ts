@@ -5,22 +5,8 @@ import { prepareServe } from './attach-step.ts';
 import { CannotListenError, Closer, stopSignal } from './closer.ts';
 import type { FlagSettings } from './settings.ts';
 import { buildSystem } from './system.ts';
+import { incidentAccess, usersFileOf } from './attach-api.ts';
 import { recipeDirOf } from './recipe-step.ts';
-import type { Settings } from './settings.ts';
-import path from 'node:path';
-
-/** The users file: the flag, else the variable, else the recipe's (a relative path is the recipe folder's). */
-export function usersFileOf(
-  flag: string | undefined,
-  env: NodeJS.ProcessEnv,
-  recipe: string | undefined,
-  settings: Settings,
-): string | undefined {
-  if (flag !== undefined) return flag;
-  const fromEnv = env.CORE_AGENT_USERS_FILE;
-  if (fromEnv) return fromEnv;
-  return recipe === undefined ? undefined : path.resolve(recipeDirOf(settings, process.cwd()), recipe);
-}
 
 // `core-agent serve`, assembled: the steps before the first request (prepareServe), the attach
 // API on its address, the peer hub's route beside it, and one Closer for all of it.
@@ -85,7 +71,8 @@ export async function startAttachDaemon(r: AttachDaemonRequest): Promise<AttachD
       api = await startAttachApi({
         listen,
         tokenEnv: r.tokenEnv ?? section?.token_env,
-        usersFile: usersFileOf(r.usersFile, r.env, section?.users_file, sys.settings),
+        serviceAccess: incidentAccess(section),
+        usersFile: usersFileOf(r.usersFile, r.env, section?.users_file, recipeDirOf(sys.settings, process.cwd())),
         allowedHosts: [...(section?.allowed_hosts ?? []), ...r.allowedHosts],
         advertised: sys.recipe.peers?.register?.endpoint,
         env: r.env,

@@ -136,4 +136,6 @@ export interface WatchSystem {
   /** Where /healthz, /readyz and /metrics listen. */
   listen: { host: string; port: number };
   startSession: StartIncidentSession;
+  /** The recipe's folder (attach.users_file is relative to it). */
+  recipeDir: string;
 }

@@ -7,6 +7,8 @@ import { IncidentStore } from '../watch/incident-store.ts';
 import { WatchMetrics } from '../watch/metrics.ts';
 import { Watcher } from '../watch/watcher.ts';
 import { startAttachApi } from './attach-api.ts';
+import { incidentAccess, usersFileOf } from './attach-api.ts';
+
 import { CannotListenError, Closer, stopSignal } from './closer.ts';
 import { startPeerFleet } from './peers-step.ts';
 import type { FlagSettings } from './settings.ts';
@@ -129,6 +131,8 @@ async function startWatchAttach(w: WatchSystem, env: NodeJS.ProcessEnv, closer: 
     const api = await startAttachApi({
       listen: section.listen,
       tokenEnv: section.token_env,
+      usersFile: usersFileOf(undefined, env, section.users_file, w.recipeDir),
+      serviceAccess: incidentAccess(section),
       allowedHosts: section.allowed_hosts ?? [],
       advertised: w.recipe.peers?.register?.endpoint,
       env,

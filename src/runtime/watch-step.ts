@@ -10,10 +10,11 @@ import { parseListen, WATCH_LISTEN_DEFAULT } from '../watch/listen.ts';
 import { clusterStep } from '../tools/k8s/services.ts';
 import { alertTargetsStep } from '../tools/web/services.ts';
 import { modelSpecOf, modelStep } from './model-step.ts';
-import { loadRecipeStep } from './recipe-step.ts';
+import { loadRecipeStep, recipeDirOf } from './recipe-step.ts';
 import { processSecrets, registerConfiguredSecrets } from './secrets.ts';
 import type { Settings } from './settings.ts';
 import { homeOf } from './state-dir.ts';
+import { DEFAULT_SERVICE_PRINCIPAL, principal } from '../core/principal.ts';
 import { openSessionLog, sessionDbPath } from './store-step.ts';
 import type { AgentRequest, AgentSystem, WatchRequest, WatchSystem } from './requests.ts';
 
@@ -56,6 +57,8 @@ export async function prepareWatch(
   const dbPath = sessionDbPath(settings, r.env);
   const log = openSessionLog({ location: dbPath, fresh: r.fresh, say: r.say });
   const sessionSettings: Settings = { ...settings, model: modelSpec };
+  // Unattended: an incident's session acts for a named service principal, never an admin, never a person.
+  const service = principal(cfg.service_principal ?? DEFAULT_SERVICE_PRINCIPAL, { service: true });
   const startSession: StartIncidentSession = async ({ title, resume }) => {
     const s = await build({
       until: 'agent',
@@ -74,6 +77,7 @@ export async function prepareWatch(
       title,
       onEvent: () => undefined,
       log,
+      principal: service,
     });
     return { sessionId: s.sessionId, agent: s.agent, resumed: s.resumed, close: () => s.session.close() };
   };
@@ -88,5 +92,6 @@ export async function prepareWatch(
     logger,
     listen: settings.listen ?? parseListen(WATCH_LISTEN_DEFAULT),
     startSession,
+    recipeDir: recipeDirOf(settings, process.cwd()),
   };
 }

@@ -105,6 +105,8 @@ describe('core-agent serve and core-agent attach, as processes', () => {
     const created = await call(d.url, 'POST', '/sessions');
     expect(created.status).toBe(201);
     const sid = String(created.json!.sessionID);
+    // alice (its owner) lets bob drive it; bob attaches.
+    expect((await call(d.url, 'PATCH', `/sessions/${sid}/acl`, { body: { contributors: ['bob@example.com'] } })).status).toBe(200);
 
     const a = start(['attach', d.url, sid, '--token-env', 'MY_TOKEN'], ws.dir, { MY_TOKEN: BOB });
     a.child.stdin.write('say hello\n');

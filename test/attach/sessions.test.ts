@@ -18,6 +18,12 @@ async function newSession(d: Daemon): Promise<string> {
   return String((await d.call('POST', '/sessions')).json!.sessionID);
 }
 
+/** alice (the owner) lets bob drive her session: without it bob gets a 404 (test/attach/principals.cases.ts). */
+async function letBobDrive(d: Daemon, sid: string): Promise<void> {
+  const r = await d.call('PATCH', `/sessions/${sid}/acl`, { body: { contributors: ['bob@example.com'] } });
+  if (r.status !== 200) throw new Error(`acl PATCH: ${r.status}`);
+}
+
 const ends = (frames: Frame[], n = 1) => frames.filter((f) => f.event === 'turn_end').length >= n;
 const ids = (frames: Frame[]) => logged(frames).map((f) => f.id);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -95,6 +101,7 @@ describe('interrupt', () => {
       mode: 'yolo',
     });
     const sid = await newSession(d);
+    await letBobDrive(d, sid);
     await d.call('POST', `/sessions/${sid}/inject`, { body: { message: 'sleep' } });
     await eventually(() => d.log.events(sid).some((e) => e.kind === 'response'));
     const started = Date.now();
@@ -125,6 +132,7 @@ describe('permission prompts answered remotely', () => {
   it('a prompt appears on /perms/stream; bob allows it; the write happens and the log names bob', async () => {
     const d = await daemon({ ws: workspace(writeScript) });
     const sid = await newSession(d);
+    await letBobDrive(d, sid);
     const frames = await readSse(`${d.url}/sessions/${sid}/perms/stream`, {
       until: (f) => f.some((x) => x.event === 'prompt'),
       onOpen: () => d.call('POST', `/sessions/${sid}/inject`, { body: { message: 'write it' } }),
@@ -150,6 +158,7 @@ describe('permission prompts answered remotely', () => {
   it('a deny with a note reaches the model; nothing is written', async () => {
     const d = await daemon({ ws: workspace(writeScript) });
     const sid = await newSession(d);
+    await letBobDrive(d, sid);
     const frames = await readSse(`${d.url}/sessions/${sid}/perms/stream`, {
       until: (f) => f.some((x) => x.event === 'prompt'),
       onOpen: () => d.call('POST', `/sessions/${sid}/inject`, { body: { message: 'write it' } }),
@@ -252,6 +261,8 @@ describe('the API as watch serves it (the sessions are run by the watcher)', () 
     const sid = await newSession(d);
     await d.call('POST', `/sessions/${sid}/inject`, { body: { message: 'incident #1' } });
     await eventually(() => d.log.events(sid).some((e) => e.kind === 'turn_end'));
+    // Its owner lets sre drive it: the ACL is in the log, so the second daemon over it knows.
+    await d.call('PATCH', `/sessions/${sid}/acl`, { body: { contributors: ['sre'] } });
 
     const hub = new SessionHub({ log: d.log, logger: silentLogger, promptTimeoutMs: 1000 });
     const server = await startAttachServer({
