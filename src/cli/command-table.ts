@@ -318,7 +318,8 @@ const userOption = {
   user: {
     type: 'string',
     arg: 'NAME',
-    help: 'act for this user: their memory, skills and workspace under the state directory (over CORE_AGENT_USER, over the OS account)',
+    help: 'act for this user: their memory, skills and workspace under the state directory (default: the OS account)',
+    env: 'CORE_AGENT_USER',
   },
 } as const satisfies FlagTable;
 
@@ -400,7 +401,8 @@ export const SERVE_OPTIONS = {
   'users-file': {
     type: 'string',
     arg: 'PATH',
-    help: 'the users file (principals with group, tenant, admin; tokens by variable or sha256), mode 0600; env CORE_AGENT_USERS_FILE',
+    help: 'the users file (principals with group, tenant, admin; tokens by variable or sha256), mode 0600',
+    env: 'CORE_AGENT_USERS_FILE',
     recipeKey: 'attach.users_file',
   },
   'allowed-host': { ...allowedHost, help: `${allowedHost.help} (needs --token-env for "*")`, recipeKey: 'attach.allowed_hosts' },

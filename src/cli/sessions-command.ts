@@ -56,9 +56,12 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<number> {
         return EXIT.ok;
       }
       // A child agent's session names the session that spawned it (docs/delegation.md).
-      const parent = events.find((e) => e.kind === 'session_start')?.data.parent;
+      const start = events.find((e) => e.kind === 'session_start')?.data;
+      const parent = start?.parent;
+      // Who the session acted for (docs/users.md): a terminal run's user, watch's service principal.
+      const who = (start?.principal as { name?: unknown } | undefined)?.name;
       io.out(
-        `session ${session.id}  model ${session.model}  workspace ${session.workspace}  started ${localTime(session.createdAt, io.env)}  ${session.status}${typeof parent === 'string' ? `  parent ${parent}` : ''}\n`,
+        `session ${session.id}  model ${session.model}  workspace ${session.workspace}  started ${localTime(session.createdAt, io.env)}  ${session.status}${typeof who === 'string' ? `  user ${who}` : ''}${typeof parent === 'string' ? `  parent ${parent}` : ''}\n`,
       );
       const tree = agentTree(log, id);
       if (tree.length > 0) io.out(`agents:\n${tree.join('\n')}\n`);

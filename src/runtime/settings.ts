@@ -1,3 +1,4 @@
+import { PRINCIPAL_NAME, PRINCIPAL_NAME_RULE } from '../core/principal.ts';
 import { SettingsError } from '../core/settings-error.ts';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
@@ -130,6 +131,11 @@ const millis =
     return ms;
   };
 
+function userName(v: string): string {
+  if (!PRINCIPAL_NAME.test(v.trim())) throw new Error(`"${shown(v)}" is not a valid user name`);
+  return v.trim();
+}
+
 const envVar = <T>(name: string, flag: string, accepts: string, parse: (value: string) => T): EnvVar<T> => ({ name, flag, accepts, parse });
 
 /**
@@ -169,6 +175,10 @@ export const ENV = {
   compileCache: envVar('CORE_AGENT_COMPILE_CACHE', '(all commands)', 'an absolute directory path', absolutePath),
   // Read by the entry too (src/runtime/non-dumpable.ts), before the CLI exists: checked here the same way.
   dumpable: envVar('CORE_AGENT_DUMPABLE', '(all commands)', 'true | false | 1 | 0 | yes | no', bool),
+  // Who a terminal run acts for: read by terminalPrincipal (state-dir.ts), checked here with the rest.
+  user: envVar('CORE_AGENT_USER', '--user', PRINCIPAL_NAME_RULE, userName),
+  // The attach daemon's users file: read by the attach step (attach-api.ts usersFileOf).
+  usersFile: envVar('CORE_AGENT_USERS_FILE', '--users-file', 'a file path', filePath),
 } as const;
 
 export type EnvSettings = { [K in keyof typeof ENV]?: ReturnType<(typeof ENV)[K]['parse']> };

@@ -270,3 +270,29 @@ describe('the users file, refused at start-up (exit 2, one sentence, never a tok
     expect(() => loadUsersFile(file, { env: {}, groups: [] })).toThrow(/mode 0640 lets other accounts read it/);
   });
 });
+
+describe('a terminal run acts for --user, over CORE_AGENT_USER', () => {
+  it.each([
+    ['--user wins', ['--user', 'zed'], { CORE_AGENT_USER: 'amy' }, 'zed'],
+    ['CORE_AGENT_USER without --user', [], { CORE_AGENT_USER: 'amy' }, 'amy'],
+  ])('%s: session_start and sessions show name the user', async (_, flags, env, want) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'run-user-'));
+    writeFileSync(path.join(dir, 'script.jsonl'), '{"text":"hi"}\n');
+    const db = path.join(dir, 'sessions.db');
+    const r = await runCli(['run', ...flags, '-m', `replay:${dir}/script.jsonl`, '--session-db', db, 'hello'], dir, env);
+    expect(r.code, r.stderr).toBe(0);
+    const log = EventLog.open(db);
+    const sid = log.sessions()[0]!.id;
+    expect(log.events(sid).find((e) => e.kind === 'session_start')!.data.principal).toEqual({ name: want });
+    log.close();
+    const shown = await runCli(['sessions', 'show', sid, '--session-db', db], dir, env);
+    expect(shown.stdout.split('\n')[0]).toContain(`  user ${want}`);
+  });
+
+  it('a bad --user is exit 2 naming the flag', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'run-user-'));
+    const r = await runCli(['run', '--user', '../root', '-m', 'replay:/nonexistent', 'hello'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--user "\.\.\/root" is not a valid user name/);
+  });
+});
