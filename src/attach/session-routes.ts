@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod/v4';
 import type { EventLog, SessionEvent } from '../store/event-log.ts';
-import { aclPatch, type SessionAcl } from './acl.ts';
+import { aclPatch, type Need, type SessionAcl } from './acl.ts';
 import { HttpError, openSse, pathSegment, readJson, sendJson, sseFrame } from './http.ts';
 import { APP, type SessionHub } from './hub.ts';
 import { respondBody, type PromptNotice } from './prompts.ts';
@@ -84,8 +84,7 @@ async function dispatch(hub: SessionHub, log: EventLog, c: Call): Promise<void> 
     if (c.method !== m) throw methodNotAllowed(c.method, m);
   };
   // Who may do what (src/attach/acl.ts): a session the caller may not read is a 404 like a missing one.
-  const need = c.action === '' || c.action === 'acl' ? 'manage' : c.action === 'events' || c.action === 'perms/stream' ? 'read' : 'write';
-  if (KNOWN_ACTIONS.has(c.action)) hub.authorize(sid, caller, need);
+  hub.authorize(sid, caller, needOf(c.action));
   switch (c.action) {
     case 'acl': {
       if (c.method === 'GET') return sendJson(res, 200, aclBody(sid, hub.acl(sid)));
@@ -234,7 +233,25 @@ function streamPrompts(hub: SessionHub, c: Call): void {
   });
 }
 
-const KNOWN_ACTIONS = new Set(['', 'acl', 'events', 'inject', 'wake', 'interrupt', 'perms/stream', 'perms/respond']);
+/**
+ * What each action under /sessions/{sid}/ needs (src/attach/acl.ts). Every action is authorized
+ * before it is looked at: one missing here needs write, so an endpoint added without a line here
+ * is never open to a viewer or a stranger.
+ */
+const NEEDS: Readonly<Record<string, Need>> = {
+  '': 'manage',
+  acl: 'manage',
+  events: 'read',
+  'perms/stream': 'read',
+  inject: 'write',
+  wake: 'write',
+  interrupt: 'write',
+  'perms/respond': 'write',
+};
+
+export function needOf(action: string): Need {
+  return Object.hasOwn(NEEDS, action) ? NEEDS[action]! : 'write';
+}
 
 function aclBody(sid: string, acl: SessionAcl): Record<string, unknown> {
   return {

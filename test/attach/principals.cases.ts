@@ -148,6 +148,12 @@ export const ACCESS_CASES: readonly AccessCase[] = [
     status: 200,
     json: { owner: 'core-agent-service', owner_service: true, viewers: ['group:green'] },
   },
+  // an action the daemon does not know is authorized first (needs write): no endpoint is open by omission
+  { who: 'alice', method: 'GET', path: '/sessions/{A}/questions', status: 404, error: /^no such endpoint/ },
+  { who: 'carol', method: 'POST', path: '/sessions/{A}/no-such-action', body: {}, status: 404, error: /^no such endpoint/ },
+  { who: 'vic', method: 'GET', path: '/sessions/{A}/no-such-action', status: 403, error: /vic is a viewer/ },
+  { who: 'bob', method: 'GET', path: '/sessions/{A}/no-such-action', status: 404, error: NO_SESSION },
+  { who: 'eve', method: 'POST', path: '/sessions/{A}/no-such-action', body: {}, status: 404, error: NO_SESSION },
   // DELETE: owner or admin (each on a fresh session of alice's, shared like A)
   { who: 'vic', method: 'DELETE', path: '/sessions/{fresh}', status: 403 },
   { who: 'carol', method: 'DELETE', path: '/sessions/{fresh}', status: 403, error: /needs the role owner/ },
