@@ -172,7 +172,7 @@ describe('golem faces run the same engine, gate and path', () => {
   it('CurrentDateTime takes no arguments and says the local time', async () => {
     const rt = await golem();
     const r = await rt.ok('CurrentDateTime', {});
-    expect(r.dateTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
+    expect(r.dateTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:Z|[+-]\d\d:\d\d)$/);
     expect(await rt.refused('CurrentDateTime', { timezone: 'UTC' })).toMatch(/unknown argument "timezone"/);
   });
 
