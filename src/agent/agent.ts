@@ -328,6 +328,14 @@ export class Agent {
       if (response.text) this.opts.onEvent?.({ type: 'text', text: response.text });
       let cut: Alert | null = null;
       if (!response.exhausted && response.toolCalls.length > 0 && !limitReached) cut = await this.runToolCalls(response.toolCalls, signal);
+      // AskUserQuestionTool posted questions for a later answer: they go into the log, and the
+      // turn ends here — the model is not asked to go on from answers it does not have.
+      const asked = this.postQuestions();
+      if (asked !== null && !cut) {
+        const result = this.endTurn('done', asked, step, usage, null);
+        await this.fire('response-complete', { message: asked.slice(0, HOOK_TEXT_CHARS) });
+        return result;
+      }
       if (cut || response.exhausted || response.toolCalls.length === 0 || limitReached) {
         const status: TurnStatus = cut ? 'cut' : response.exhausted ? 'script_ended' : limitReached ? 'step_limit' : 'done';
         const result = this.endTurn(status, cut ? `watchdog cut the turn: ${cut.signal} — ${cut.reason}` : text, step, usage, cut);
@@ -354,6 +362,20 @@ export class Agent {
 
   private fire(event: HookEvent, fields?: HookFields): Promise<void> {
     return this.opts.hooks?.fire(event, fields) ?? Promise.resolve();
+  }
+
+  /** Record the questions posted this step (`question` events); what the turn's end says, or null when none were. */
+  private postQuestions(): string | null {
+    const posted = this.session.postedQuestions.splice(0);
+    if (posted.length === 0) return null;
+    const lines: string[] = [];
+    for (const p of posted) {
+      this.record('question', { id: p.id, questions: p.questions, asked_of: p.askedOf, expires_at: p.expiresAt });
+      for (const q of p.questions)
+        lines.push(`- ${q.header ? `[${q.header}] ` : ''}${q.question}${q.options.length > 0 ? ` (${q.options.join(' / ')})` : ''}`);
+      lines.push(`(answer by ${p.expiresAt}: question ${p.id})`);
+    }
+    return `Waiting for your answers:\n${lines.join('\n')}`;
   }
 
   private endTurn(status: TurnStatus, text: string, steps: number, own: Usage, cut: Alert | null): TurnResult {

@@ -1,6 +1,6 @@
 import type { Interface } from 'node:readline';
 import { chooseOnLines, type ReadLine } from '../runtime/choices.ts';
-import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/framework/services.ts';
+import type { Asker, ChoiceAnswer, ChoiceQuestion, OpenQuestion } from '../tools/framework/services.ts';
 import type { ElicitAnswer, ElicitForm } from '../tools/framework/form.ts';
 import { HISTORY_LINES } from './repl-history.ts';
 import { CONTINUATION_PROMPT, continues, normalizeRecalled, rememberWhole, type PasteTracker } from './terminal/multiline.ts';
@@ -130,6 +130,12 @@ export class LineAsker implements Asker {
   /** request_user_input: numbered choices on this terminal, through the one reader. */
   choose(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }> {
     return chooseOnLines(questions, this.read);
+  }
+
+  /** golem's AskUserQuestionTool: the questions and their options on this terminal, through the one reader. */
+  async askQuestions(questions: readonly OpenQuestion[]): Promise<{ answers: Record<string, string> } | { unavailable: string }> {
+    const { openQuestionsOnLines } = await import('../runtime/open-questions.ts');
+    return openQuestionsOnLines(questions, this.read);
   }
 
   /** An MCP server's elicitation form, field by field, through the one reader (the live region pauses for it). */

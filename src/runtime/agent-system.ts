@@ -34,6 +34,7 @@ export async function agentSystem(r: AgentRequest, flagSettings: Settings, logge
     asker: askMode === 'off' ? undefined : (r.asker ?? askerFor(askMode, r.interactive)),
     peerRoster: r.peerRoster,
     delegator: children,
+    answersLater: r.answersLater,
   };
 
   // Who the session acts for: the caller's choice (the attach daemon's owner, watch's service principal), else the terminal's user.

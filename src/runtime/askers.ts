@@ -1,5 +1,5 @@
 import type { ElicitAnswer, ElicitForm } from '../tools/framework/form.ts';
-import type { Asker, ChoiceAnswer, ChoiceQuestion } from '../tools/framework/services.ts';
+import type { Asker, ChoiceAnswer, ChoiceQuestion, OpenQuestion } from '../tools/framework/services.ts';
 import { chooseOnLines, queuedLines } from './choices.ts';
 import { shareStream } from '../util/fd-output.ts';
 
@@ -58,6 +58,21 @@ export class StdinAsker implements Asker {
     interruptible(rl);
     try {
       return await chooseOnLines(questions, queuedLines(rl, process.stderr));
+    } finally {
+      rl.close();
+      this.hooks.release();
+    }
+  }
+
+  /** golem's AskUserQuestionTool: the questions and their numbered options on stderr, the replies from stdin. */
+  async askQuestions(questions: readonly OpenQuestion[]): Promise<{ answers: Record<string, string> } | { unavailable: string }> {
+    const [{ createInterface }, { openQuestionsOnLines }] = await Promise.all([import('node:readline'), import('./open-questions.ts')]);
+    this.hooks.hold();
+    shareStream(2); // the question goes through process.stderr: io.err joins that stream
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: Boolean(process.stdin.isTTY) });
+    interruptible(rl);
+    try {
+      return await openQuestionsOnLines(questions, queuedLines(rl, process.stderr));
     } finally {
       rl.close();
       this.hooks.release();

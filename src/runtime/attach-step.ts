@@ -53,6 +53,8 @@ export function attachSessions(o: AttachSessionsOptions): StartAttachSession {
       resume,
       interactive: false,
       prompter,
+      // AskUserQuestionTool's questions wait in the log for POST …/questions/{id}/answer.
+      answersLater: true,
       title,
       onEvent: () => undefined,
       log: o.log,

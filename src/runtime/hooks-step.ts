@@ -108,7 +108,7 @@ function shellQuote(word: string): string {
  */
 export function notifyingAsker(asker: Asker, hooks: HookSink): Asker {
   const notify = (message: string) => hooks.fire('notification', { message: message.slice(0, 2000) });
-  const { choose, elicit } = asker;
+  const { choose, elicit, askQuestions } = asker;
   const wrapped: Asker = {
     async ask(question) {
       await notify(question);
@@ -124,6 +124,11 @@ export function notifyingAsker(asker: Asker, hooks: HookSink): Asker {
     wrapped.elicit = async (form) => {
       await notify(form.message);
       return elicit.call(asker, form);
+    };
+  if (askQuestions)
+    wrapped.askQuestions = async (questions) => {
+      await notify(questions.map((q) => q.question).join('\n'));
+      return askQuestions.call(asker, questions);
     };
   return wrapped;
 }

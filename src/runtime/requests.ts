@@ -87,6 +87,8 @@ export interface AgentRequest extends RequestBase {
   /** Who answers permission prompts and ask_user (the REPL brings its own). */
   prompter?: Prompter | undefined;
   asker?: Asker | undefined;
+  /** The session outlives its turns and a person answers later (the attach daemon): AskUserQuestionTool posts its questions. */
+  answersLater?: boolean | undefined;
   /** A new session's title (its first prompt). */
   title: string;
   /** autonomous runs: the longest wait schedule_next_turn may ask for. */

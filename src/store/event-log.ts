@@ -20,7 +20,8 @@ export type EventKind =
   | 'model_switch' // {from, to} — the REPL's /model; the session's model is `to` from here on
   | 'incident' // {incident, key, outcome, summary, events} — core-agent watch's record of how a session ended
   | 'agent_end' // {agent, profile, status, stop_reason, cost_usd} — a child agent's end, in its own session (runtime/child-agents.ts)
-  | 'operator'; // {action, principal, …} — what a person did to the session from outside it (the attach daemon: create, permission, interrupt, wake)
+  | 'question' // {id, questions, asked_of, expires_at} — AskUserQuestionTool's questions waiting for a later answer (the turn ended)
+  | 'operator'; // {action, principal, …} — what a person did to the session from outside it (the attach daemon: create, permission, interrupt, wake, answer)
 
 export interface SessionEvent {
   readonly sessionId: string;

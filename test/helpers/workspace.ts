@@ -64,6 +64,8 @@ export interface RuntimeSetup {
   stateDir?: string;
   /** The environment commands run with (default: this process's). */
   commandEnv?: NodeJS.ProcessEnv;
+  /** Who the run acts for (default: the terminal's user). */
+  principal?: RuntimeOptions['principal'];
 }
 
 /** A RawStore in memory, as the event log would keep it. */
@@ -103,6 +105,7 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
     services: opts.services,
     rawStore: opts.rawStore === true ? memoryRawStore() : opts.rawStore,
     stateDir: opts.stateDir,
+    principal: opts.principal,
   });
   // MCP servers and background terminals end with the test.
   cleanups.push(() => rt.session.close());

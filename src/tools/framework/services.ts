@@ -25,6 +25,19 @@ export interface ChoiceQuestion {
 export type ChoiceAnswer =
   { readonly id: string; readonly choice: string } | { readonly id: string; readonly none: true; readonly note: string };
 
+/**
+ * One question of golem's AskUserQuestionTool: `options` to choose among (none: a free-text
+ * answer), several of them with `multiSelect`, and a free-text answer beside them labelled
+ * `other` when that is given.
+ */
+export interface OpenQuestion {
+  readonly question: string;
+  readonly header?: string | undefined;
+  readonly options: readonly string[];
+  readonly multiSelect?: boolean | undefined;
+  readonly other?: string | undefined;
+}
+
 /** Asks the operator a question (ask_user), or a few multiple-choice ones (request_user_input). */
 export interface Asker {
   ask(question: string): Promise<{ answer: string } | { unavailable: string }>;
@@ -32,6 +45,12 @@ export interface Asker {
   choose?(questions: readonly ChoiceQuestion[]): Promise<{ answers: ChoiceAnswer[] } | { unavailable: string }>;
   /** An MCP server's form (elicitation, tools/form.ts); absent where no one can fill one in (it is declined). */
   elicit?(form: ElicitForm): Promise<ElicitAnswer | { unavailable: string }>;
+  /**
+   * golem's questions, answered now by a person at this client (the REPL, a terminal): the
+   * answers keyed by question text. Absent where nobody answers inline: the questions then
+   * wait with the session for a later answer (AskUserQuestionTool).
+   */
+  askQuestions?(questions: readonly OpenQuestion[]): Promise<{ answers: Record<string, string> } | { unavailable: string }>;
 }
 
 /** Why a child agent stopped (core-agent's spawn_agent contract): each but `natural` comes with one line of guidance. */

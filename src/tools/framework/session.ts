@@ -34,6 +34,23 @@ export interface TurnPlan {
   revision: number;
 }
 
+/** Questions waiting with the session for a person's answer (AskUserQuestionTool, asynchronous). */
+export interface PostedQuestions {
+  /** The id the answer names (POST /sessions/{sid}/questions/{id}/answer). */
+  readonly id: string;
+  readonly questions: readonly {
+    readonly question: string;
+    readonly header?: string | undefined;
+    readonly options: readonly string[];
+    readonly multiSelect?: boolean | undefined;
+    readonly other?: string | undefined;
+  }[];
+  /** The principal the questions were asked of: only they may answer. */
+  readonly askedOf: string;
+  /** RFC 3339: after it the answer is refused. */
+  readonly expiresAt: string;
+}
+
 /**
  * True session state — what changes while the session runs: the turn counter,
  * the todo list and the turn's checklist (which the agent and the CLI show), the
@@ -46,6 +63,11 @@ export class SessionState {
   readonly todos: TodoItem[] = [];
   /** update_plan's checklist for the current turn; the agent clears it when the turn ends. */
   plan: TurnPlan = { explanation: undefined, steps: [], revision: 0 };
+  /**
+   * AskUserQuestionTool's questions posted for a later answer: the agent records each in the
+   * event log (a `question` event) after the step's tool calls, and then ends the turn.
+   */
+  readonly postedQuestions: PostedQuestions[] = [];
   /** request_user_input's questions nobody could answer (headless): `run` ends failed naming them. */
   readonly unansweredQuestions: { id: string; header: string; question: string }[] = [];
 

@@ -3,7 +3,6 @@ import { LIMITS } from '../framework/limits.ts';
 import type { ChoiceQuestion } from '../framework/services.ts';
 import { defineTool, ToolError, type JsonObject } from '../framework/tool.ts';
 import description from './request-user-input.md';
-import { requestUserInputGolem } from './request-user-input.golem.ts';
 
 const option = z.strictObject({
   label: z.string().min(1).max(100).describe('The choice as the operator sees it: a few words.'),
@@ -23,7 +22,6 @@ export const requestUserInputTool = defineTool({
   dialect: 'cagent',
   // golem's subagents cannot ask the user (its SubagentScenario); Cagent's delegated agent can.
   excludedIn: { subagent: ['golem'] },
-  faces: [requestUserInputGolem],
   description,
   kind: 'ask',
   uses: ['asker'],
