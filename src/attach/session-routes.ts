@@ -5,6 +5,7 @@ import { aclPatch, type Need, type SessionAcl } from './acl.ts';
 import { HttpError, openSse, pathSegment, readJson, sendJson, sseFrame } from './http.ts';
 import { APP, type SessionHub } from './hub.ts';
 import { respondBody, type PromptNotice } from './prompts.ts';
+import { questionRoute } from './questions.ts';
 import type { Caller, Route } from './route.ts';
 import { TurnFrames } from './turn-frames.ts';
 
@@ -145,6 +146,8 @@ async function dispatch(hub: SessionHub, log: EventLog, c: Call): Promise<void> 
       return;
     }
     default:
+      // AskUserQuestionTool's questions and their answers (questions.ts).
+      if (await questionRoute(hub, log, c)) return;
       throw new HttpError(404, `no such endpoint: ${c.method} /sessions/${sid.slice(0, 100)}/${c.action.slice(0, 100)}`);
   }
 }
@@ -211,6 +214,7 @@ const EVENT_TYPES = [
   'watchdog',
   'error',
   'operator',
+  'question',
   'wake',
   'agent',
   'turn-complete',
