@@ -43,7 +43,7 @@ export async function fullRuntime() {
       '    oncall: { url_env: HOOK_URL }',
       'peers: { hub: true }',
       // Every tool, the other dialects' too: two for some jobs, on purpose.
-      'tools: { call_peer: { enabled: true }, enable: [apply_patch, web_fetch, request_user_input, update_plan, delegate_agent], allow_overlap: true }',
+      'tools: { call_peer: { enabled: true }, enable: [apply_patch, web_fetch, request_user_input, update_plan, delegate_agent, ask_user_question], allow_overlap: true }',
       '',
     ].join('\n'),
   });

@@ -6,6 +6,7 @@ import type { SearchProvider } from '../../src/net/search-providers.ts';
 import type { DigestWrap } from '../../src/tools/framework/digest-wrap.ts';
 import type { PlanRecorder } from '../../src/tools/planning/plan-recorder.ts';
 import { toolServices, type ToolServices } from '../../src/tools/framework/services.ts';
+import { principal } from '../../src/core/principal.ts';
 
 /**
  * Services under which every built-in tool is registered, for catalog tests that
@@ -26,6 +27,7 @@ export function everyService(given: Partial<ToolServices> = {}): ToolServices {
     asker: { ask: async () => ({ unavailable: 'test' }) },
     checkpointer: { request: () => {} },
     scheduler: { request: () => null },
+    questionDesk: { principal: principal('tester'), answersLater: true },
     git: '/usr/bin/git',
     sciontool: '/usr/local/bin/sciontool',
     peers: { peers: () => [], bearer: () => ({ none: true }), destinations: { namedHosts: [], setting: 'peers.private_hosts' } },

@@ -61,6 +61,7 @@ export const SCENARIO_CASES: ScenarioCase[] = [
   offered('current_time', 'a read'),
   notToChild('mark_task_done', 'it asks the parent\'s checkpointer: a child would end a task not its own'),
   offered('record_plan', 'a child\'s plan is filed under its own name and session'),
+  notToChild('ask_user_question', "golem's subagents cannot ask the user; its questions wait for a person, never a parent"),
   notToChild('request_user_input', 'golem\'s subagents cannot ask the user; Cagent\'s delegated agent keeps it', ['golem']),
   notToChild('schedule_next_turn', 'a schedule tool: it would schedule the parent\'s next turn'),
   offered('todo', 'the child\'s own checklist'),
