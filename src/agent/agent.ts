@@ -332,6 +332,8 @@ export class Agent {
       // turn ends here — the model is not asked to go on from answers it does not have.
       const asked = this.postQuestions();
       if (asked !== null && !cut) {
+        // Said where the run's output goes (the terminal, the JSON stream): the questions are the turn's answer.
+        this.opts.onEvent?.({ type: 'text', text: asked });
         const result = this.endTurn('done', asked, step, usage, null);
         await this.fire('response-complete', { message: asked.slice(0, HOOK_TEXT_CHARS) });
         return result;
