@@ -24,8 +24,10 @@ afterEach(async () => {
 
 const QUESTION = { question: 'Which port should the server listen on?', header: 'Port', options: ['8080', '443'] };
 
-async function golemDaemon() {
-  const ws = workspace([{ tool_calls: [{ name: 'AskUserQuestionTool', args: { questions: [QUESTION] } }] }, { text: 'Listening on 443.' }]);
+const script = () =>
+  workspace([{ tool_calls: [{ name: 'AskUserQuestionTool', args: { questions: [QUESTION] } }] }, { text: 'Listening on 443.' }]);
+
+async function golemDaemon(ws = script()) {
   const env = { HOME: ws.dir, PATH: process.env.PATH };
   const settings = resolveSettings({ workspace: ws.dir, model: ws.model, mode: 'ask', sessionDb: ws.db, dialect: 'golem' }, env);
   const log = EventLog.open(ws.db);
@@ -44,7 +46,12 @@ async function golemDaemon() {
     log.close();
   });
   const url = `http://${server.address}`;
-  return { log, call: (method: string, p: string, c: Parameters<typeof call>[3] = {}) => call(url, method, p, c) };
+  const stop = async () => {
+    stops.splice(stops.indexOf(stopping), 1);
+    await stopping();
+  };
+  const stopping = stops.at(-1)!;
+  return { ws, log, stop, call: (method: string, p: string, c: Parameters<typeof call>[3] = {}) => call(url, method, p, c) };
 }
 
 /** A session whose first turn asked and ended: its id and the question set's id. */
@@ -114,6 +121,17 @@ describe('AskUserQuestionTool across two turns through the attach daemon', () =>
       expect.objectContaining({ id, status: 'expired' }),
     ]);
     expect(d.log.events(sid).filter((e) => e.kind === 'user')).toHaveLength(1);
+  });
+
+  it('the answer is taken by a daemon started after the one that asked (the session resumed from the log)', async () => {
+    const first = await golemDaemon();
+    const { sid, id } = await asked(first);
+    await first.stop();
+    const second = await golemDaemon(first.ws);
+    const ok = await second.call('POST', `/sessions/${sid}/questions/${id}/answer`, { body: { answers: { [QUESTION.question]: '443' } } });
+    expect(ok.status, JSON.stringify(ok.json)).toBe(200);
+    await eventually(() => turnEnds(second.log, sid).length === 2);
+    expect(turnEnds(second.log, sid)[1]!.data).toMatchObject({ status: 'done', text: 'Listening on 443.' });
   });
 
   it("another principal cannot answer a session owner's question (the owner check)", async () => {
