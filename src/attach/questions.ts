@@ -1,5 +1,4 @@
-import type { ServerResponse } from 'node:http';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod/v4';
 import type { EventLog, SessionEvent } from '../store/event-log.ts';
 import { HttpError, readJson, sendJson } from './http.ts';
