@@ -11,9 +11,10 @@ import type { Caller } from './route.ts';
  * here, as prompts.ts restates the gate's); `GET /sessions/{sid}/questions` lists them,
  * and `POST /sessions/{sid}/questions/{id}/answer` answers one set: recorded as an
  * `operator` event (`action: answer`), then the answers start the session's next turn as
- * golem words them. Refused: an unknown id (404), a second answer (409), an answer past
- * the expiry (410), a caller who may not answer for the session (403), answers that do not
- * fit the questions (400, naming the question).
+ * golem words them. Who may list and answer is the session's ACL (src/attach/acl.ts, checked
+ * by the session routes before this is asked): listing reads, answering writes (owner or
+ * contributor). Refused: an unknown id (404), a second answer (409), an answer past the expiry
+ * (410), answers that do not fit the questions (400, naming the question).
  */
 
 const asked = z.object({
@@ -83,10 +84,6 @@ export async function questionRoute(
   const id = parts[1]!;
   const set = questionSets(log, c.sid).find((s) => s.id === id);
   if (!set) throw new HttpError(404, `no question "${id.slice(0, 100)}" in session ${c.sid.slice(0, 100)}`, 'id');
-  const owner = ownerOf(log, c.sid) ?? set.asked_of;
-  // A tokenless daemon listens on loopback only, and every request there is the one local user.
-  if (c.caller.source !== 'anonymous' && c.caller.principal !== owner)
-    throw new HttpError(403, `question ${id.slice(0, 100)} belongs to ${owner}'s session; ${c.caller.principal} may not answer it`);
   if (set.status === 'answered')
     throw new HttpError(409, `question ${id.slice(0, 100)} was already answered by ${set.answered_by}; a set is answered once`, 'id');
   if (set.status === 'expired')
@@ -136,10 +133,4 @@ function fit(set: Asked, answers: Record<string, string | string[]>): Record<str
   }
   if (problems.length > 0) throw new HttpError(400, `answers: ${problems.join('; ')}`.slice(0, 2000), 'answers');
   return out;
-}
-
-/** Who created the session through a daemon (its `operator` create event); null for one started elsewhere (a run). */
-function ownerOf(log: EventLog, sid: string): string | null {
-  const created = log.events(sid).find((e) => e.kind === 'operator' && e.data.action === 'create');
-  return created ? String(created.data.principal) : null;
 }

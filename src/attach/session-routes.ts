@@ -247,6 +247,8 @@ const NEEDS: Readonly<Record<string, Need>> = {
   acl: 'manage',
   events: 'read',
   'perms/stream': 'read',
+  // AskUserQuestionTool's question sets (questions.ts); answering one (questions/{id}/answer) writes.
+  questions: 'read',
   inject: 'write',
   wake: 'write',
   interrupt: 'write',

@@ -149,7 +149,21 @@ export const ACCESS_CASES: readonly AccessCase[] = [
     json: { owner: 'core-agent-service', owner_service: true, viewers: ['group:green'] },
   },
   // an action the daemon does not know is authorized first (needs write): no endpoint is open by omission
-  { who: 'alice', method: 'GET', path: '/sessions/{A}/questions', status: 404, error: /^no such endpoint/ },
+  { who: 'alice', method: 'GET', path: '/sessions/{A}/no-such-action', status: 404, error: /^no such endpoint/ },
+  // AskUserQuestionTool's questions (src/attach/questions.ts): listing reads, answering writes
+  { who: 'alice', method: 'GET', path: '/sessions/{A}/questions', status: 200, json: { questions: [] } },
+  { who: 'vic', method: 'GET', path: '/sessions/{A}/questions', status: 200 },
+  { who: 'bob', method: 'GET', path: '/sessions/{A}/questions', status: 404, error: NO_SESSION },
+  { who: 'vic', method: 'POST', path: '/sessions/{A}/questions/q-1/answer', body: { answers: {} }, status: 403, error: /vic is a viewer/ },
+  {
+    who: 'carol',
+    method: 'POST',
+    path: '/sessions/{A}/questions/q-1/answer',
+    body: { answers: {} },
+    status: 404,
+    error: /no question "q-1"/,
+  },
+  { who: 'eve', method: 'POST', path: '/sessions/{A}/questions/q-1/answer', body: { answers: {} }, status: 404, error: NO_SESSION },
   { who: 'carol', method: 'POST', path: '/sessions/{A}/no-such-action', body: {}, status: 404, error: /^no such endpoint/ },
   { who: 'vic', method: 'GET', path: '/sessions/{A}/no-such-action', status: 403, error: /vic is a viewer/ },
   { who: 'bob', method: 'GET', path: '/sessions/{A}/no-such-action', status: 404, error: NO_SESSION },

@@ -134,15 +134,23 @@ describe('AskUserQuestionTool across two turns through the attach daemon', () =>
     expect(turnEnds(second.log, sid)[1]!.data).toMatchObject({ status: 'done', text: 'Listening on 443.' });
   });
 
-  it("another principal cannot answer a session owner's question (the owner check)", async () => {
+  it("the session's ACL decides who sees and answers its questions (src/attach/acl.ts)", async () => {
     const d = await golemDaemon();
     const { sid, id } = await asked(d);
-    const bob = await d.call('POST', `/sessions/${sid}/questions/${id}/answer`, {
-      token: BOB,
-      body: { answers: { [QUESTION.question]: '443' } },
-    });
-    expect(bob.status).toBe(403);
-    expect(bob.json!.error).toMatch(/belongs to alice's session; bob@example\.com may not answer it/);
+    const answer = { answers: { [QUESTION.question]: '443' } };
+    // No role: the session is not there for bob, its questions neither.
+    const stranger = await d.call('POST', `/sessions/${sid}/questions/${id}/answer`, { token: BOB, body: answer });
+    expect(stranger.status).toBe(404);
+    expect(stranger.json!.error).toMatch(/^no session "/);
+    expect((await d.call('GET', `/sessions/${sid}/questions`, { token: BOB })).status).toBe(404);
+    // A viewer sees the questions but may not answer them.
+    expect((await d.call('PATCH', `/sessions/${sid}/acl`, { body: { viewers: ['bob@example.com'] } })).status).toBe(200);
+    expect((await d.call('GET', `/sessions/${sid}/questions`, { token: BOB })).json!.questions).toEqual([
+      expect.objectContaining({ id, status: 'pending' }),
+    ]);
+    const viewer = await d.call('POST', `/sessions/${sid}/questions/${id}/answer`, { token: BOB, body: answer });
+    expect(viewer.status).toBe(403);
+    expect(viewer.json!.error).toMatch(/needs the role contributor or owner/);
     expect(d.log.events(sid).some((e) => e.kind === 'operator' && e.data.action === 'answer')).toBe(false);
     // An unknown id and a wrong method are named.
     expect((await d.call('POST', `/sessions/${sid}/questions/nope/answer`, { body: { answers: {} } })).status).toBe(404);
