@@ -7,6 +7,7 @@ import { FRAMEWORK_MISSING, type MissingReasons } from './framework/services.ts'
 import type { AnyTool } from './framework/tool.ts';
 import { faceHeadsOf } from './framework/tool-head.ts';
 import { family as k8s } from './k8s/index.ts';
+import { family as memory } from './memory/index.ts';
 import { family as peers } from './peers/index.ts';
 import { family as planning } from './planning/index.ts';
 import { family as scion } from './scion/index.ts';
@@ -35,6 +36,7 @@ export const FAMILIES: readonly Family[] = [
   skills,
   web,
   planning,
+  memory,
   scion,
   peers,
   delegation,

@@ -4,6 +4,7 @@ import type { NetworkAccess } from '../../src/net/network-access.ts';
 import { UrlScope } from '../../src/net/url-scope.ts';
 import type { SearchProvider } from '../../src/net/search-providers.ts';
 import type { DigestWrap } from '../../src/tools/framework/digest-wrap.ts';
+import type { MemoryStore } from '../../src/tools/memory/store.ts';
 import type { PlanRecorder } from '../../src/tools/planning/plan-recorder.ts';
 import { toolServices, type ToolServices } from '../../src/tools/framework/services.ts';
 import { principal } from '../../src/core/principal.ts';
@@ -28,6 +29,7 @@ export function everyService(given: Partial<ToolServices> = {}): ToolServices {
     checkpointer: { request: () => {} },
     scheduler: { request: () => null },
     questionDesk: { principal: principal('tester'), answersLater: true },
+    memoryStore: never<MemoryStore>('memoryStore'),
     git: '/usr/bin/git',
     sciontool: '/usr/local/bin/sciontool',
     peers: { peers: () => [], bearer: () => ({ none: true }), destinations: { namedHosts: [], setting: 'peers.private_hosts' } },

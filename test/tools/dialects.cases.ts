@@ -59,4 +59,13 @@ export const DIALECT_CASES: DialectCase[] = [
   { dialect: 'golem', job: 'delegate (no delegate_agent beside StartSubagent)', offers: 'StartSubagent', not: ['delegate_agent'] },
   { dialect: 'cagent', job: 'wait for a child (wait_join, over terminals and agents)', offers: 'wait_join', not: ['wait_agent', 'WaitForSubagent'] },
   { dialect: 'cagent', job: 'stop a child (Cagent has none: neither stop_agent nor CancelSubagent)', offers: 'terminal_kill', not: ['stop_agent', 'CancelSubagent'] },
+  { dialect: 'core-agent', job: 'memory (Anthropic\'s memory tool)', offers: 'memory', not: ['MemoryView', 'MemoryWrite', 'MemoryCreate', 'MemoryInsert', 'MemoryStrReplace', 'MemoryRename', 'MemoryDelete'] },
+  { dialect: 'cagent', job: 'memory (Cagent has none: core-agent\'s)', offers: 'memory', not: ['MemoryView', 'MemoryWrite', 'MemoryCreate', 'MemoryInsert', 'MemoryStrReplace', 'MemoryRename', 'MemoryDelete'] },
+  { dialect: 'golem', job: 'memory: MemoryView', offers: 'MemoryView', not: ['memory'] },
+  { dialect: 'golem', job: 'memory: MemoryWrite', offers: 'MemoryWrite', not: ['memory'] },
+  { dialect: 'golem', job: 'memory: MemoryCreate', offers: 'MemoryCreate', not: ['memory'] },
+  { dialect: 'golem', job: 'memory: MemoryInsert', offers: 'MemoryInsert', not: ['memory'] },
+  { dialect: 'golem', job: 'memory: MemoryStrReplace', offers: 'MemoryStrReplace', not: ['memory'] },
+  { dialect: 'golem', job: 'memory: MemoryRename', offers: 'MemoryRename', not: ['memory'] },
+  { dialect: 'golem', job: 'memory: MemoryDelete', offers: 'MemoryDelete', not: ['memory'] },
 ];
