@@ -9,6 +9,7 @@ import type { ChatModel } from '../model/model.ts';
 import { modelInfo } from '../model/registry.ts';
 import { DEFAULT_COMPACT_AT } from '../agent/compaction.ts';
 import type { EventLog } from '../store/event-log.ts';
+import type { MemoryIndex } from '../tools/framework/memory-index.ts';
 import type { Runtime } from './runtime.ts';
 import type { Principal } from '../core/principal.ts';
 
@@ -37,10 +38,25 @@ export interface AgentStepOptions {
   principal?: Principal | undefined;
 }
 
+/**
+ * The user's memory index for the system prompt, when the session offers a tool over that memory:
+ * with every memory tool turned off (or left out), the model could neither check nor correct the
+ * notes, so they are not shown either.
+ */
+export function memoryIndexOf(runtime: Runtime): MemoryIndex | undefined {
+  const offered = runtime.catalog.list().some((t) => t.def.needs?.includes('memoryStore') === true);
+  return offered ? runtime.services.memoryIndex : undefined;
+}
+
 /** The agent step: the instructions, a new or resumed session in the log, the watchdog, the agent. */
 export async function startAgent(o: AgentStepOptions): Promise<{ agent: Agent; sessionId: string; resumed: RebuiltSession | null }> {
   const { runtime, log } = o;
-  const instructions = await assembleInstructions(runtime.workspace, runtime.recipe.instructions, runtime.userDir);
+  const instructions = await assembleInstructions(
+    runtime.workspace,
+    runtime.recipe.instructions,
+    runtime.userDir,
+    runtime.services.memoryIndex,
+  );
   let sessionId: string;
   let resumed: RebuiltSession | null = null;
   if (o.resume !== undefined) {
