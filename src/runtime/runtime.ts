@@ -92,6 +92,11 @@ export interface RuntimeOptions {
    * reaped (tests, recipe validate).
    */
   stateDir?: string | undefined;
+  /**
+   * Where the users' homes are when nothing is recorded (tools list): the per-user families
+   * (memory) are then listed as a run would offer them, without touching the state directory.
+   */
+  homesDir?: string | undefined;
   /** The registry of secret values the dispatcher masks in every result (default: the process's one). */
   secrets?: SecretValues | undefined;
   /** Who the run acts for (the attach daemon's caller, a service principal); default: the terminal's user. */
@@ -134,6 +139,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     commandEnv: opts.commandEnv,
     rawStore: opts.rawStore,
     stateDir: opts.stateDir,
+    homesDir: opts.homesDir,
     principal: opts.principal ?? terminalPrincipal(env),
     resolver: opts.resolver,
     disabled,

@@ -74,6 +74,8 @@ export interface ServicesInput {
   rawStore?: RawStore | undefined;
   /** Record (and first reap) process groups and writes in flight here; absent: nothing is recorded. */
   stateDir?: string | undefined;
+  /** The state directory the users' homes are in, where stateDir is not given (tools list records nothing). */
+  homesDir?: string | undefined;
   /** Who the run acts for; its home is under stateDir. */
   principal: Principal;
   resolver?: Resolver | undefined;
@@ -101,7 +103,8 @@ export async function buildServices(o: ServicesInput): Promise<Services> {
   const digests = o.rawStore && s.noDigest !== true && mcpConfig.digest !== false ? new DigestWrap(o.rawStore) : undefined;
   const scope = await PathScope.create(workspace, recipe.permissions?.path_scope ?? {}, { home: o.home });
   const commandEnv = o.commandEnv ?? env;
-  const home = o.stateDir === undefined ? undefined : userHome(o.stateDir, o.principal);
+  const homes = o.stateDir ?? o.homesDir;
+  const home = homes === undefined ? undefined : userHome(homes, o.principal);
   let tools = toolServices({
     env: commandEnv,
     home: o.home,

@@ -34,6 +34,7 @@ export async function toolsSystem(r: ToolsRequest, settings: Settings, logger: L
       startMcp: r.startMcp,
       checkWorld: r.checkWorld,
       stateDir: r.stateDir ? stateDir(r.env) : undefined,
+      homesDir: stateDir(r.env),
     });
   } catch (err) {
     log?.close();

@@ -26,6 +26,7 @@ export const COMPLETION_CASES: CompletionCase[] = [
   { line: 'tools ', exactly: ['list', 'call'] },
   { line: 'tools call ', has: ['read_file', 'bash', 'grep', 'k8s_get'] },
   { line: 'tools call read_', has: ['read_file', 'read_many_files'], not: ['bash'] },
+  { line: 'tools call memory', has: ['memory', 'memory_view', 'memory_write'], not: ['bash'] },
   { line: 'tools call --mode ', exactly: ['ask', 'accept-edits', 'plan', 'yolo'] },
   { line: 'tools list --j', exactly: ['--json'] },
   { line: 'tools list --', not: ['--mode', '--model'] },

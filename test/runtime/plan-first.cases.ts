@@ -26,6 +26,7 @@ export const RUNS_BEFORE_PLAN: Readonly<Record<string, { args: Record<string, un
   wait_and_verify: { args: { tool: 'stat', args: { path: 'a.txt' }, expect_contains: '"exists":true', timeout_seconds: 5 }, ok: true },
   skill: { args: { name: 'demo' }, ok: true },
   todo: { args: { action: 'list' }, ok: true },
+  memory_view: { args: {}, ok: true },
   ask_user: { args: { question: 'Which namespace?' }, ok: true },
   mark_task_done: { args: { detail: 'nothing to do' }, ok: true },
   schedule_next_turn: { args: { wake_in_sec: 60 }, ok: true },
@@ -56,6 +57,14 @@ export const GATED_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   alert: { target: 'oncall', level: 'info', summary: 'test' },
   sciontool_status: { status_type: 'blocked', message: 'test' },
   call_peer: { peer: 'prod-1', prompt: 'how many nodes are Ready?' },
+  // Memory is one writer tool in core-agent's dialect: even its view waits for the plan.
+  memory: { command: 'create', path: '/memories/plan-first.md', file_text: 'x' },
+  memory_write: { content: 'x' },
+  memory_create: { file: 'plan-first.md', content: 'x' },
+  memory_insert: { file: 'MEMORY.md', content: 'x', position: 0 },
+  memory_str_replace: { file: 'MEMORY.md', old: 'a', new: 'b' },
+  memory_rename: { from: 'MEMORY.md', to: 'other.md' },
+  memory_delete: { file: 'MEMORY.md' },
 };
 
 /** The built-in tools that reach outside the machine: `mcp serve` marks them openWorldHint. */

@@ -38,6 +38,8 @@ async function everything() {
     flags: { mode: 'yolo' }, // only plan-first may refuse here
     env: { HOOK: 'http://127.0.0.2:9/' },
     rawStore: true,
+    // A state directory: the user's home, so the memory tools are registered.
+    stateDir: await tempDir('core-agent-state-'),
     session,
     services,
     recipe: recipeWith(
@@ -49,7 +51,7 @@ async function everything() {
         `skills: { dirs: [${JSON.stringify(path.join(config, 'skills'))}] }\n` +
         'peers: { hub: true }\n' +
         // Every tool, the other dialects' too (two for some jobs, on purpose): plan-first holds each.
-        'tools: { call_peer: { enabled: true }, enable: [apply_patch, web_fetch, request_user_input, update_plan], allow_overlap: true }\n',
+        'tools: { call_peer: { enabled: true }, enable: [apply_patch, web_fetch, request_user_input, update_plan, memory_view, memory_write, memory_create, memory_insert, memory_str_replace, memory_rename, memory_delete], allow_overlap: true }\n',
     ),
   });
   return rt;
