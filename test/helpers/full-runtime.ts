@@ -31,6 +31,8 @@ export async function fullRuntime() {
       delegator: new ChildAgents(),
     },
     rawStore: true,
+    // A state directory: a user home, so the memory tools are registered.
+    stateDir: await tempDir('core-agent-state-'),
     flags: { mode: 'yolo' },
     env: { HOME: dir, KUBECONFIG: kubeconfig, HOOK_URL: 'http://127.0.0.1:9/hook' },
     recipe: [
@@ -43,7 +45,7 @@ export async function fullRuntime() {
       '    oncall: { url_env: HOOK_URL }',
       'peers: { hub: true }',
       // Every tool, the other dialects' too: two for some jobs, on purpose.
-      'tools: { call_peer: { enabled: true }, enable: [apply_patch, web_fetch, request_user_input, update_plan, delegate_agent, ask_user_question], allow_overlap: true }',
+      'tools: { call_peer: { enabled: true }, enable: [apply_patch, web_fetch, request_user_input, update_plan, delegate_agent, ask_user_question, memory_view, memory_write, memory_create, memory_insert, memory_str_replace, memory_rename, memory_delete], allow_overlap: true }',
       '',
     ].join('\n'),
   });
