@@ -4,7 +4,7 @@ import type { Asker, ToolServices } from '../tools/framework/services.ts';
  * A child agent's services: the parent's, with its questions marked with who asks
  * (`[explore-1 · explore]`), so the operator answering in the main session knows which agent
  * and profile the question comes from, and only the skills its profile names (`skills:`; none:
- * no skill tool). The asker is the parent's: headless it refuses the child as it refuses the parent.
+ * no skill tool; and no skill of its own written or deleted). The asker is the parent's: headless it refuses the child as it refuses the parent.
  */
 export function childServices(
   services: ToolServices,
@@ -18,6 +18,8 @@ export function childServices(
     ...services,
     ...(asker ? { asker: attributedAsker(asker, name === profile.name ? name : `${name} · ${profile.name}`) } : {}),
     skills: skills?.length ? skills : undefined,
+    // Named skills: the child reads those (as they are now) and writes none.
+    skillStore: named === undefined ? services.skillStore : skills?.length ? services.skillStore?.only(named) : undefined,
   };
 }
 

@@ -22,10 +22,15 @@ const SKILL_FILE: ConfigKind = {
 
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `required: ${what}` : `${what}, as text`);
 
+/**
+ * A skill's name: lower-case letters, digits and `-`, at most 64. Safe as one path segment
+ * (no `/`, never `.` or `..`, never empty), which is why the skill tools take it as a folder name.
+ */
+export const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export const SKILL_NAME_RULE = 'lower-case letters, digits and -, at most 64, e.g. k8s-triage';
+
 const frontMatterSchema = z.looseObject({
-  name: z
-    .string({ error: required('the skill’s name') })
-    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lower-case letters, digits and -, at most 64, e.g. k8s-triage'),
+  name: z.string({ error: required('the skill’s name') }).regex(SKILL_NAME, SKILL_NAME_RULE),
   description: z
     .string({ error: required('a description saying when to use the skill') })
     .trim()
@@ -58,7 +63,16 @@ export async function readSkillMeta(file: string): Promise<SkillMeta | null> {
     if (err.code === 'ENOENT') return null;
     throw new RecipeError([err.message]);
   }
-  const yamlText = frontMatterText(head.text, head.complete, file);
+  return skillMetaOf(head.text, head.complete, file);
+}
+
+/**
+ * The name and description in a SKILL.md's text (`complete`: the whole file, not its head);
+ * a RecipeError with FILE:LINE:COL when they are not usable. WriteSkillFile checks a SKILL.md
+ * with it before writing, so what it writes loads at the next start.
+ */
+export async function skillMetaOf(text: string, complete: boolean, file: string): Promise<SkillMeta> {
+  const yamlText = frontMatterText(text, complete, file);
   const meta = await parseConfigText(yamlText, file, frontMatterSchema, 'front matter is a mapping (name: …, description: …)');
   const nameLine = /^name[ \t]*:/m.exec(yamlText);
   return {

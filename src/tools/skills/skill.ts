@@ -6,6 +6,7 @@ import { openChecked } from '../shared/safe-fs.ts';
 import { LIMITS } from '../framework/limits.ts';
 import { defineTool, ToolError } from '../framework/tool.ts';
 import template from './skill.md';
+import { readSkillFileGolem } from './skill.golem.ts';
 
 const MAX_BYTES = 256 * 1024;
 
@@ -16,10 +17,11 @@ const MAX_BYTES = 256 * 1024;
  */
 export const skillTool = defineTool({
   name: 'skill',
+  faces: [readSkillFileGolem],
   description: ({ services }) =>
     fillDescription(template, { skills: (services.skills ?? []).map((s) => `- \`${s.name}\`: ${s.description}`).join('\n') || '(none)' }),
   kind: 'read',
-  needs: ['skills'],
+  needs: ['skillStore'],
   narrowHint: 'Read one reference file at a time.',
   args: z.strictObject({
     name: z.string().min(1).max(LIMITS.identifier).describe('The skill’s name, from the list above.'),
@@ -31,7 +33,8 @@ export const skillTool = defineTool({
       .describe('A file of the skill (e.g. references/crashloopbackoff.md); default SKILL.md.'),
   }),
   async run(args, ctx) {
-    const skills = ctx.services.skills;
+    // As they are now: a skill the user wrote in this session is served too (the first root wins a name).
+    const skills = await ctx.services.skillStore.skills();
     const skill = skills.find((s) => s.name === args.name);
     if (!skill)
       throw new ToolError(
