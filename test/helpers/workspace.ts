@@ -66,6 +66,8 @@ export interface RuntimeSetup {
   commandEnv?: NodeJS.ProcessEnv;
   /** Who the run acts for (default: the terminal's user). */
   principal?: RuntimeOptions['principal'];
+  /** Where the run's log lines go (default: nowhere). */
+  logger?: RuntimeOptions['logger'];
 }
 
 /** A RawStore in memory, as the event log would keep it. */
@@ -106,6 +108,7 @@ export async function setup(opts: RuntimeSetup = {}): Promise<TestRuntime & { di
     rawStore: opts.rawStore === true ? memoryRawStore() : opts.rawStore,
     stateDir: opts.stateDir,
     principal: opts.principal,
+    logger: opts.logger,
   });
   // MCP servers and background terminals end with the test.
   cleanups.push(() => rt.session.close());
