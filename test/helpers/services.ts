@@ -8,6 +8,7 @@ import type { MemoryStore } from '../../src/tools/memory/store.ts';
 import type { PlanRecorder } from '../../src/tools/planning/plan-recorder.ts';
 import { toolServices, type ToolServices } from '../../src/tools/framework/services.ts';
 import { principal } from '../../src/core/principal.ts';
+import { SkillStore } from '../../src/tools/skills/store.ts';
 
 /**
  * Services under which every built-in tool is registered, for catalog tests that
@@ -25,6 +26,7 @@ export function everyService(given: Partial<ToolServices> = {}): ToolServices {
     searchProvider: { name: 'test', search: async () => [] } as unknown as SearchProvider,
     alertTargets: [{ name: 'oncall' } as unknown as AlertTarget],
     skills: [{ name: 'demo', description: 'A demo skill.', dir: '/nonexistent', files: [] } as never],
+    skillStore: new SkillStore([{ dir: '/nonexistent', scope: 'user' }]),
     asker: { ask: async () => ({ unavailable: 'test' }) },
     checkpointer: { request: () => {} },
     scheduler: { request: () => null },

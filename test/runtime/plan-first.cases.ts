@@ -25,6 +25,7 @@ export const RUNS_BEFORE_PLAN: Readonly<Record<string, { args: Record<string, un
   json_query: { args: { expression: '.k', path: 'data.json' }, ok: true },
   wait_and_verify: { args: { tool: 'stat', args: { path: 'a.txt' }, expect_contains: '"exists":true', timeout_seconds: 5 }, ok: true },
   skill: { args: { name: 'demo' }, ok: true },
+  list_skills: { args: {}, ok: true },
   todo: { args: { action: 'list' }, ok: true },
   memory_view: { args: {}, ok: true },
   ask_user: { args: { question: 'Which namespace?' }, ok: true },
@@ -65,6 +66,8 @@ export const GATED_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   memory_str_replace: { file: 'MEMORY.md', old: 'a', new: 'b' },
   memory_rename: { from: 'MEMORY.md', to: 'other.md' },
   memory_delete: { file: 'MEMORY.md' },
+  write_skill_file: { skill: 'mine', file: 'SKILL.md', content: '---\nname: mine\ndescription: d\n---\n' },
+  delete_skill: { skill: 'mine' },
 };
 
 /** The built-in tools that reach outside the machine: `mcp serve` marks them openWorldHint. */

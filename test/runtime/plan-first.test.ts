@@ -38,8 +38,8 @@ async function everything() {
     flags: { mode: 'yolo' }, // only plan-first may refuse here
     env: { HOOK: 'http://127.0.0.2:9/' },
     rawStore: true,
-    // A state directory: the user's home, so the memory tools are registered.
-    stateDir: await tempDir('core-agent-state-'),
+    // A home of the user's own: the memory tools and the skill writers are registered.
+    stateDir: path.join(config, 'state'),
     session,
     services,
     recipe: recipeWith(

@@ -14,8 +14,15 @@ const build = (tools: { defs: readonly AnyTool[]; services: CatalogSelection['se
   Catalog.build(tools.defs, { services: tools.services, ...selection });
 
 /** Every way a description or schema could name a tool: `name` in backticks, or the bare word. */
-/** Words in a description that are a tool's name by coincidence: Scion's status type ask_user is not the tool. */
-const NOT_A_TOOL: Readonly<Record<string, readonly string[]>> = { sciontool_status: ['ask_user'] };
+/**
+ * Words in a description that are a tool's name by coincidence: Scion's status type ask_user is not
+ * the tool, nor is the skill writers' argument `skill` (golem's name for a skill's name).
+ */
+const NOT_A_TOOL: Readonly<Record<string, readonly string[]>> = {
+  sciontool_status: ['ask_user'],
+  write_skill_file: ['skill'],
+  delete_skill: ['skill'],
+};
 
 function mentions(text: string, tool: string): boolean {
   return new RegExp(`(^|[^A-Za-z0-9_])${tool}([^A-Za-z0-9_]|$)`).test(text);

@@ -92,7 +92,9 @@ describe('skills', () => {
     await rm(ref);
     await symlink(path.join(rt.dir, 'secret.txt'), ref);
     const err = await rt.refused('skill', { name: 'disk-full', file: 'references/logs.md' });
-    expect(err).toMatch(/became a symlink after the permission check/);
+    // The skills are read afresh at each call (a skill written in this session is served): the
+    // link is then not among the skill's files at all; between that read and the open, the open refuses it.
+    expect(err).toMatch(/has no file "references\/logs\.md"|became a symlink after the permission check/);
     expect(err).not.toContain('secret\n');
   });
 

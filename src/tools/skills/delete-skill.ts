@@ -11,6 +11,8 @@ export const deleteSkillTool = defineTool({
   description,
   // Destroys the user's own files: asked for, and never in a read-only recipe.
   kind: 'control',
+  // The user's skills are their standing instructions: a child agent reads them, never rewrites them.
+  excludedIn: { subagent: true },
   needs: ['skillStore'],
   available: (s) =>
     s.skillStore?.roots.some((r) => r.scope === 'user') ? null : 'no skills folder of the user’s own (no state directory)',

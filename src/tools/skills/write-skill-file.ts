@@ -12,6 +12,8 @@ export const writeSkillFileTool = defineTool({
   description,
   // Replaces a file whole, outside the workspace: asked for as any change is, never auto-approved as an edit.
   kind: 'change',
+  // The user's skills are their standing instructions: a child agent reads them, never rewrites them.
+  excludedIn: { subagent: true },
   needs: ['skillStore'],
   available: (s) =>
     s.skillStore?.roots.some((r) => r.scope === 'user') ? null : 'no skills folder of the user’s own (no state directory)',
