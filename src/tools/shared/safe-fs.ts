@@ -280,7 +280,13 @@ export const TMP_SUFFIX = '.core-agent.tmp';
  * target, then the directory fsynced. A crash leaves the old file or the new
  * one, never half of each; a failure removes the temporary file.
  */
-export async function replaceIn(dir: PinnedDir, name: string, data: string | Uint8Array, mode: number, journal?: WriteJournal): Promise<void> {
+export async function replaceIn(
+  dir: PinnedDir,
+  name: string,
+  data: string | Uint8Array,
+  mode: number,
+  journal?: WriteJournal,
+): Promise<void> {
   const real = dir.real === '/' ? `/${name}` : `${dir.real}/${name}`;
   // Unique enough: O_EXCL refuses a clash rather than clobbering (node:crypto is
   // not worth its start-up cost for a temporary name).

@@ -5,6 +5,7 @@ import { SKILL_NAME, SKILL_NAME_RULE, skillMetaOf } from '../../skills/front-mat
 import { firstParagraph, loadSkills, type Skill } from '../../skills/skills.ts';
 import { quoteArg } from '../framework/error-text.ts';
 import { ToolError } from '../framework/tool.ts';
+import type { WriteJournal } from '../framework/services.ts';
 import { openChecked, PinnedDir, replaceIn } from '../shared/safe-fs.ts';
 
 /** Where a skill comes from: the principal's own folder first, then what is shared with it, then the project's and the recipe's. */
@@ -88,7 +89,7 @@ export class SkillStore {
   }
 
   /** Create or replace one file of one of the principal's own skills. */
-  async write(skill: string, file: string, content: string): Promise<{ created: boolean; bytes: number }> {
+  async write(skill: string, file: string, content: string, journal?: WriteJournal): Promise<{ created: boolean; bytes: number }> {
     checkSkillName(skill);
     const parts = checkFile(file);
     const bytes = Buffer.byteLength(content);
@@ -129,7 +130,7 @@ export class SkillStore {
           throw new ToolError(`skill ${skill} would hold ${files} files, above the limit of ${SKILL_LIMITS.files}`);
         if (total > SKILL_LIMITS.skillBytes)
           throw new ToolError(`skill ${skill} would hold ${total} bytes, above the ${SKILL_LIMITS.skillBytes}-byte limit for a skill`);
-        await replaceIn(dir, name, content, before === undefined ? 0o600 : before.mode & 0o7777);
+        await replaceIn(dir, name, content, before === undefined ? 0o600 : before.mode & 0o7777, journal);
         return { created: before === undefined, bytes };
       } finally {
         await dir.close();

@@ -15,6 +15,7 @@ export const writeSkillFileTool = defineTool({
   // The user's skills are their standing instructions: a child agent reads them, never rewrites them.
   excludedIn: { subagent: true },
   needs: ['skillStore'],
+  uses: ['pendingWrites'],
   available: (s) =>
     s.skillStore?.roots.some((r) => r.scope === 'user') ? null : 'no skills folder of the user’s own (no state directory)',
   narrowHint: '',
@@ -24,7 +25,7 @@ export const writeSkillFileTool = defineTool({
     content: z.string().max(SKILL_LIMITS.fileBytes).describe('The complete new content of the file.'),
   }),
   async run(args, ctx) {
-    const { created, bytes } = await ctx.services.skillStore.write(args.skill, args.file, args.content);
+    const { created, bytes } = await ctx.services.skillStore.write(args.skill, args.file, args.content, ctx.services.pendingWrites);
     return { skill: args.skill, file: args.file, bytes, created };
   },
 });
