@@ -2,6 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { principal } from '../../../src/core/principal.ts';
 import { silentLogger, type Logger } from '../../../src/log.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { setup, setupIn, tempDir, writeTree } from '../../helpers/workspace.ts';
 import { md } from './skill-store.cases.ts';
 
@@ -82,5 +83,31 @@ describe('skills at start-up', () => {
     expect(rt.catalog.has('list_skills')).toBe(true);
     expect(rt.catalog.has('write_skill_file')).toBe(false);
     expect(rt.catalog.has('delete_skill')).toBe(false);
+  });
+});
+
+describe('the built CLI, one process a session', () => {
+  it('a skill WriteSkillFile writes (golem names) is offered by skill in the next process, to that user only', async () => {
+    const ws = await tempDir();
+    const env = (user: string) => ({ XDG_STATE_HOME: path.join(ws, 'state'), CORE_AGENT_USER: user });
+    const call = (user: string, args: string[]) => runCli(['tools', 'call', ...args], ws, env(user));
+    const wrote = await call('alice', [
+      '--dialect',
+      'golem',
+      '--mode',
+      'yolo',
+      'WriteSkillFile',
+      JSON.stringify({ skill: 'notes', file: 'SKILL.md', content: md('notes') }),
+    ]);
+    expect(wrote.stderr).toBe('');
+    expect(JSON.parse(wrote.stdout)).toMatchObject({ skill: 'notes', file: 'SKILL.md', created: true });
+    const golemRead = await call('alice', ['--dialect', 'golem', 'ReadSkillFile', JSON.stringify({ skill: 'notes', file: 'SKILL.md' })]);
+    expect(JSON.parse(golemRead.stdout)).toEqual({ content: md('notes') });
+    const read = await call('alice', ['skill', JSON.stringify({ name: 'notes' })]);
+    expect(JSON.parse(read.stdout)).toMatchObject({ skill: 'notes', content: md('notes') });
+    const bob = await call('bob', ['list_skills', '{}']);
+    expect(JSON.parse(bob.stdout)).toEqual({ skills: [] });
+    const wrongName = await call('alice', ['--dialect', 'golem', 'DeleteSkill', JSON.stringify({ name: 'notes' })]);
+    expect(JSON.parse(wrongName.stdout).error).toMatch(/DeleteSkill: invalid arguments: .*"name".*\(valid: skill\)/);
   });
 });
