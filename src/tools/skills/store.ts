@@ -148,6 +148,8 @@ export class SkillStore {
       const st = root === undefined ? undefined : await lstatIn(root, skill);
       if (root === undefined || st === undefined) {
         const elsewhere = (await this.skills()).find((s) => s.name === skill);
+        if (elsewhere?.scope === 'user')
+          throw new ToolError(`skill ${skill} is in your folder ${path.basename(elsewhere.dir)}; name the skill by its folder's name`);
         if (elsewhere !== undefined)
           throw new ToolError(`skill ${skill} is ${SCOPE_WORDS[elsewhere.scope]}; only your own skills can be deleted`);
         const own = (await this.skills()).filter((s) => s.scope === 'user').map((s) => s.name);

@@ -280,6 +280,13 @@ export const SKILL_STORE_CASES: SkillStoreCase[] = [
     result: { deleted: true },
     after: { [`${A}/a`]: null, 'out/f': 'mine' },
   },
+  {
+    what: 'delete a skill whose folder has another name',
+    tree: { [`${A}/folder/SKILL.md`]: md('named') },
+    call: ['DeleteSkill', { skill: 'named' }],
+    refused: /is in your folder folder; name the skill by its folder's name/,
+    after: { [`${A}/folder/SKILL.md`]: md('named') },
+  },
   // ReadSkillFile
   {
     what: 'read SKILL.md',
