@@ -183,7 +183,14 @@ export interface ToolCase {
   args: Record<string, unknown>;
   ok: boolean;
   shown?: RegExp;
+  /** What the result must not show (another principal's things). */
+  hidden?: RegExp;
 }
+
+/** Skills the runner writes into a group's and a tenant's shared root before the rows (groups/blue/skills/blue-runbook, …). */
+export const SHARED_SKILLS = { 'groups/blue': 'blue-runbook', 'tenants/acme': 'acme-runbook' } as const;
+
+const TEA_SKILL = '---\nname: tea\ndescription: How alice makes tea.\n---\n\n# tea\n';
 
 export const TOOL_CASES: readonly ToolCase[] = [
   // golem's Files family needs this: each owner's workspace is their own
@@ -193,4 +200,33 @@ export const TOOL_CASES: readonly ToolCase[] = [
   { who: 'bob', tool: 'write_file', args: { path: 'mine.txt', content: 'bob\n' }, ok: true },
   { who: 'alice', tool: 'read_file', args: { path: 'mine.txt' }, ok: true, shown: /alice was here/ },
   { who: 'dave', tool: 'read_file', args: { path: '../alice/workspace/mine.txt' }, ok: false },
+  // memory (Anthropic's command set, the core-agent dialect): each principal's own under their home
+  { who: 'alice', tool: 'memory', args: { command: 'create', path: '/memories/MEMORY.md', file_text: 'alice likes tea\n' }, ok: true },
+  { who: 'alice', tool: 'memory', args: { command: 'view', path: '/memories/MEMORY.md' }, ok: true, shown: /alice likes tea/ },
+  { who: 'bob', tool: 'memory', args: { command: 'view', path: '/memories/MEMORY.md' }, ok: false, hidden: /alice likes tea/ },
+  { who: 'bob', tool: 'memory', args: { command: 'view', path: '/memories' }, ok: true, hidden: /MEMORY\.md/ },
+  { who: 'dave', tool: 'memory', args: { command: 'view', path: '/memories/../../alice/memories/MEMORY.md' }, ok: false, hidden: /tea/ },
+  { who: 'bob', tool: 'memory', args: { command: 'create', path: '/memories/MEMORY.md', file_text: 'bob likes coffee\n' }, ok: true },
+  {
+    who: 'alice',
+    tool: 'memory',
+    args: { command: 'view', path: '/memories/MEMORY.md' },
+    ok: true,
+    shown: /alice likes tea/,
+    hidden: /coffee/,
+  },
+  // skills: a written skill is its writer's; group and tenant skills reach their members only
+  { who: 'alice', tool: 'write_skill_file', args: { skill: 'tea', file: 'SKILL.md', content: TEA_SKILL }, ok: true },
+  { who: 'alice', tool: 'list_skills', args: {}, ok: true, shown: /"tea"/, hidden: /blue-runbook/ },
+  { who: 'alice', tool: 'skill', args: { name: 'tea' }, ok: true, shown: /How alice makes tea|# tea/ },
+  { who: 'bob', tool: 'list_skills', args: {}, ok: true, shown: /blue-runbook/, hidden: /"tea"|acme-runbook/ },
+  { who: 'bob', tool: 'skill', args: { name: 'tea' }, ok: false },
+  { who: 'dave', tool: 'list_skills', args: {}, ok: true, shown: /blue-runbook.*acme-runbook|acme-runbook.*blue-runbook/, hidden: /"tea"/ },
+  { who: 'alice', tool: 'list_skills', args: {}, ok: true, shown: /acme-runbook/ },
+  { who: 'eve', tool: 'list_skills', args: {}, ok: true, hidden: /runbook|"tea"/ },
+  { who: 'bob', tool: 'delete_skill', args: { skill: 'blue-runbook' }, ok: false },
+  { who: 'bob', tool: 'delete_skill', args: { skill: 'tea' }, ok: false },
+  // the todo list is the session's: another principal's new session starts with none
+  { who: 'alice', tool: 'todo', args: { action: 'add', text: 'alice: brew the tea' }, ok: true },
+  { who: 'bob', tool: 'todo', args: { action: 'list' }, ok: true, hidden: /brew the tea/ },
 ];

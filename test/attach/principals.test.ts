@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { loadUsersFile } from '../../src/attach/users-file.ts';
 import { EventLog } from '../../src/store/event-log.ts';
 import { bundle, runCli } from '../helpers/cli.ts';
 import { call, eventually, readSse } from './daemon.ts';
-import { ACCESS_CASES, SESSIONS, TOOL_CASES, USERS, type AccessCase, type Sid, type Who } from './principals.cases.ts';
+import { ACCESS_CASES, SESSIONS, SHARED_SKILLS, TOOL_CASES, USERS, type AccessCase, type Sid, type Who } from './principals.cases.ts';
 
 // The runner of principals.cases.ts: one `core-agent serve` process on 127.0.0.1 with a users
 // file, a recipe (attach.workspace: per_user, attach.incident_access) and a replay model.
@@ -112,6 +112,13 @@ async function request(c: AccessCase, p: string): Promise<{ status: number; json
 beforeAll(async () => {
   served = await serve();
   for (const [key, s] of Object.entries(SESSIONS)) ids.set(key as Sid, await create(s.owner, s));
+  // The skills a group and a tenant share (read-only roots under the state directory).
+  const state = path.join(served.dir, '.local', 'state', 'core-agent');
+  for (const [root, name] of Object.entries(SHARED_SKILLS)) {
+    const dir = path.join(state, root, 'skills', name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: Shared by ${root}.\n---\n\n# ${name}\n`);
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -205,6 +212,7 @@ describe('each session acts in its owner’s home (attach.workspace: per_user)',
       expect(result, JSON.stringify(frames.map((f) => f.event))).toBeDefined();
       expect(result!.ok).toBe(c.ok);
       if (c.shown) expect(JSON.stringify(result!.shown)).toMatch(c.shown);
+      if (c.hidden) expect(JSON.stringify(result!.shown)).not.toMatch(c.hidden);
     },
     90_000,
   );
