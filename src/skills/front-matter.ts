@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { SKILL_NAME, SKILL_NAME_RULE } from './skill-name.ts';
 import { lineCol, parseConfigText, RecipeError } from '../config/parse-config.ts';
 import { ConfigFileError, formatBytes, readConfigHead, type ConfigKind } from '../config/read-config-file.ts';
 
@@ -26,8 +27,7 @@ const required = (what: string) => (issue: { input?: unknown }) => (issue.input 
  * A skill's name: lower-case letters, digits and `-`, at most 64. Safe as one path segment
  * (no `/`, never `.` or `..`, never empty), which is why the skill tools take it as a folder name.
  */
-export const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-export const SKILL_NAME_RULE = 'lower-case letters, digits and -, at most 64, e.g. k8s-triage';
+export { SKILL_NAME, SKILL_NAME_RULE } from './skill-name.ts';
 
 const frontMatterSchema = z.looseObject({
   name: z.string({ error: required('the skill’s name') }).regex(SKILL_NAME, SKILL_NAME_RULE),

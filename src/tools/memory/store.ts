@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, realpath, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat as lstatAtStart, realpath as realpathAtStart } from '../../startup/fs-callbacks.ts';
 import path from 'node:path';
 import { quoteArg } from '../framework/error-text.ts';
 import type { WriteJournal } from '../framework/services.ts';
@@ -83,7 +84,10 @@ export class MemoryStore {
     if (create) await mkdir(this.folder, { recursive: true, mode: 0o700 });
     let st;
     try {
-      st = await lstat(this.folder);
+      // node:fs's callbacks, not fs/promises: every session start reads MEMORY.md for the prompt
+      // (memoryIndex), and a user with no memories folder must not load fs/promises for it
+      // (test/cli/startup.cases.ts, RUNNING).
+      st = await lstatAtStart(this.folder);
     } catch (err) {
       if (code(err) === 'ENOENT') return undefined;
       throw err;
@@ -91,7 +95,7 @@ export class MemoryStore {
     if (st.isSymbolicLink())
       throw new ToolError('the memories folder is a symlink; memory never follows links (remove the link)', 'denied');
     if (!st.isDirectory()) throw new ToolError('the memories folder is not a folder; refused');
-    return path.join(await realpath(parent), path.basename(this.folder));
+    return path.join(await realpathAtStart(parent), path.basename(this.folder));
   }
 
   /** Pin the folder holding `segments`' last entry, walking (and when `create`, making) each folder without following a link. */

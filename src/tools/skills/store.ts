@@ -1,7 +1,7 @@
 import { lstat, mkdir, readdir, realpath, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { RecipeError } from '../../config/parse-config.ts';
-import { SKILL_NAME, SKILL_NAME_RULE, skillMetaOf } from '../../skills/front-matter.ts';
+import { SKILL_NAME, SKILL_NAME_RULE } from '../../skills/skill-name.ts';
 import { firstParagraph, loadSkills, type Skill } from '../../skills/skills.ts';
 import { quoteArg } from '../framework/error-text.ts';
 import { ToolError } from '../framework/tool.ts';
@@ -219,6 +219,8 @@ export function checkFile(file: string): string[] {
 async function checkSkillMd(skill: string, content: string): Promise<void> {
   let name: string;
   try {
+    // front-matter.ts imports zod: loaded on the first write, not by every start-up that lists the tools.
+    const { skillMetaOf } = await import('../../skills/front-matter.ts');
     name = (await skillMetaOf(content, true, `${skill}/SKILL.md`)).name;
   } catch (err) {
     if (err instanceof RecipeError) throw new ToolError(`SKILL.md not written: ${err.message.slice(0, 600)}`);
