@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import * as z from 'zod/v4';
 import { PRINCIPAL_NAME, PRINCIPAL_NAME_RULE } from '../core/principal.ts';
+import { looksSecret } from '../util/secret-names.ts';
 import { digest, type TokenEntry } from './tokens.ts';
 
 /**
@@ -77,6 +78,12 @@ export function loadUsersFile(file: string, io: UsersFileIo): TokenEntry[] {
       throw new Error(`${row}: give exactly one of token_env (the variable holding the token) or token_sha256`);
     let sha256: string;
     if (u.token_env !== undefined) {
+      // Only a credential-looking name is kept from the model's commands, blanked in core-agent's
+      // /proc environ and masked in results (util/secret-names.ts): a token in ALICE would reach bash.
+      if (!looksSecret(u.token_env))
+        throw new Error(
+          `${row}: token_env ${u.token_env} is not named like a credential, so the model's commands could read it; name it like ALICE_TOKEN (…_TOKEN, …SECRET…, …PASSWORD…)`,
+        );
       const value = io.env[u.token_env];
       if (!value) throw new Error(`${row}: token_env ${u.token_env} is not set`);
       sha256 = digest(value).toString('hex');

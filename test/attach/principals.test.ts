@@ -231,24 +231,30 @@ describe('the users file, refused at start-up (exit 2, one sentence, never a tok
   it.each([
     [
       'a duplicate name',
-      base(`  - {name: al, token_env: T1}\n  - {name: al, token_env: T2}`),
+      base(`  - {name: al, token_env: T1_TOKEN}\n  - {name: al, token_env: T2_TOKEN}`),
       0o600,
       /users\.1 \(al\): the name is also users\.0's/,
     ],
     [
       'a duplicate token',
-      base(`  - {name: al, token_env: T1}\n  - {name: bo, token_env: T3}`),
+      base(`  - {name: al, token_env: T1_TOKEN}\n  - {name: bo, token_env: T3_TOKEN}`),
       0o600,
       /users\.1 \(bo\): has the same token as al/,
     ],
     ['a missing token', base(`  - {name: al}`), 0o600, /users\.0 \(al\): give exactly one of token_env/],
-    ['both token forms', base(`  - {name: al, token_env: T1, token_sha256: ${sha256('x')}}`), 0o600, /give exactly one of token_env/],
-    ['an unset variable', base(`  - {name: al, token_env: NOT_SET}`), 0o600, /token_env NOT_SET is not set/],
-    ['an unknown field', base(`  - {name: al, token_env: T1, token: ${secret}}`), 0o600, /at users\.0: unknown field "token"/],
-    ['a bad name', base(`  - {name: ../al, token_env: T1}`), 0o600, /at users\.0\.name: a letter/],
+    ['both token forms', base(`  - {name: al, token_env: T1_TOKEN, token_sha256: ${sha256('x')}}`), 0o600, /give exactly one of token_env/],
+    ['an unset variable', base(`  - {name: al, token_env: NOT_SET_TOKEN}`), 0o600, /token_env NOT_SET_TOKEN is not set/],
+    ['an unknown field', base(`  - {name: al, token_env: T1_TOKEN, token: ${secret}}`), 0o600, /at users\.0: unknown field "token"/],
+    ['a bad name', base(`  - {name: ../al, token_env: T1_TOKEN}`), 0o600, /at users\.0\.name: a letter/],
+    [
+      'a token variable not named like a credential',
+      base(`  - {name: al, token_env: ALICE}`),
+      0o600,
+      /token_env ALICE is not named like a credential/,
+    ],
     ['a bad version', `version: 2\nusers: []\n`, 0o600, /at version: the only version is 1/],
-    ['a file others can read', base(`  - {name: al, token_env: T1}`), 0o644, /mode 0644 lets other accounts read it; chmod 600/],
-    ['a group-writable file', base(`  - {name: al, token_env: T1}`), 0o660, /mode 0660/],
+    ['a file others can read', base(`  - {name: al, token_env: T1_TOKEN}`), 0o644, /mode 0644 lets other accounts read it; chmod 600/],
+    ['a group-writable file', base(`  - {name: al, token_env: T1_TOKEN}`), 0o660, /mode 0660/],
   ])('%s', async (_, text, mode, want) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'users-file-'));
     const file = path.join(dir, 'users.yaml');
@@ -256,9 +262,10 @@ describe('the users file, refused at start-up (exit 2, one sentence, never a tok
     chmodSync(file, mode);
     writeFileSync(path.join(dir, 'empty.jsonl'), '{"text":"x"}\n');
     const r = await runCli(['serve', '--listen', '127.0.0.1:0', '--users-file', file, '-m', `replay:${dir}/empty.jsonl`], dir, {
-      T1: secret,
-      T2: 'other-token-000000',
-      T3: secret,
+      T1_TOKEN: secret,
+      T2_TOKEN: 'other-token-000000',
+      T3_TOKEN: secret,
+      ALICE: secret,
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(want);
